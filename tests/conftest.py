@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.fixtures.mosquitto"]
+
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 

@@ -1,0 +1,143 @@
+"""Tiles and sets.
+
+A tile is an unordered pair of pip counts. It is written high first (`6-4`) and parsed in
+either order (`4-6` is the same tile). `repr` gives text that can be pasted back into
+Python, and tiles are interned: `Tile.of(6, 4) is Tile.parse("4-6")`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from enum import IntEnum
+from typing import ClassVar, Final
+
+MAX_PIP: Final = 18  # the highest pip any supported notation allows (double-eighteen)
+
+_NOTATION = re.compile(r"^\s*(\d{1,2})\s*[-|/:]\s*(\d{1,2})\s*$")
+
+
+class TileError(ValueError):
+    """Text or numbers that do not name a tile."""
+
+
+class Tile:
+    """One domino tile: `high >= low`, both 0..MAX_PIP. Immutable and interned."""
+
+    __slots__ = ("_hash", "high", "low", "pips")
+    _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
+
+    high: int
+    low: int
+    pips: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        hi, lo = (a, b) if a >= b else (b, a)
+        key = (hi, lo)
+        cached = cls._cache.get(key)
+        if cached is not None:
+            return cached
+        if lo < 0 or hi > MAX_PIP or not (isinstance(a, int) and isinstance(b, int)):
+            raise TileError(f"{a}-{b} is not a tile: each half shows 0 to {MAX_PIP} pips")
+        self = super().__new__(cls)
+        object.__setattr__(self, "high", hi)
+        object.__setattr__(self, "low", lo)
+        object.__setattr__(self, "pips", hi + lo)
+        object.__setattr__(self, "_hash", hi * 32 + lo)
+        cls._cache[key] = self
+        return self
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        return cls(a, b)
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse `6-4`, `4-6`, `6|4` or `6/4`."""
+        m = _NOTATION.match(text) if isinstance(text, str) else None
+        if m is None:
+            raise TileError(f"{text!r} is not a tile: write it as two numbers like 6-4")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("tiles are immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.high, self.low))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, Tile) and self.high == other.high and self.low == other.low
+        )
+
+    def __lt__(self, other: Tile) -> bool:
+        return (self.high, self.low) < (other.high, other.low)
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse('{self.high}-{self.low}')"
+
+    def __iter__(self) -> Iterator[int]:
+        yield self.high
+        yield self.low
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    def has(self, pip: int) -> bool:
+        return pip in (self.high, self.low)
+
+    def other(self, pip: int) -> int:
+        """The number on the other half from `pip` (which this tile must show)."""
+        if pip == self.high:
+            return self.low
+        if pip == self.low:
+            return self.high
+        raise TileError(f"{self} shows no {pip}")
+
+
+class DominoSet(IntEnum):
+    """A double-n set: every pair 0..n exactly once."""
+
+    DOUBLE_SIX = 6
+    DOUBLE_NINE = 9
+    DOUBLE_TWELVE = 12
+
+    @property
+    def max_pip(self) -> int:
+        return int(self)
+
+    @property
+    def size(self) -> int:
+        n = int(self)
+        return (n + 1) * (n + 2) // 2
+
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile of the set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...)."""
+        n = int(self)
+        return tuple(Tile(hi, lo) for hi in range(n + 1) for lo in range(hi + 1))
+
+    def contains(self, tile: Tile) -> bool:
+        return tile.high <= int(self)
+
+    @classmethod
+    def named(cls, text: str | int) -> DominoSet:
+        """`double-six`, `double-9`, `6`, 12 ..."""
+        words = {"six": 6, "nine": 9, "twelve": 12}
+        key = str(text).strip().lower().removeprefix("double").lstrip("-_ ")
+        value = words.get(key) if not key.isdigit() else int(key)
+        try:
+            return cls(value)
+        except ValueError:
+            raise TileError(
+                f"{text!r} is not a supported set: double-six, double-nine or double-twelve"
+            ) from None
+
+    def __str__(self) -> str:
+        return {6: "double-six", 9: "double-nine", 12: "double-twelve"}[int(self)]
