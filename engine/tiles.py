@@ -30,6 +30,7 @@ class Tile:
     high: int
     low: int
     pips: int
+    _hash: int
 
     def __new__(cls, a: int, b: int) -> Tile:
         hi, lo = (a, b) if a >= b else (b, a)
@@ -131,7 +132,7 @@ class DominoSet(IntEnum):
         """`double-six`, `double-9`, `6`, 12 ..."""
         words = {"six": 6, "nine": 9, "twelve": 12}
         key = str(text).strip().lower().removeprefix("double").lstrip("-_ ")
-        value = words.get(key) if not key.isdigit() else int(key)
+        value = int(key) if key.isdigit() else words.get(key, -1)
         try:
             return cls(value)
         except ValueError:
