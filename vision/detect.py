@@ -1,0 +1,203 @@
+"""Finding domino tiles in one camera frame and reading their pips.
+
+`detect(frame)` takes a BGR (or grey) frame and, optionally, the play area, and
+returns every face-up tile with its two pip counts, the pixel centre of each half and
+a confidence, plus the number of face-down tiles and the places it could not read. It
+knows nothing of any grid: tiles are found by their divider lines (see
+`vision.dividers`), the tile width is measured in the frame, and pips are counted in
+each half (see `vision.pips`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.area import PlayArea
+from vision.dividers import TileHypothesis, consensus, hypotheses, suppress
+from vision.errors import VisionError
+from vision.facedown import leftovers
+from vision.marks import (
+    Blobs,
+    Tone,
+    find_blobs,
+    local_bright,
+    mark_mask,
+    tile_mask,
+    tone_image,
+)
+from vision.pips import pip_area, read_half
+
+logger = logging.getLogger(__name__)
+
+Point = tuple[float, float]
+
+
+class FrameError(VisionError, ValueError):
+    """A frame that cannot be searched: empty, wrong shape or type."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Tuning of the detector; the defaults suit a 1-2 megapixel overhead photo."""
+
+    tone: Tone | None = Tone.LIGHT  # None: try light and dark sets both
+    window: int = 21  # px, wider than the largest pip
+    min_contrast: int = 28  # grey levels a mark is darker than the tile around it
+    rel_contrast: float = 0.4  # ... or this share of the tile's brightness
+    max_hole_share: float = 1 / 400  # largest enclosed dark region that can be a mark
+    margin: int = 24  # px searched beyond the play area, so edge tiles are whole
+    min_half_fill: float = 0.6  # share of a half that must be tile material
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTile:
+    """One face-up tile: pips on half a and b, their centres in pixels, a confidence."""
+
+    pips: tuple[int, int]
+    px: tuple[Point, Point]
+    confidence: float
+
+    def __str__(self) -> str:
+        (xa, ya), (xb, yb) = self.px
+        return f"{self.pips[0]}-{self.pips[1]}@({xa:.0f},{ya:.0f})-({xb:.0f},{yb:.0f})"
+
+
+@dataclass(frozen=True, slots=True)
+class UnsureRegion:
+    """A place where something tile-like was seen but could not be read."""
+
+    x: float
+    y: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """Everything found in one frame."""
+
+    tiles: tuple[FoundTile, ...]
+    facedown: int = 0
+    unsure: tuple[UnsureRegion, ...] = field(default=())
+    ms: float = 0.0
+    tile_width_px: float = 0.0
+
+
+def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:
+    if image.size == 0:
+        raise FrameError("the frame is empty")
+    if image.dtype != np.uint8:
+        raise FrameError(f"the frame is {image.dtype}, expected 8-bit (uint8)")
+    frame = np.asarray(image, dtype=np.uint8)
+    if frame.ndim == 2:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise FrameError(f"the frame has shape {frame.shape}, expected HxW or HxWx3 (BGR)")
+    return np.ascontiguousarray(frame[:, :, :3])
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    tiles: list[FoundTile]
+    facedown: list[Point]
+    unsure: list[UnsureRegion]
+    width: float
+
+
+def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
+    """The smaller share, over the two halves, of sample points on tile material."""
+    h, w = tile.shape
+    grid = np.linspace(-0.4, 0.4, 7) * t.width
+    aa, dd = np.meshgrid(grid, grid)
+    shares = []
+    for hx, hy in t.half_centres():
+        xs = np.clip(np.rint(hx + aa * t.nx + dd * t.dx).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(hy + aa * t.ny + dd * t.dy).astype(np.intp), 0, h - 1)
+        on = tile[ys, xs] | (marks[ys, xs] > 0)
+        shares.append(float(on.mean()))
+    return min(shares)
+
+
+def _read(blobs: Blobs, kept: list[TileHypothesis], offset: Point) -> _Found:
+    width = kept[0].width if kept else 0.0
+    ref = pip_area(blobs, kept)
+    if ref <= 0:
+        ref = float(np.pi * (0.1 * width) ** 2)
+    tiles: list[FoundTile] = []
+    unsure: list[UnsureRegion] = []
+    ox, oy = offset
+    for t in kept:
+        ra, rb = read_half(blobs, t, 0, ref), read_half(blobs, t, 1, ref)
+        if ra.foreign or rb.foreign:
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
+            continue
+        (xa, ya), (xb, yb) = t.half_centres()
+        conf = round(min(ra.confidence, rb.confidence), 3)
+        tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
+    return _Found(tiles, [], unsure, width)
+
+
+def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
+    """Find and read tiles in a tile-bright image (tiles light, marks dark)."""
+    tile, solid = tile_mask(img, img.size * s.max_hole_share)
+    bright = local_bright(img, s.window)
+    marks = np.asarray(mark_mask(img, bright, s.min_contrast, s.rel_contrast) & solid, np.uint8)
+    blobs = find_blobs(marks, img, bright, max_area=img.size / 50.0)
+    cands = [c for c in hypotheses(blobs, tile) if _half_fill(tile, marks, c) >= s.min_half_fill]
+    agreed, width = consensus(blobs, cands)
+    kept = suppress(agreed)
+    found = _read(blobs, kept, offset)
+    ox, oy = offset
+    rest = leftovers(tile, marks, kept, width)
+    facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]
+    unsure = found.unsure + [
+        UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
+    ]
+    return _Found(found.tiles, facedown, unsure, width)
+
+
+def detect(
+    image: NDArray[np.generic],
+    play_area: PlayArea | None = None,
+    settings: Settings | None = None,
+) -> Detection:
+    """Find every face-up tile (inside `play_area`, if given) and read its pips."""
+    start = time.perf_counter()
+    s = settings or Settings()
+    frame = _check(image)
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = (0, 0, w, h) if play_area is None else play_area.box(w, h, s.margin)
+    crop = frame[y0:y1, x0:x1]
+    if crop.size == 0:
+        raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    tones = [s.tone] if s.tone is not None else [Tone.LIGHT, Tone.DARK]
+    tiles: list[FoundTile] = []
+    facedown: list[Point] = []
+    unsure: list[UnsureRegion] = []
+    width = 0.0
+    for tone in tones:
+        found = _search(tone_image(crop, tone), (float(x0), float(y0)), s)
+        tiles += found.tiles
+        facedown += found.facedown
+        unsure += found.unsure
+        width = max(width, found.width)
+
+    def inside(p: Point) -> bool:
+        return play_area is None or play_area.contains(*p)
+
+    tiles = [t for t in tiles if inside(_mid(t.px))]
+    facedown = [p for p in facedown if inside(p)]
+    unsure = [u for u in unsure if inside((u.x, u.y))]
+    ms = (time.perf_counter() - start) * 1000.0
+    logger.debug("vision: %d tiles, %d face down in %.1f ms", len(tiles), len(facedown), ms)
+    return Detection(tuple(tiles), len(facedown), tuple(unsure), ms, width)
+
+
+def _mid(px: tuple[Point, Point]) -> Point:
+    (xa, ya), (xb, yb) = px
+    return ((xa + xb) / 2.0, (ya + yb) / 2.0)

@@ -1,0 +1,206 @@
+"""Tiles found by their divider lines.
+
+Every face-up domino has one straight line across its middle. The line is a thin,
+straight, dark blob enclosed by tile material, and it says where the tile is, which
+way it lies and (with the tile's width) where both halves are. Tiles that touch, in a
+row or side by side, merge into one light region but keep one divider each, so
+finding dividers separates them with no grid and no blob splitting.
+
+The gap between two tiles touching end to end can look like a divider too; it
+competes with the two real dividers on either side for the same tile material, and
+non-maximum suppression keeps the real ones (typical length and thickness, closed at
+both ends by tile material).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.marks import Blobs
+
+logger = logging.getLogger(__name__)
+
+# Shape of a divider blob: long and thin.
+MIN_ELONGATION = 4.0
+MIN_DIVIDER_PX = 15.0
+MIN_DIVIDER_AREA = 30.0
+MIN_DIVIDER_THICKNESS = 1.5
+# Dividers of one frame agree on length and tile width within these shares.
+LENGTH_TOLERANCE = 0.25
+WIDTH_TOLERANCE = 0.3
+# A divider is this share of the tile's width when the tile edge cannot be measured
+# (white tiles on white paper): real sets are 0.6-0.9.
+DEFAULT_DIVIDER_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class TileHypothesis:
+    """A tile placed around one divider blob: centre, axes and size in pixels."""
+
+    blob: int
+    cx: float
+    cy: float
+    dx: float  # unit vector along the divider (across the tile)
+    dy: float
+    nx: float  # unit vector along the tile, from half a to half b
+    ny: float
+    width: float  # short side; the tile is width x 2*width
+    score: float  # higher is a more typical divider
+
+    def half_centres(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        h = self.width / 2.0
+        return (
+            (self.cx - self.nx * h, self.cy - self.ny * h),
+            (self.cx + self.nx * h, self.cy + self.ny * h),
+        )
+
+
+def elongated(blobs: Blobs) -> NDArray[np.intp]:
+    """Indices of blobs shaped like a divider line."""
+    ok = (
+        (blobs.area >= MIN_DIVIDER_AREA)
+        & (blobs.length >= MIN_DIVIDER_PX)
+        & (blobs.length >= MIN_ELONGATION * blobs.thickness)
+        & (blobs.thickness >= MIN_DIVIDER_THICKNESS)
+        & ~blobs.touches_edge
+    )
+    ok[0] = False
+    return np.flatnonzero(ok)
+
+
+def _run_length(
+    tile: NDArray[np.bool_], start: tuple[float, float], step: tuple[float, float], limit: int
+) -> int:
+    """Steps from `start` along unit vector `step` while on tile material, up to `limit`."""
+    (x, y), (ux, uy) = start, step
+    h, w = tile.shape
+    steps = np.arange(1, limit + 1, dtype=np.float64)
+    xs = np.clip(np.rint(x + ux * steps).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(y + uy * steps).astype(np.intp), 0, h - 1)
+    off = np.flatnonzero(~tile[ys, xs])
+    return int(off[0]) if off.size else limit
+
+
+def measure_width(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, float]:
+    """The tile's short side in pixels around divider `i`, and the share of ends closed.
+
+    The divider is extended to both tile edges. Where the tile cannot be told from
+    what lies beyond (white tiles on white paper, a tile touching another side by
+    side) the run never ends and the divider's length gives the width instead.
+    """
+    length = float(blobs.length[i])
+    half = length / 2.0
+    limit = int(length)
+    ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
+    total = length
+    capped = False
+    closed = 0.0
+    for sign in (1.0, -1.0):
+        sx = float(blobs.cx[i]) + sign * ux * half
+        sy = float(blobs.cy[i]) + sign * uy * half
+        # skip the divider's own dark end pixels before measuring
+        step = (sign * ux, sign * uy)
+        start = _run_length(~tile, (sx, sy), step, 4)
+        run = _run_length(tile, (sx + step[0] * start, sy + step[1] * start), step, limit)
+        capped |= run >= limit
+        closed += 0.5 if run >= 2 else 0.0
+        total += start + run
+    return (length / DEFAULT_DIVIDER_SHARE if capped else total), closed
+
+
+def _hypothesis(blobs: Blobs, i: int, width: float, score: float) -> TileHypothesis:
+    ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
+    nx, ny = -uy, ux
+    if nx + ny < 0:  # half a is the top or left one
+        nx, ny = -nx, -ny
+    return TileHypothesis(
+        blob=i,
+        cx=float(blobs.cx[i]),
+        cy=float(blobs.cy[i]),
+        dx=ux,
+        dy=uy,
+        nx=nx,
+        ny=ny,
+        width=width,
+        score=score,
+    )
+
+
+def _weighted_median(values: NDArray[np.float64], weights: NDArray[np.float64]) -> float:
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    return float(values[order][np.searchsorted(cum, cum[-1] / 2.0)])
+
+
+def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
+    """A tile hypothesis around every divider-like blob, each with its own width."""
+    out: list[TileHypothesis] = []
+    for i in elongated(blobs):
+        width, closed = measure_width(blobs, int(i), tile)
+        if blobs.thickness[i] > 0.25 * width:
+            continue
+        out.append(_hypothesis(blobs, int(i), width, closed))
+    return out
+
+
+def consensus(blobs: Blobs, cands: list[TileHypothesis]) -> tuple[list[TileHypothesis], float]:
+    """Keep the hypotheses that agree on one tile size, all set to that size.
+
+    Every tile in a frame is the same size, and the dark, solid dividers weigh most
+    in deciding it; thin scratches and printed strokes of other lengths drop out.
+    Each survivor is scored by how typical its divider is.
+    """
+    if not cands:
+        return [], 0.0
+    idx = np.array([c.blob for c in cands])
+    weight = blobs.area[idx] * blobs.darkness[idx]
+    med_len = _weighted_median(blobs.length[idx], weight)
+    near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
+    width = float(np.median([c.width for c, ok in zip(cands, near, strict=True) if ok]))
+    med_thick = float(np.median(blobs.thickness[idx[near]]))
+    kept: list[TileHypothesis] = []
+    for c, ok in zip(cands, near, strict=True):
+        if not ok or abs(c.width - width) > WIDTH_TOLERANCE * width:
+            continue
+        length, thick = float(blobs.length[c.blob]), float(blobs.thickness[c.blob])
+        score = (
+            1.0
+            - abs(length - med_len) / med_len
+            - 0.5 * abs(thick - med_thick) / max(med_thick, 1.0)
+            + 0.5 * c.score
+        )
+        kept.append(_hypothesis(blobs, c.blob, width, score))
+    return kept, width
+
+
+def _corners(t: TileHypothesis, shrink: float) -> NDArray[np.float64]:
+    hw = t.width * shrink  # half of the long side (2w / 2)
+    hd = t.width * shrink / 2.0
+    c = np.array([t.cx, t.cy])
+    n = np.array([t.nx, t.ny]) * hw
+    d = np.array([t.dx, t.dy]) * hd
+    return np.array([c + n + d, c + n - d, c - n - d, c - n + d])
+
+
+def overlap(a: TileHypothesis, b: TileHypothesis, shrink: float = 0.8) -> bool:
+    """True when the two tiles, each shrunk by `shrink`, intersect (separating axes)."""
+    pa, pb = _corners(a, shrink), _corners(b, shrink)
+    for ax in ((a.nx, a.ny), (a.dx, a.dy), (b.nx, b.ny), (b.dx, b.dy)):
+        v = np.array(ax)
+        qa, qb = pa @ v, pb @ v
+        if qa.max() <= qb.min() or qb.max() <= qa.min():
+            return False
+    return True
+
+
+def suppress(cands: list[TileHypothesis]) -> list[TileHypothesis]:
+    """Keep the best hypotheses that do not claim the same tile material."""
+    kept: list[TileHypothesis] = []
+    for c in sorted(cands, key=lambda t: -t.score):
+        if not any(overlap(c, k) for k in kept):
+            kept.append(c)
+    return kept
