@@ -1,0 +1,284 @@
+"""The game's journal: an SQLite file in the state directory, the single source of truth.
+
+Event-sourced. Each accepted input (the command or observation that changed the game)
+is stored as JSON with the events it produced, in one transaction, before anything is
+published; replaying `inputs()` through the engine rebuilds the game. Each event takes
+the next `seq` (1, 2, 3, ... never reused, across restarts) and is stored exactly as it
+will be published (`v`, `table`, `ts`, `seq` stamped), so a republished event is
+byte-for-byte the first one. An event stays `pending` until the broker acknowledged it.
+
+SQLite runs in WAL mode with `synchronous=FULL`: a committed `append` survives a
+`kill -9` or a power cut. One connection, guarded by a lock, so any thread may call any
+method (`mark_acked` comes from paho's network thread).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from service.payloads import stamp
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "journal.sqlite3"
+SCHEMA_VERSION = 1
+REPLIES_KEPT = 1000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS inputs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    input_id INTEGER REFERENCES inputs(id),
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    acked INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS events_pending ON events(seq) WHERE acked = 0;
+CREATE TABLE IF NOT EXISTS replies (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    cmd_id TEXT NOT NULL UNIQUE,
+    reply TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kv (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO counters (name, value) VALUES ('seq', 0);
+"""
+
+
+class JournalError(Exception):
+    """The journal cannot be opened or written (disk full, corrupt file, wrong version)."""
+
+
+@dataclass(frozen=True)
+class JournalEvent:
+    """One stored event: its seq, topic kind (`play`, `alert`, ...) and full payload."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class JournalInput:
+    """One accepted input, and the seqs of the events it produced."""
+
+    id: int
+    body: dict[str, Any]
+    seqs: tuple[int, ...]
+
+
+class Journal:
+    """The journal of one table. A context manager; `close()` is idempotent."""
+
+    def __init__(self, state_dir: Path, table: str, *, replies_kept: int = REPLIES_KEPT) -> None:
+        self.path = state_dir / FILE_NAME
+        self.table = table
+        self._replies_kept = replies_kept
+        self._lock = threading.Lock()
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            self._db: sqlite3.Connection | None = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=10
+            )
+            self._setup()
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(
+                f"journal: cannot open {self.path} ({exc}): check that the state directory "
+                "is writable and the disk is not full"
+            ) from exc
+        log.info("journal: %s opened, last seq %d", self.path, self.last_seq())
+
+    def _setup(self) -> None:
+        db = self._conn()
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise JournalError(f"journal: {self.path} cannot use WAL mode (got {mode})")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise JournalError(
+                f"journal: {self.path} has schema version {version}, this program knows "
+                f"{SCHEMA_VERSION}: upgrade domino-table or move the file away"
+            )
+        db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError("journal: used after close()")
+        return self._db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._conn()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                yield db
+                db.execute("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise JournalError(
+                        f"journal: cannot write to {self.path} ({exc}): check the disk"
+                    ) from exc
+                raise
+
+    def _query(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._conn().execute(sql, args).fetchall()
+
+    # -- events ---------------------------------------------------------------------
+
+    def append(
+        self,
+        inputs: Mapping[str, Any] | None,
+        events: Sequence[tuple[str, Mapping[str, Any]]],
+        *,
+        reply: Mapping[str, Any] | None = None,
+    ) -> list[int]:
+        """Store an input and its events (and a command's reply) in one transaction.
+
+        Each event gets the next seq and is stamped (`v`, `table`, `ts`, `seq`); the
+        seqs are returned in order. `reply`, a stamped reply payload with an `id`, is
+        stored for dedupe in the same transaction, so a command is never applied twice
+        even if the process dies before publishing the reply.
+        """
+        with self._transaction() as db:
+            input_id = None
+            if inputs is not None:
+                cur = db.execute("INSERT INTO inputs (body) VALUES (?)", (_dump(inputs),))
+                input_id = cur.lastrowid
+            last = db.execute("SELECT value FROM counters WHERE name='seq'").fetchone()[0]
+            seqs = list(range(last + 1, last + 1 + len(events)))
+            rows = [
+                (seq, input_id, kind, _dump(stamp(self.table, payload, seq=seq)))
+                for seq, (kind, payload) in zip(seqs, events, strict=True)
+            ]
+            db.executemany(
+                "INSERT INTO events (seq, input_id, kind, payload) VALUES (?, ?, ?, ?)", rows
+            )
+            db.execute("UPDATE counters SET value=? WHERE name='seq'", (last + len(events),))
+            if reply is not None:
+                self._store_reply(db, str(reply["id"]), reply)
+        return seqs
+
+    def event(self, seq: int) -> JournalEvent | None:
+        """The stored event with that seq, or None."""
+        rows = self._query("SELECT seq, kind, payload FROM events WHERE seq=?", (seq,))
+        return _event(rows[0]) if rows else None
+
+    def pending(self) -> list[JournalEvent]:
+        """The events the broker has not acknowledged yet, in seq order."""
+        rows = self._query("SELECT seq, kind, payload FROM events WHERE acked=0 ORDER BY seq")
+        return [_event(row) for row in rows]
+
+    def pending_count(self) -> int:
+        return int(self._query("SELECT count(*) FROM events WHERE acked=0")[0][0])
+
+    def mark_acked(self, seq: int) -> None:
+        """The broker acknowledged the event `seq` (called from paho's thread)."""
+        with self._transaction() as db:
+            db.execute("UPDATE events SET acked=1 WHERE seq=?", (seq,))
+
+    def last_seq(self) -> int:
+        """The seq of the last event ever stored (0 before the first)."""
+        return int(self._query("SELECT value FROM counters WHERE name='seq'")[0][0])
+
+    def inputs(self, after: int = 0) -> list[JournalInput]:
+        """The stored inputs with an id above `after`, in order, to replay."""
+        rows = self._query(
+            "SELECT i.id, i.body, group_concat(e.seq) FROM inputs i "
+            "LEFT JOIN events e ON e.input_id = i.id WHERE i.id > ? "
+            "GROUP BY i.id ORDER BY i.id",
+            (after,),
+        )
+        return [
+            JournalInput(
+                id=row[0],
+                body=json.loads(row[1]),
+                seqs=tuple(sorted(int(s) for s in row[2].split(","))) if row[2] else (),
+            )
+            for row in rows
+        ]
+
+    # -- command replies --------------------------------------------------------------
+
+    def put_reply(self, cmd_id: str, reply: Mapping[str, Any]) -> None:
+        """Remember a command's reply; only the last `replies_kept` are kept."""
+        with self._transaction() as db:
+            self._store_reply(db, cmd_id, reply)
+
+    def _store_reply(self, db: sqlite3.Connection, cmd_id: str, reply: Mapping[str, Any]) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO replies (cmd_id, reply) VALUES (?, ?)", (cmd_id, _dump(reply))
+        )
+        db.execute(
+            "DELETE FROM replies WHERE n <= (SELECT max(n) FROM replies) - ?",
+            (self._replies_kept,),
+        )
+
+    def get_reply(self, cmd_id: str) -> dict[str, Any] | None:
+        """The reply stored for that command id, or None when it was never handled."""
+        rows = self._query("SELECT reply FROM replies WHERE cmd_id=?", (cmd_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+    # -- small state ------------------------------------------------------------------
+
+    def put(self, key: str, value: Any) -> None:
+        """Store a small JSON value (the game id, a calibration) under `key`."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (key, _dump(value)))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        rows = self._query("SELECT value FROM kv WHERE key=?", (key,))
+        return json.loads(rows[0][0]) if rows else default
+
+    # -- life cycle -------------------------------------------------------------------
+
+    def journal_mode(self) -> str:
+        return str(self._query("PRAGMA journal_mode")[0][0])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _event(row: tuple[int, str, str]) -> JournalEvent:
+    return JournalEvent(seq=row[0], kind=row[1], payload=json.loads(row[2]))

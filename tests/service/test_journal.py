@@ -1,0 +1,190 @@
+"""The journal: seqs, pending/acked, inputs to replay, replies, kv, and kill -9 safety."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from service.journal import FILE_NAME, Journal, JournalError
+from tests.fixtures.spec import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def play(n: int) -> dict[str, object]:
+    return {
+        "game_id": "g1",
+        "hand": 1,
+        "seat": n % 4,
+        "tile": "6-4",
+        "points": 0,
+        "ends_total": 10,
+        "score": 0,
+        "announce": [],
+    }
+
+
+def test_seqs_count_up_and_events_are_stamped(tmp_path: Path) -> None:
+    with Journal(tmp_path, "kitchen") as j:
+        assert j.last_seq() == 0
+        assert j.append(
+            {"cmd": "a"}, [("play", play(1)), ("pass", {"hand": 1, "seat": 2, "game_id": "g1"})]
+        ) == [1, 2]
+        assert j.append(None, [("play", play(2))]) == [3]
+        assert j.append({"cmd": "nothing happened"}, []) == []
+        assert j.last_seq() == 3
+        events = j.pending()
+        assert [(e.seq, e.kind) for e in events] == [(1, "play"), (2, "pass"), (3, "play")]
+        for e in events:
+            assert e.payload["seq"] == e.seq and e.payload["table"] == "kitchen"
+            validate(e.kind, e.payload)
+
+
+def test_seqs_are_never_reused_across_restarts(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(1))] * 3)
+    with Journal(tmp_path, "t") as j:
+        assert j.last_seq() == 3
+        assert j.append(None, [("play", play(4))]) == [4]
+
+
+def test_pending_and_acked(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(i)) for i in range(5)])
+        j.mark_acked(2)
+        j.mark_acked(4)
+        assert [e.seq for e in j.pending()] == [1, 3, 5]
+        assert j.pending_count() == 3
+    with Journal(tmp_path, "t") as j:
+        assert [e.seq for e in j.pending()] == [1, 3, 5]
+
+
+def test_mark_acked_from_other_threads(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(i)) for i in range(200)])
+        threads = [
+            threading.Thread(target=lambda k=k: [j.mark_acked(s) for s in range(k, 201, 4)])
+            for k in range(1, 5)
+        ]
+        for t in threads:
+            t.start()
+        j.append(None, [("play", play(0))])  # meanwhile, from this thread
+        for t in threads:
+            t.join()
+        assert [e.seq for e in j.pending()] == [201]
+
+
+def test_inputs_replay_in_order_with_their_seqs(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append({"n": 1}, [("play", play(1))])
+        j.append({"n": 2}, [])
+        j.append({"n": 3}, [("play", play(2)), ("play", play(3))])
+        got = j.inputs()
+        assert [(i.body, i.seqs) for i in got] == [
+            ({"n": 1}, (1,)),
+            ({"n": 2}, ()),
+            ({"n": 3}, (2, 3)),
+        ]
+        assert [i.body["n"] for i in j.inputs(after=got[0].id)] == [2, 3]
+
+
+def test_replies_survive_restarts_and_are_bounded(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t", replies_kept=10) as j:
+        for i in range(25):
+            j.put_reply(f"c{i}", {"id": f"c{i}", "ok": True})
+        j.append({"cmd": "x"}, [("play", play(1))], reply={"id": "cx", "ok": True, "error": None})
+    with Journal(tmp_path, "t", replies_kept=10) as j:
+        assert j.get_reply("c24") == {"id": "c24", "ok": True}
+        assert j.get_reply("cx") == {"id": "cx", "ok": True, "error": None}
+        assert j.get_reply("c0") is None
+        assert j.get_reply("never") is None
+
+
+def test_kv(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        assert j.get("game_id") is None and j.get("x", 5) == 5
+        j.put("game_id", "2026-11-22T04:00:00Z")
+        j.put("calibration", {"h": [[1, 0], [0, 1]]})
+    with Journal(tmp_path, "t") as j:
+        assert j.get("game_id") == "2026-11-22T04:00:00Z"
+        assert j.get("calibration") == {"h": [[1, 0], [0, 1]]}
+
+
+def test_wal_mode_and_close_is_idempotent(tmp_path: Path) -> None:
+    j = Journal(tmp_path, "t")
+    assert j.journal_mode() == "wal"
+    j.close()
+    j.close()
+    with pytest.raises(JournalError, match="after close"):
+        j.last_seq()
+
+
+def test_unwritable_state_dir_says_what_to_do(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(JournalError, match="state directory is writable"):
+        Journal(blocker / "state", "t")
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    Journal(tmp_path, "t").close()
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    db.execute("PRAGMA user_version=99")
+    db.close()
+    with pytest.raises(JournalError, match="schema version 99"):
+        Journal(tmp_path, "t")
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from service.journal import Journal
+j = Journal(Path(sys.argv[1]), "t")
+n = 0
+while True:
+    n += 1
+    payload = {"game_id": "g", "i": n, "pad": "x" * 500}
+    events = [("play", payload) for k in range(1 + n % 3)]
+    seqs = j.append({"input": n}, events)
+    print(seqs[-1], flush=True)
+"""
+
+
+def test_kill_9_mid_write_loses_nothing_committed(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        text=True,
+    )
+    assert proc.stdout is not None
+    committed = 0
+    deadline = time.monotonic() + 20
+    while committed < 300 and time.monotonic() < deadline:
+        committed = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    assert proc.returncode == -signal.SIGKILL
+    assert committed >= 300, "the writer was too slow"
+
+    with Journal(tmp_path, "t") as j:
+        assert j.journal_mode() == "wal"
+        last = j.last_seq()
+        assert last >= committed  # every append it reported as committed is there
+        events = j.pending()
+        assert [e.seq for e in events] == list(range(1, last + 1))  # contiguous, none half-written
+        inputs = j.inputs()
+        assert [i.body["input"] for i in inputs] == list(range(1, len(inputs) + 1))
+        for i in inputs:  # each input has exactly the events it produced
+            n = i.body["input"]
+            assert len(i.seqs) == 1 + n % 3
+            assert [events[s - 1].payload["i"] for s in i.seqs] == [n] * len(i.seqs)
+        assert j.append(None, [("play", {"game_id": "g"})]) == [last + 1]
