@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -31,7 +31,7 @@ from vision.marks import (
     tile_mask,
     tone_image,
 )
-from vision.pips import pip_area, read_half
+from vision.pips import HalfReading, pip_area, read_half
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ class _Found:
     facedown: list[Point]
     unsure: list[UnsureRegion]
     width: float
+    kept: list[TileHypothesis] = field(default_factory=list)
 
 
 def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
@@ -123,23 +124,35 @@ def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothe
     return min(shares)
 
 
-def _read(blobs: Blobs, kept: list[TileHypothesis], offset: Point) -> _Found:
-    width = kept[0].width if kept else 0.0
-    ref = pip_area(blobs, kept)
-    if ref <= 0:
-        ref = float(np.pi * (0.1 * width) ** 2)
+def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point) -> _Found:
+    """Read every hypothesis, let the best readings win contested material, report them.
+
+    A hypothesis whose halves hold marks that are no pips (printed letters, a stroke
+    of a pattern taken for a divider) loses against one that reads as a domino.
+    """
+    width = agreed[0].width if agreed else 0.0
+    ref = pip_area(blobs, agreed) or float(np.pi * (0.1 * width) ** 2)
+    readings: dict[int, tuple[HalfReading, HalfReading]] = {}
+    rescored: list[TileHypothesis] = []
+    for t in agreed:
+        ra, rb = read_half(blobs, t, 0, ref), read_half(blobs, t, 1, ref)
+        penalty = 1.0 if ra.foreign or rb.foreign else 0.0
+        readings[t.blob] = (ra, rb)
+        bonus = 0.5 * min(ra.confidence, rb.confidence)
+        rescored.append(replace(t, score=t.score - penalty + bonus))
     tiles: list[FoundTile] = []
     unsure: list[UnsureRegion] = []
     ox, oy = offset
-    for t in kept:
-        ra, rb = read_half(blobs, t, 0, ref), read_half(blobs, t, 1, ref)
+    for t in suppress(rescored):
+        ra, rb = readings[t.blob]
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
             continue
         (xa, ya), (xb, yb) = t.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
-    return _Found(tiles, [], unsure, width)
+    kept = [t for t in rescored if t.blob in {k.blob for k in suppress(rescored)}]
+    return _Found(tiles, [], unsure, width, kept)
 
 
 def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
@@ -150,15 +163,14 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     blobs = find_blobs(marks, img, bright, max_area=img.size / 50.0)
     cands = [c for c in hypotheses(blobs, tile) if _half_fill(tile, marks, c) >= s.min_half_fill]
     agreed, width = consensus(blobs, cands)
-    kept = suppress(agreed)
-    found = _read(blobs, kept, offset)
+    found = _read(blobs, agreed, offset)
     ox, oy = offset
-    rest = leftovers(tile, marks, kept, width)
+    rest = leftovers(tile, marks, found.kept, width)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
     ]
-    return _Found(found.tiles, facedown, unsure, width)
+    return _Found(found.tiles, facedown, unsure, width, found.kept)
 
 
 def detect(

@@ -35,6 +35,8 @@ WIDTH_TOLERANCE = 0.3
 # A divider is this share of the tile's width when the tile edge cannot be measured
 # (white tiles on white paper): real sets are 0.6-0.9.
 DEFAULT_DIVIDER_SHARE = 0.8
+MIN_DIVIDER_SHARE = 0.6
+MAX_DIVIDER_SHARE = 0.92
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,20 +98,23 @@ def measure_width(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float,
     half = length / 2.0
     limit = int(length)
     ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
-    total = length
-    capped = False
+    reach: list[float] = []
     closed = 0.0
     for sign in (1.0, -1.0):
         sx = float(blobs.cx[i]) + sign * ux * half
         sy = float(blobs.cy[i]) + sign * uy * half
-        # skip the divider's own dark end pixels before measuring
         step = (sign * ux, sign * uy)
+        # skip the divider's own dark end pixels before measuring
         start = _run_length(~tile, (sx, sy), step, 4)
         run = _run_length(tile, (sx + step[0] * start, sy + step[1] * start), step, limit)
-        capped |= run >= limit
         closed += 0.5 if run >= 2 else 0.0
-        total += start + run
-    return (length / DEFAULT_DIVIDER_SHARE if capped else total), closed
+        reach.append(float(start + run) if run < limit else np.inf)
+    # A tile touching on one side runs on into its neighbour: the divider is centred
+    # across its tile, so the nearer edge, twice, gives the width.
+    width = length + 2.0 * min(reach)
+    if not MIN_DIVIDER_SHARE <= length / width <= MAX_DIVIDER_SHARE:
+        return length / DEFAULT_DIVIDER_SHARE, closed
+    return width, closed
 
 
 def _hypothesis(blobs: Blobs, i: int, width: float, score: float) -> TileHypothesis:
@@ -162,6 +167,7 @@ def consensus(blobs: Blobs, cands: list[TileHypothesis]) -> tuple[list[TileHypot
     near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
     width = float(np.median([c.width for c, ok in zip(cands, near, strict=True) if ok]))
     med_thick = float(np.median(blobs.thickness[idx[near]]))
+    med_dark = float(np.median(blobs.darkness[idx[near]]))
     kept: list[TileHypothesis] = []
     for c, ok in zip(cands, near, strict=True):
         if not ok or abs(c.width - width) > WIDTH_TOLERANCE * width:
@@ -171,6 +177,7 @@ def consensus(blobs: Blobs, cands: list[TileHypothesis]) -> tuple[list[TileHypot
             1.0
             - abs(length - med_len) / med_len
             - 0.5 * abs(thick - med_thick) / max(med_thick, 1.0)
+            - 0.5 * max(0.0, 1.0 - float(blobs.darkness[c.blob]) / max(med_dark, 1.0))
             + 0.5 * c.score
         )
         kept.append(_hypothesis(blobs, c.blob, width, score))

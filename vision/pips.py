@@ -86,7 +86,7 @@ def pip_area(blobs: Blobs, tiles: list[TileHypothesis]) -> float:
     for t in tiles:
         for side in (0, 1):
             idx = in_half(blobs, t, side)
-            idx = idx[round_[idx] & (blobs.area[idx] >= (0.06 * t.width) ** 2)]
+            idx = idx[round_[idx] & (blobs.area[idx] >= (0.1 * t.width) ** 2)]
             areas.append(blobs.area[idx])
     if not areas:
         return 0.0
@@ -118,12 +118,15 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
     single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
     double = ~single & (rel > 1.5) & (rel <= 3.0) & (elong > 1.5) & (elong <= 3.2)
     tiny = rel < 0.25
-    foreign = ~(single | double | tiny)
+    # a dark region larger than a quarter of the half is the table showing through a
+    # gap, not a mark on this tile
+    backdrop = (area > 0.25 * tile.width**2) | (blobs.length[idx] > tile.width)
+    foreign = ~(single | double | tiny | backdrop)
     pips = int(single.sum() + 2 * double.sum())
     confidence = 1.0
     if foreign.any():
         confidence = 0.2
-    elif (~tiny & ~single & ~double).any() or (rel[~tiny] < 0.4).any():
+    elif (rel[~tiny & ~backdrop] < 0.4).any():
         confidence = 0.5
     if double.any():
         confidence = min(confidence, 0.8)
