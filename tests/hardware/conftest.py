@@ -15,12 +15,13 @@ from hardware.panel import Panel
 from hardware.settings import PanelSettings
 from tests.fixtures.spec import validate
 
-# A four-seat panel: per-seat PASS and DRAW, UNDO, NEXT HAND, turn LEDs, alert LED, buzzer.
+# A four-seat panel: per-seat PASS and DRAW, NEXT HAND, turn LEDs, alert LED, buzzer. UNDO
+# (``undo=17``) is added by the tests that need it: closing its gpiozero Button waits up to
+# 0.1 s for the button's hold thread.
 FOUR_SEATS: dict[str, Any] = {
     "enabled": True,
     "pass": [5, 6, 13, 19],
     "draw": [22, 23, 24, 25],
-    "undo": 17,
     "next_hand": 27,
     "turn_leds": [12, 16, 20, 21],
     "alert_led": 4,

@@ -63,7 +63,7 @@ def test_a_button_acts_when_pressed_not_when_released(
 def test_undo_held_under_2_s_sends_nothing_and_held_2_s_sends_one_undo(
     factory: MockFactory, sent: Sent, make_panel: MakePanel
 ) -> None:
-    make_panel()  # default hold_time: 2 s
+    make_panel(undo=17)  # default hold_time: 2 s
     press(factory, 17, hold=1.7)
     time.sleep(0.2)
     assert sent.commands == []
@@ -81,7 +81,7 @@ def test_undo_held_under_2_s_sends_nothing_and_held_2_s_sends_one_undo(
 def test_hold_time_comes_from_the_settings_and_undo_comes_from_gpiozeros_hold_thread(
     factory: MockFactory, sent: Sent, make_panel: MakePanel
 ) -> None:
-    make_panel(hold_time=1.0)
+    make_panel(undo=17, hold_time=1.0)
     press(factory, 17, hold=1.3)
     assert sent.commands == [{"id": "panel-test-1", "action": "undo"}]
     assert sent.threads[0] is not threading.main_thread()

@@ -1,0 +1,231 @@
+"""Outputs: turn LEDs and the alert LED follow `state`; the buzzer answers `alert` events."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.patterns import BUZZER_PATTERNS, CHIRP, Severity
+from tests.hardware.conftest import (
+    MakePanel,
+    alert_payload,
+    pin,
+    press,
+    pulses,
+    state_payload,
+    wait_for,
+)
+
+TURN_LEDS = (12, 16, 20, 21)
+ALERT_LED = 4
+BUZZER = 18
+
+
+def lit(factory: MockFactory) -> list[bool]:
+    return [pin(factory, n).state for n in TURN_LEDS]
+
+
+def play_and_wait(factory: MockFactory, beeps: int) -> list[float]:
+    """Wait until the buzzer has gone quiet after `beeps` beeps; their lengths."""
+    buzzer = pin(factory, BUZZER)
+    wait_for(lambda: len(pulses(buzzer)) >= beeps and not buzzer.state, timeout=4.0)
+    time.sleep(0.15)
+    return pulses(buzzer)
+
+
+def test_the_turn_seats_led_is_lit(factory: MockFactory, make_panel: MakePanel) -> None:
+    panel = make_panel()
+    assert lit(factory) == [False] * 4
+    panel.show_state(state_payload(turn=2))
+    assert lit(factory) == [False, False, True, False]
+    panel.show_state(state_payload(turn=3))
+    assert lit(factory) == [False, False, False, True]
+    assert panel.status()["turn_led"] == 3
+
+
+@pytest.mark.parametrize(
+    ("turn", "phase"),
+    [(None, "play"), (None, "lead"), (1, "counting"), (1, "hand_over"), (1, "over"), (1, "idle")],
+)
+def test_all_turn_leds_are_off_without_a_turn(
+    factory: MockFactory, make_panel: MakePanel, turn: int | None, phase: str
+) -> None:
+    panel = make_panel()
+    panel.show_state(state_payload(turn=0))
+    panel.show_state(state_payload(turn=turn, phase=phase))
+    assert lit(factory) == [False] * 4
+
+
+def test_the_leader_is_lit_in_the_lead_phase(factory: MockFactory, make_panel: MakePanel) -> None:
+    panel = make_panel()
+    panel.show_state(state_payload(turn=1, phase="lead"))
+    assert lit(factory) == [False, True, False, False]
+
+
+def test_a_seat_without_a_led_lights_nothing_and_warns_once(
+    factory: MockFactory, make_panel: MakePanel, caplog: pytest.LogCaptureFixture
+) -> None:
+    panel = make_panel()
+    panel.show_state(state_payload(turn=1))
+    panel.show_state(state_payload(turn=5))
+    panel.show_state(state_payload(turn=5))
+    assert lit(factory) == [False] * 4
+    assert caplog.text.count("seat 5 has the turn but has no turn LED") == 1
+
+
+def test_repeating_the_same_state_does_not_touch_the_leds(
+    factory: MockFactory, make_panel: MakePanel
+) -> None:
+    panel = make_panel()
+    panel.show_state(state_payload(turn=2))
+    led = pin(factory, 20)
+    led.clear_states()
+    panel.show_state(state_payload(turn=2))
+    assert len(led.states) == 1
+
+
+def test_illegal_and_fault_sound_distinct_buzzer_patterns(
+    factory: MockFactory, make_panel: MakePanel
+) -> None:
+    panel = make_panel(chirp=False)
+    buzzer = pin(factory, BUZZER)
+
+    buzzer.clear_states()
+    panel.on_alert(alert_payload("illegal"))
+    illegal = play_and_wait(factory, beeps=3)
+
+    buzzer.clear_states()
+    panel.on_alert(alert_payload("fault", alert_id="a2", code="CAMERA_OFFLINE"))
+    fault = play_and_wait(factory, beeps=2)
+
+    assert len(illegal) == 3
+    assert all(b == pytest.approx(0.1, abs=0.06) for b in illegal)
+    assert len(fault) == 2
+    assert all(b == pytest.approx(0.6, abs=0.1) for b in fault)
+    assert BUZZER_PATTERNS[Severity.ILLEGAL] != BUZZER_PATTERNS[Severity.FAULT]
+
+
+def test_a_warning_is_one_short_beep(factory: MockFactory, make_panel: MakePanel) -> None:
+    panel = make_panel(chirp=False)
+    pin(factory, BUZZER).clear_states()
+    panel.on_alert(alert_payload("warning", code="UNREADABLE"))
+    beeps = play_and_wait(factory, beeps=1)
+    assert beeps == [pytest.approx(0.15, abs=0.06)]
+
+
+def test_a_resolved_alert_is_silent_and_puts_the_alert_led_out(
+    factory: MockFactory, make_panel: MakePanel
+) -> None:
+    panel = make_panel(chirp=False)
+    panel.on_alert(alert_payload("illegal"))
+    assert panel.status()["alert"] == "illegal"
+    play_and_wait(factory, beeps=3)
+
+    buzzer = pin(factory, BUZZER)
+    buzzer.clear_states()
+    panel.on_alert(alert_payload("illegal", resolved=True))
+    time.sleep(0.3)
+    assert len(buzzer.states) == 1  # no sound
+    assert panel.status()["alert"] is None
+    assert not pin(factory, ALERT_LED).state
+
+
+def test_the_alert_led_blinks_while_an_alert_stands(
+    factory: MockFactory, make_panel: MakePanel
+) -> None:
+    panel = make_panel()
+    led = pin(factory, ALERT_LED)
+    led.clear_states()
+    panel.show_state(state_payload(turn=1, alerts=[alert_payload("illegal")]))
+    time.sleep(0.7)
+    flashes = pulses(led)
+    assert len(flashes) >= 1
+    assert all(f == pytest.approx(0.2, abs=0.06) for f in flashes)
+
+    panel.show_state(state_payload(turn=1))  # the alert no longer stands
+    assert panel.status()["alert"] is None
+    assert not led.state
+    led.clear_states()
+    time.sleep(0.3)
+    assert len(led.states) == 1  # stays off
+
+
+def test_the_most_severe_standing_alert_sets_the_led_pattern(make_panel: MakePanel) -> None:
+    panel = make_panel()
+    panel.on_alert(alert_payload("warning", alert_id="w", code="UNREADABLE"))
+    assert panel.status()["alert"] == "warning"
+    panel.on_alert(alert_payload("illegal", alert_id="i"))
+    assert panel.status()["alert"] == "illegal"
+    panel.on_alert(alert_payload("fault", alert_id="f", code="BOARD_OFFLINE"))
+    assert panel.status()["alert"] == "fault"
+    panel.on_alert(alert_payload("fault", alert_id="f", code="BOARD_OFFLINE", resolved=True))
+    assert panel.status()["alert"] == "illegal"
+    panel.on_alert(alert_payload("illegal", alert_id="i", resolved=True))
+    panel.on_alert(alert_payload("warning", alert_id="w", code="UNREADABLE", resolved=True))
+    assert panel.status() | {"pins": None} == {
+        "enabled": True,
+        "closed": False,
+        "turn_led": None,
+        "alert": None,
+        "standing_alerts": 0,
+        "pins": None,
+    }
+
+
+def test_show_state_replaces_the_standing_alerts(make_panel: MakePanel) -> None:
+    panel = make_panel()
+    panel.on_alert(alert_payload("fault", alert_id="f", code="CAMERA_OFFLINE"))
+    panel.show_state(state_payload(alerts=[alert_payload("warning", alert_id="w")]))
+    assert panel.status()["alert"] == "warning"
+    assert panel.status()["standing_alerts"] == 1
+
+
+def test_an_unknown_severity_is_ignored_with_a_warning(
+    make_panel: MakePanel, caplog: pytest.LogCaptureFixture
+) -> None:
+    panel = make_panel()
+    panel.on_alert({"code": "NO_MATCH", "severity": "catastrophic", "id": "x", "resolved": False})
+    assert panel.status()["alert"] is None
+    assert "unknown severity" in caplog.text
+
+
+def test_a_sent_command_chirps(factory: MockFactory, make_panel: MakePanel) -> None:
+    make_panel()
+    buzzer = pin(factory, BUZZER)
+    buzzer.clear_states()
+    press(factory, 5)
+    beeps = play_and_wait(factory, beeps=1)
+    assert beeps == [pytest.approx(CHIRP.on_time, abs=0.03)]
+
+
+def test_a_chirp_never_cuts_an_alert_pattern_short(
+    factory: MockFactory, make_panel: MakePanel
+) -> None:
+    panel = make_panel()
+    buzzer = pin(factory, BUZZER)
+    buzzer.clear_states()
+    panel.on_alert(alert_payload("illegal"))
+    time.sleep(0.05)
+    press(factory, 6)  # a PASS during the illegal-play beeps: sent, but no chirp
+    beeps = play_and_wait(factory, beeps=3)
+    assert len(beeps) == 3
+    assert all(b == pytest.approx(0.1, abs=0.06) for b in beeps)
+
+
+def test_no_chirp_when_disabled(factory: MockFactory, make_panel: MakePanel) -> None:
+    make_panel(chirp=False)
+    buzzer = pin(factory, BUZZER)
+    buzzer.clear_states()
+    press(factory, 5)
+    time.sleep(0.1)
+    assert len(buzzer.states) == 1
+
+
+def test_active_low_leds_and_buzzer(factory: MockFactory, make_panel: MakePanel) -> None:
+    panel = make_panel(led_active_high=False, buzzer_active_high=False)
+    assert [pin(factory, n).state for n in TURN_LEDS] == [True] * 4  # all off (high)
+    assert pin(factory, BUZZER).state
+    panel.show_state(state_payload(turn=0))
+    assert [pin(factory, n).state for n in TURN_LEDS] == [False, True, True, True]
