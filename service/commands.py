@@ -1,0 +1,341 @@
+"""Commands from `<prefix>/cmd`: parsed and checked into frozen values, one class per action.
+
+`parse_command(raw)` turns a payload into a `Command` (`Pass(id="c1", seat=2)`, ...)
+or raises `CommandError` whose `message` is the sentence for the reply's `error` and
+whose `cmd_id` is the command's id when one could be read ("" otherwise). Only the
+form is checked here; whether a command fits the game (a seat that exists, a hand in
+progress) is the service's call. `Command.as_dict()` gives the spec's JSON back, to
+journal the command as an input and replay it.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+MAX_PAYLOAD_BYTES = 16 * 1024
+MAX_ID_LENGTH = 128
+MAX_SEAT = 9
+_TILE = re.compile(r"(1[0-8]|[0-9])-(1[0-8]|[0-9])")
+
+
+class Action(enum.StrEnum):
+    NEW_GAME = "new_game"
+    NEXT_HAND = "next_hand"
+    PASS = "pass"
+    DRAW = "draw"
+    LEAD = "lead"
+    OUT = "out"
+    UNDO = "undo"
+    CORRECT = "correct"
+    COUNT = "count"
+    CONFIRM = "confirm"
+    END_HAND = "end_hand"
+    RENAME = "rename"
+    REDEAL = "redeal"
+
+
+class CommandError(ValueError):
+    """A command that is refused: `message` is the reply's error, `cmd_id` its id or ""."""
+
+    def __init__(self, message: str, cmd_id: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.cmd_id = cmd_id
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """A checked command; `action` says which (one subclass per action)."""
+
+    action: ClassVar[Action]
+    id: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The command as the spec writes it: `{"id", "action", ...fields}`."""
+        out: dict[str, Any] = {"id": self.id, "action": self.action.value}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "id" or value is None:
+                continue
+            out[f.metadata.get("json", f.name)] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewGame(Command):
+    action = Action.NEW_GAME
+    rules: str
+    seats: int
+    names: tuple[str, ...] | None = None
+    teams: tuple[int, ...] | None = None
+    target: int | None = None
+    language: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out = super().as_dict()
+        if self.names is not None:
+            out["seats"] = out.pop("names")
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextHand(Command):
+    action = Action.NEXT_HAND
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pass(Command):
+    action = Action.PASS
+    seat: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Draw(Command):
+    action = Action.DRAW
+    seat: int | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lead(Command):
+    action = Action.LEAD
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Out(Command):
+    action = Action.OUT
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(Command):
+    action = Action.UNDO
+
+
+@dataclass(frozen=True, kw_only=True)
+class Correct(Command):
+    """Fix a misread tile: `tile` as read, `actual` as it really is (JSON field `as`)."""
+
+    action = Action.CORRECT
+    tile: str
+    actual: str = field(metadata={"json": "as"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Count(Command):
+    """A seat's tiles left, as `tiles` or as a total of `pips` (exactly one is set)."""
+
+    action = Action.COUNT
+    seat: int
+    tiles: tuple[str, ...] | None = None
+    pips: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Confirm(Command):
+    action = Action.CONFIRM
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndHand(Command):
+    action = Action.END_HAND
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rename(Command):
+    action = Action.RENAME
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Redeal(Command):
+    action = Action.REDEAL
+
+
+# -- field checks: each returns the typed value or raises _FieldError with a sentence --------
+
+
+class _FieldError(Exception):
+    pass
+
+
+def _int(name: str, value: Any, lo: int, hi: int, what: str) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise _FieldError(f'"{name}" must be {what} from {lo} to {hi}, not {json.dumps(value)}.')
+    return value
+
+
+def _seat(name: str, value: Any) -> int:
+    return _int(name, value, 0, MAX_SEAT, "a seat number")
+
+
+def _text(name: str, value: Any, limit: int = 64) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise _FieldError(f'"{name}" must be a text of 1 to {limit} characters.')
+    return value.strip()
+
+
+def tile_notation(value: str) -> str | None:
+    """`"4-6"` -> `"6-4"` (high first), or None when it is not a tile."""
+    match = _TILE.fullmatch(value)
+    if match is None:
+        return None
+    a, b = int(match[1]), int(match[2])
+    return f"{max(a, b)}-{min(a, b)}"
+
+
+def _tile(name: str, value: Any) -> str:
+    tile = tile_notation(value) if isinstance(value, str) else None
+    if tile is None:
+        raise _FieldError(f'"{name}" must be a tile such as "6-4", not {json.dumps(value)}.')
+    return tile
+
+
+def _tiles(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > 100:
+        raise _FieldError(f'"{name}" must be a list of tiles such as ["6-4", "2-2"].')
+    return tuple(_tile(name, item) for item in value)
+
+
+def _seats(name: str, value: Any) -> int | tuple[str, ...]:
+    if isinstance(value, list):
+        if not 2 <= len(value) <= 10:
+            raise _FieldError(f'"{name}" must list 2 to 10 names.')
+        return tuple(_text(name, item, 32) for item in value)
+    return _int(name, value, 2, 10, "a number of seats")
+
+
+def _teams(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise _FieldError(
+            f'"{name}" must be a list of team numbers, one per seat, such as [0, 1, 0, 1].'
+        )
+    return tuple(_int(name, item, 0, MAX_SEAT, "a team number") for item in value)
+
+
+def _language(name: str, value: Any) -> str:
+    if value not in ("en", "es"):
+        raise _FieldError(f'"{name}" must be "en" or "es".')
+    return str(value)
+
+
+_Check = Callable[[str, Any], Any]
+_FIELDS: dict[str, _Check] = {
+    "seat": _seat,
+    "count": lambda n, v: _int(n, v, 1, 28, "a number of tiles"),
+    "tile": _tile,
+    "as": _tile,
+    "tiles": _tiles,
+    "pips": lambda n, v: _int(n, v, 0, 10000, "a number of pips"),
+    "name": lambda n, v: _text(n, v, 32),
+    "rules": lambda n, v: _text(n, v, 200),
+    "seats": _seats,
+    "teams": _teams,
+    "target": lambda n, v: _int(n, v, 1, 100000, "a target score"),
+    "language": _language,
+}
+
+# action -> (class, required JSON fields, optional JSON fields)
+_ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] = {
+    Action.NEW_GAME: (NewGame, ("rules", "seats"), ("teams", "target", "language")),
+    Action.NEXT_HAND: (NextHand, (), ()),
+    Action.PASS: (Pass, (), ("seat",)),
+    Action.DRAW: (Draw, (), ("seat", "count")),
+    Action.LEAD: (Lead, ("seat",), ()),
+    Action.OUT: (Out, ("seat",), ()),
+    Action.UNDO: (Undo, (), ()),
+    Action.CORRECT: (Correct, ("tile", "as"), ()),
+    Action.COUNT: (Count, ("seat",), ("tiles", "pips")),
+    Action.CONFIRM: (Confirm, (), ()),
+    Action.END_HAND: (EndHand, (), ()),
+    Action.RENAME: (Rename, ("seat", "name"), ()),
+    Action.REDEAL: (Redeal, (), ()),
+}
+
+
+def _decode(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise CommandError(
+            f"The command is {len(raw)} bytes; at most {MAX_PAYLOAD_BYTES} are accepted."
+        )
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise CommandError(
+            'The command is not JSON: send {"id": "...", "action": "..."}.'
+        ) from None
+    if not isinstance(body, dict):
+        raise CommandError('The command must be a JSON object: {"id": "...", "action": "..."}.')
+    return body
+
+
+def _id_of(body: Mapping[str, Any]) -> str:
+    cmd_id = body.get("id")
+    if not isinstance(cmd_id, str) or not 1 <= len(cmd_id) <= MAX_ID_LENGTH:
+        raise CommandError(
+            f'The command needs an "id": a text of 1 to {MAX_ID_LENGTH} characters, '
+            "unique for each command."
+        )
+    return cmd_id
+
+
+def _action_of(body: Mapping[str, Any], cmd_id: str) -> Action:
+    action = body.get("action")
+    if isinstance(action, str) and action in {a.value for a in Action}:
+        return Action(action)
+    known = ", ".join(a.value for a in Action)
+    raise CommandError(f"Unknown action {json.dumps(action)}; the actions are: {known}.", cmd_id)
+
+
+def _python_name(json_name: str) -> str:
+    return "actual" if json_name == "as" else json_name
+
+
+def parse_command(raw: bytes) -> Command:
+    """Check one command payload and return it typed; raise `CommandError` if refused."""
+    body = _decode(raw)
+    cmd_id = _id_of(body)
+    action = _action_of(body, cmd_id)
+    cls, required, optional = _ACTIONS[action]
+    unknown = sorted(set(body) - {"id", "action", *required, *optional})
+    if unknown:
+        allowed = ", ".join(f'"{f}"' for f in (*required, *optional)) or "none"
+        raise CommandError(
+            f'"{action}" does not take {", ".join(map(json.dumps, unknown))} '
+            f"(its fields: {allowed}).",
+            cmd_id,
+        )
+    missing = [f for f in required if f not in body]
+    if missing:
+        raise CommandError(f'"{action}" needs {", ".join(map(json.dumps, missing))}.', cmd_id)
+    values: dict[str, Any] = {}
+    try:
+        for name in (*required, *optional):
+            if name in body and body[name] is not None:
+                values[_python_name(name)] = _FIELDS[name](name, body[name])
+    except _FieldError as exc:
+        raise CommandError(str(exc), cmd_id) from None
+    _cross_check(action, values, cmd_id)
+    if action is Action.NEW_GAME and isinstance(values["seats"], tuple):
+        values["names"] = values["seats"]
+        values["seats"] = len(values["names"])
+    return cls(id=cmd_id, **values)
+
+
+def _cross_check(action: Action, values: Mapping[str, Any], cmd_id: str) -> None:
+    if action is Action.COUNT and ("tiles" in values) == ("pips" in values):
+        raise CommandError('"count" needs either "tiles" or "pips", not both.', cmd_id)
+    if action is Action.NEW_GAME and "teams" in values:
+        seats = values["seats"]
+        n = seats if isinstance(seats, int) else len(seats)
+        if len(values["teams"]) != n:
+            raise CommandError(
+                f'"teams" must give one team number for each of the {n} seats.', cmd_id
+            )
