@@ -143,7 +143,8 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point) -> _Found:
     tiles: list[FoundTile] = []
     unsure: list[UnsureRegion] = []
     ox, oy = offset
-    for t in suppress(rescored):
+    kept = suppress(rescored)
+    for t in kept:
         ra, rb = readings[t.blob]
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
@@ -151,7 +152,6 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point) -> _Found:
         (xa, ya), (xb, yb) = t.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
-    kept = [t for t in rescored if t.blob in {k.blob for k in suppress(rescored)}]
     return _Found(tiles, [], unsure, width, kept)
 
 

@@ -193,21 +193,36 @@ def _corners(t: TileHypothesis, shrink: float) -> NDArray[np.float64]:
     return np.array([c + n + d, c + n - d, c - n - d, c - n + d])
 
 
+def _separated(pa: NDArray[np.float64], pb: NDArray[np.float64], axes: NDArray[np.float64]) -> bool:
+    qa, qb = pa @ axes.T, pb @ axes.T  # 4 corners x 4 axes
+    return bool(((qa.max(axis=0) <= qb.min(axis=0)) | (qb.max(axis=0) <= qa.min(axis=0))).any())
+
+
+def _axes(t: TileHypothesis) -> NDArray[np.float64]:
+    return np.array([[t.nx, t.ny], [t.dx, t.dy]])
+
+
 def overlap(a: TileHypothesis, b: TileHypothesis, shrink: float = 0.8) -> bool:
     """True when the two tiles, each shrunk by `shrink`, intersect (separating axes)."""
-    pa, pb = _corners(a, shrink), _corners(b, shrink)
-    for ax in ((a.nx, a.ny), (a.dx, a.dy), (b.nx, b.ny), (b.dx, b.dy)):
-        v = np.array(ax)
-        qa, qb = pa @ v, pb @ v
-        if qa.max() <= qb.min() or qb.max() <= qa.min():
-            return False
-    return True
+    axes = np.vstack([_axes(a), _axes(b)])
+    return not _separated(_corners(a, shrink), _corners(b, shrink), axes)
 
 
-def suppress(cands: list[TileHypothesis]) -> list[TileHypothesis]:
+def suppress(cands: list[TileHypothesis], shrink: float = 0.8) -> list[TileHypothesis]:
     """Keep the best hypotheses that do not claim the same tile material."""
     kept: list[TileHypothesis] = []
+    kept_corners: list[NDArray[np.float64]] = []
     for c in sorted(cands, key=lambda t: -t.score):
-        if not any(overlap(c, k) for k in kept):
+        corners = _corners(c, shrink)
+        reach = 2.3 * c.width  # beyond this two tiles of this size cannot meet
+        clash = False
+        for k, kc in zip(kept, kept_corners, strict=True):
+            if abs(k.cx - c.cx) > reach or abs(k.cy - c.cy) > reach:
+                continue
+            if not _separated(corners, kc, np.vstack([_axes(c), _axes(k)])):
+                clash = True
+                break
+        if not clash:
             kept.append(c)
+            kept_corners.append(corners)
     return kept
