@@ -1,0 +1,83 @@
+"""`domino-table display`: serve the table display page for one table."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+import click
+
+from display.errors import SettingsError
+from display.server import serve
+from display.settings import LANGUAGES, DisplaySettings
+
+log = logging.getLogger(__name__)
+
+
+def _password(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}") from exc
+
+
+@click.command()
+@click.option("--table", required=True, help="Table id: shows domino/<table>/...")
+@click.option("--mqtt-host", default="localhost", show_default=True)
+@click.option("--mqtt-port", default=1883, show_default=True, type=int)
+@click.option("--mqtt-username", default=None, help="The display's own MQTT user.")
+@click.option(
+    "--mqtt-password-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A file holding the MQTT password (never given on the command line).",
+)
+@click.option("--http-host", default="0.0.0.0", show_default=True)
+@click.option("--http-port", default=8080, show_default=True, type=int)
+@click.option(
+    "--language",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of the page [default: the table's own (state.language), else en].",
+)
+@click.option(
+    "--reply-timeout",
+    default=5.0,
+    show_default=True,
+    type=float,
+    help="Seconds to wait for the controller's reply to a command.",
+)
+def display(
+    *,
+    table: str,
+    mqtt_host: str,
+    mqtt_port: int,
+    mqtt_username: str | None,
+    mqtt_password_file: Path | None,
+    http_host: str,
+    http_port: int,
+    language: str | None,
+    reply_timeout: float,
+) -> None:
+    """Serve the table display: a web page fed only from the table's MQTT topics."""
+    try:
+        settings = DisplaySettings(
+            table=table,
+            mqtt_host=mqtt_host,
+            mqtt_port=mqtt_port,
+            mqtt_username=mqtt_username,
+            mqtt_password=_password(mqtt_password_file),
+            http_host=http_host,
+            http_port=http_port,
+            language=language,
+            reply_timeout_s=reply_timeout,
+        )
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from exc
+    log.info("display: %s", settings)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(settings))

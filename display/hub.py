@@ -1,0 +1,145 @@
+"""The loop side of the display: MQTT messages in, page updates and replies out.
+
+Runs entirely on the asyncio loop (`MqttLink` hands every paho callback in with
+`call_soon_threadsafe`). Each open page has a one-slot queue holding the latest view:
+a slow page skips views, it never falls behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from display.payloads import Json, parse_json
+from display.settings import DisplaySettings
+from display.view import TableView
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    """Folds MQTT into a `TableView`, fans the view out, matches command replies."""
+
+    def __init__(self, settings: DisplaySettings, clock: Callable[[], float] = time.time) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.view = TableView(settings.table, settings.language)
+        self.pages: set[asyncio.Queue[str | None]] = set()
+        self.replies: dict[str, asyncio.Future[Json]] = {}
+        self.reread_state: Callable[[], None] = lambda: None
+        self._routes: dict[str, Callable[[str, bytes], None]] = {
+            "state": self._state,
+            "status": self._status,
+            "event": self._event,
+            "result": self._result,
+            "cmd": self._reply,
+        }
+
+    # ---- MQTT in (Listener) ---------------------------------------------------------
+
+    def on_connection(self, connected: bool) -> None:
+        self.view.on_broker(connected, self.clock())
+        self.push()
+
+    def on_message(self, topic: str, payload: bytes) -> None:
+        prefix = self.settings.prefix + "/"
+        if not topic.startswith(prefix):
+            return
+        rest = topic[len(prefix) :]
+        route = self._routes.get(rest.split("/", 1)[0])
+        if route is None:
+            return
+        route(rest, payload)
+        self.push()
+
+    def _state(self, rest: str, payload: bytes) -> None:
+        if not payload:
+            log.info("mqtt: retained state cleared")
+            return
+        state = parse_json(rest, payload)
+        if state is not None:
+            self.view.on_state(state, self.clock())
+
+    def _status(self, rest: str, payload: bytes) -> None:
+        self.view.on_status(payload.decode("utf-8", "replace"), self.clock())
+
+    def _event(self, rest: str, payload: bytes) -> None:
+        event = parse_json(rest, payload)
+        kind = rest.removeprefix("event/")
+        if event is not None and "/" not in kind and self.view.on_event(kind, event):
+            self.reread_state()
+
+    def _result(self, rest: str, payload: bytes) -> None:
+        result = parse_json(rest, payload) if payload else None
+        if result is not None:
+            self.view.on_result(rest.removeprefix("result/"), result)
+
+    def _reply(self, rest: str, payload: bytes) -> None:
+        reply = parse_json(rest, payload) if rest == "cmd/reply" else None
+        future = self.replies.get(str(reply.get("id"))) if reply else None
+        if reply is not None and future is not None and not future.done():
+            future.set_result(reply)
+
+    # ---- pages out --------------------------------------------------------------------
+
+    def snapshot_json(self) -> str:
+        return json.dumps(self.view.snapshot(self.clock()), separators=(",", ":"))
+
+    def push(self) -> None:
+        if not self.pages:
+            return
+        text = self.snapshot_json()
+        for queue in self.pages:
+            _replace(queue, text)
+
+    def add_page(self) -> asyncio.Queue[str | None]:
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
+        queue.put_nowait(self.snapshot_json())
+        self.pages.add(queue)
+        return queue
+
+    def remove_page(self, queue: asyncio.Queue[str | None]) -> None:
+        self.pages.discard(queue)
+
+    def close_pages(self) -> None:
+        for queue in self.pages:
+            _replace(queue, None)
+
+    # ---- commands -------------------------------------------------------------------
+
+    async def command(self, command: dict[str, Any], publish: Callable[[Json], bool]) -> Json:
+        """Publish `command` and wait for its reply; a reply-shaped dict either way."""
+        command_id = str(command["id"])
+        future = self.replies.get(command_id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self.replies[command_id] = future
+        try:
+            if not publish(command):
+                return _failure(command_id, "broker", "The display has lost the table's broker.")
+            return await asyncio.wait_for(asyncio.shield(future), self.settings.reply_timeout_s)
+        except TimeoutError:
+            log.warning(
+                "cmd: no reply to %s (%s) in %.1f s",
+                command_id,
+                command["action"],
+                self.settings.reply_timeout_s,
+            )
+            return _failure(command_id, "timeout", "The table did not answer in time.")
+        finally:
+            self.replies.pop(command_id, None)
+
+
+def _failure(command_id: str, why: str, sentence: str) -> Json:
+    return {"id": command_id, "ok": False, "error": sentence, "display_error": why}
+
+
+def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
+    """Put `item` in a one-slot queue, dropping what the page has not read yet."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(item)

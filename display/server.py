@@ -1,0 +1,138 @@
+"""The display's web server (aiohttp): the page, its live view and its commands.
+
+- `GET /`: the page; `GET /static/...`: its scripts, styles and icons.
+- `GET /events`: Server-Sent Events. `view` events carry the whole view as JSON, the
+  first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
+  live link from a dead one.
+- `GET /api/view`: the current view, once.
+- `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
+  or, with `ok: false`, why there was none (HTTP 400, 503 or 504).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+
+from display.commands import build_command
+from display.errors import CommandError
+from display.hub import Hub
+from display.mqtt_link import MqttLink
+from display.settings import DisplaySettings
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+HUB = web.AppKey("hub", Hub)
+LINK = web.AppKey("link", MqttLink)
+SETTINGS = web.AppKey("settings", DisplaySettings)
+STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def view(request: web.Request) -> web.Response:
+    return web.Response(text=request.app[HUB].snapshot_json(), content_type="application/json")
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    hub = request.app[HUB]
+    heartbeat = request.app[SETTINGS].heartbeat_s
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        }
+    )
+    await response.prepare(request)
+    queue = hub.add_page()
+    try:
+        await response.write(f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode())
+        while True:
+            try:
+                text = await asyncio.wait_for(queue.get(), heartbeat)
+            except TimeoutError:
+                await response.write(b"event: ping\ndata: {}\n\n")
+                continue
+            if text is None:
+                break
+            await response.write(f"event: view\ndata: {text}\n\n".encode())
+    except (ConnectionResetError, asyncio.CancelledError):
+        log.debug("http: a page closed its event stream")
+    finally:
+        hub.remove_page(queue)
+    return response
+
+
+async def command(request: web.Request) -> web.Response:
+    try:
+        body = await request.json()
+    except json.JSONDecodeError:
+        body = None
+    try:
+        cmd = build_command(body)
+    except CommandError as exc:
+        return web.json_response(
+            {"ok": False, "error": str(exc), "display_error": "bad"}, status=400
+        )
+    log.info("cmd: %s %s", cmd["id"], cmd["action"])
+    reply = await request.app[HUB].command(cmd, request.app[LINK].publish_command)
+    status = STATUS_OF_FAILURE.get(str(reply.get("display_error")), 200)
+    return web.json_response(reply, status=status)
+
+
+def make_app(settings: DisplaySettings) -> web.Application:
+    """The aiohttp app; its start-up connects to MQTT, its clean-up disconnects."""
+    app = web.Application()
+    app[SETTINGS] = settings
+    hub = Hub(settings)
+    link = MqttLink(settings, hub)
+    hub.reread_state = link.reread_state
+    app[HUB] = hub
+    app[LINK] = link
+    app.router.add_get("/", index)
+    app.router.add_get("/events", events)
+    app.router.add_get("/api/view", view)
+    app.router.add_post("/api/cmd", command)
+    app.router.add_static("/static/", STATIC)
+    app.cleanup_ctx.append(_mqtt)
+    app.on_shutdown.append(_close_pages)
+    return app
+
+
+async def _mqtt(app: web.Application) -> AsyncIterator[None]:
+    app[LINK].start(asyncio.get_running_loop())
+    yield
+    app[LINK].stop()
+
+
+async def _close_pages(app: web.Application) -> None:
+    app[HUB].close_pages()
+
+
+async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:
+    """Run the display until cancelled."""
+    runner = web.AppRunner(make_app(settings), shutdown_timeout=2.0)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.http_host, settings.http_port)
+    await site.start()
+    log.info(
+        "http: serving table %s on http://%s:%d/",
+        settings.table,
+        settings.http_host,
+        settings.http_port,
+    )
+    if ready is not None:
+        ready.set()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,50 @@
+"""The display's settings, validated once at start-up."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from display.errors import SettingsError
+
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+LANGUAGES = ("en", "es")
+
+
+@dataclass(frozen=True)
+class DisplaySettings:
+    """Where to find the broker, which table to show and where to serve the page.
+
+    `language` None means: the table's own choice (`state.language`), else English.
+    """
+
+    table: str
+    mqtt_host: str = "localhost"
+    mqtt_port: int = 1883
+    mqtt_username: str | None = None
+    mqtt_password: str | None = field(default=None, repr=False)
+    http_host: str = "0.0.0.0"
+    http_port: int = 8080
+    language: str | None = None
+    reply_timeout_s: float = 5.0
+    heartbeat_s: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not TABLE_ID.match(self.table) or self.table == "tournament":
+            raise SettingsError(
+                f"table id {self.table!r} is not valid: use lower-case letters, digits, "
+                "'_' and '-', starting with a letter or digit (and not 'tournament')"
+            )
+        for name, port in (("mqtt port", self.mqtt_port), ("http port", self.http_port)):
+            if not 0 <= port <= 65535:
+                raise SettingsError(f"{name} {port} is out of range 0..65535")
+        if self.language is not None and self.language not in LANGUAGES:
+            raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
+        if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:
+            raise SettingsError("reply timeout and heartbeat must be positive seconds")
+        if self.mqtt_password is not None and self.mqtt_username is None:
+            raise SettingsError("an MQTT password needs an MQTT username (--mqtt-username)")
+
+    @property
+    def prefix(self) -> str:
+        return f"domino/{self.table}"

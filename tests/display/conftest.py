@@ -1,0 +1,172 @@
+"""Display test set-up: a display server on a real Mosquitto, a publisher playing the
+controller, and a real Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from display.server import serve
+from display.settings import DisplaySettings
+from tests.display import samples
+from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.spec import kind_of_topic, validate
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+PREFIX = f"domino/{samples.TABLE}"
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+@dataclass
+class Controller:
+    """Plays the table controller: publishes validated payloads, records commands."""
+
+    client: mqtt.Client
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    answer: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+
+    def publish(self, suffix: str, payload: dict[str, Any] | str, retain: bool = False) -> None:
+        topic = f"{PREFIX}/{suffix}"
+        if isinstance(payload, dict):
+            kind = kind_of_topic(topic)
+            assert kind is not None, topic
+            validate(kind, payload)
+            text = json.dumps(payload)
+        else:
+            text = payload
+        self.client.publish(topic, text, qos=1, retain=retain).wait_for_publish(5)
+
+    def status(self, text: str) -> None:
+        self.publish("status", text, retain=True)
+
+    def state(self, payload: dict[str, Any]) -> None:
+        self.publish("state", payload, retain=True)
+
+    def event(self, kind: str, payload: dict[str, Any]) -> None:
+        self.publish(f"event/{kind}", payload)
+
+
+@pytest.fixture
+def controller(broker: Mosquitto) -> Iterator[Controller]:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-controller")
+    ctl = Controller(client)
+
+    def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+        command = json.loads(msg.payload)
+        validate("command", command)
+        ctl.commands.append(command)
+        answer = ctl.answer(command) if ctl.answer else None
+        if answer is not None:
+            validate("reply", answer)
+            c.publish(f"{PREFIX}/cmd/reply", json.dumps(answer), qos=1)
+
+    client.on_message = on_message
+    client.on_connect = lambda c, *a: c.subscribe(f"{PREFIX}/cmd", qos=1)
+    client.reconnect_delay_set(1, 2)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    try:
+        yield ctl
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+@dataclass
+class DisplayServer:
+    url: str
+    settings: DisplaySettings
+
+
+@pytest.fixture
+def display_server(broker: Mosquitto) -> Iterator[DisplayServer]:
+    settings = DisplaySettings(
+        table=samples.TABLE,
+        mqtt_host=broker.host,
+        mqtt_port=broker.port,
+        http_host="127.0.0.1",
+        http_port=free_port(),
+        reply_timeout_s=2.0,
+        heartbeat_s=1.0,
+    )
+    loop = asyncio.new_event_loop()
+    ready = asyncio.Event()
+    task: asyncio.Task[None] | None = None
+
+    def run() -> None:
+        nonlocal task
+        asyncio.set_event_loop(loop)
+        task = loop.create_task(serve(settings, ready))
+        try:
+            loop.run_until_complete(task)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run, name="display", daemon=True)
+    thread.start()
+    wait_for(ready.is_set, 10, "the display server")
+    try:
+        yield DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings)
+    finally:
+        assert task is not None
+        loop.call_soon_threadsafe(task.cancel)
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 800, "height": 480})
+    pg = context.new_page()
+    pg.set_default_timeout(5000)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

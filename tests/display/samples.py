@@ -1,0 +1,195 @@
+"""Schema-valid payloads of one table, as the controller would publish them.
+
+A walnut game (All Fives with a spinner) between four players, five tiles down: the
+5-5 spinner led at the centre of a 900 x 600 mm surface, 48 x 24 mm tiles.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tests.fixtures.spec import validate
+
+TABLE = "t7"
+GAME = "2026-11-22T04:00:00Z"
+TS = "2026-11-22T04:30:00.000Z"
+
+Json = dict[str, Any]
+
+TILES: list[Json] = [
+    {"tile": "5-5", "seat": 0, "xa": 450, "ya": 288, "xb": 450, "yb": 312},
+    {"tile": "5-3", "seat": 1, "xa": 474, "ya": 300, "xb": 498, "yb": 300},
+    {"tile": "5-1", "seat": 2, "xa": 426, "ya": 300, "xb": 402, "yb": 300},
+    {"tile": "3-3", "seat": 3, "xa": 522, "ya": 288, "xb": 522, "yb": 312},
+    {"tile": "4-1", "seat": 0, "xa": 354, "ya": 300, "xb": 378, "yb": 300},
+]
+OPEN_ENDS: list[Json] = [
+    {"tile": "3-3", "pip": 3, "x": 534, "y": 300, "counts": 6},
+    {"tile": "4-1", "pip": 4, "x": 342, "y": 300, "counts": 4},
+    {"tile": "5-5", "pip": 5, "x": 450, "y": 276, "counts": 0},
+    {"tile": "5-5", "pip": 5, "x": 450, "y": 324, "counts": 0},
+]
+NAMES = ["Ana", "Ben", "Carla", "Dev"]
+SIDES = ["bottom", "right", "top", "left"]
+
+
+def common(seq: int | None = None, **fields: Any) -> Json:
+    out: Json = {"v": 1, "table": TABLE, "ts": TS, "game_id": GAME}
+    if seq is not None:
+        out["seq"] = seq
+    return {**out, **fields}
+
+
+def play(seq: int, tile: str = "4-1", seat: int = 0, points: int = 10, score: int = 85) -> Json:
+    placed = next(t for t in TILES if t["tile"] == tile)
+    payload = common(
+        seq,
+        hand=3,
+        seat=seat,
+        points=points,
+        ends_total=10,
+        score=score,
+        announce=[],
+        **{k: placed[k] for k in ("tile", "xa", "ya", "xb", "yb")},
+    )
+    validate("play", payload)
+    return payload
+
+
+def alert(
+    seq: int,
+    resolved: bool = False,
+    code: str = "NO_MATCH",
+    alert_id: str = "a1",
+    message: str = "The 6-2 does not match the 3 it touches.",
+) -> Json:
+    payload = common(
+        seq,
+        code=code,
+        severity="illegal",
+        message=message,
+        resolved=resolved,
+        id=alert_id,
+        seat=1,
+        tile="6-2",
+    )
+    validate("alert", payload)
+    return payload
+
+
+def state(
+    seq: int = 20,
+    scores: tuple[int, ...] = (85, 40, 6, 130),
+    turn: int | None = 1,
+    phase: str = "play",
+    **extra: Any,
+) -> Json:
+    seats = [
+        {
+            "seat": i,
+            "name": NAMES[i],
+            "team": None,
+            "side": SIDES[i],
+            "score": scores[i],
+            "tiles_left": 5 - (i == 0) * 2,
+        }
+        for i in range(len(scores))
+    ]
+    payload = common(
+        seq,
+        rules="walnut",
+        target=150,
+        hand=3,
+        phase=phase,
+        turn=turn,
+        surface={"width_mm": 900, "height_mm": 600},
+        seats=seats,
+        teams=[],
+        layout={
+            "tiles": copy.deepcopy(TILES),
+            "spinner": "5-5",
+            "open_ends": copy.deepcopy(OPEN_ENDS),
+            "ends_total": 10,
+        },
+        boneyard=8,
+        alerts=[],
+        history=history(),
+        last=play(seq),
+    )
+    payload.update(extra)
+    validate("state", payload)
+    return payload
+
+
+def partners_state(seq: int = 30) -> Json:
+    payload = state(seq, scores=(120, 75, 120, 75), turn=2, rules="puerto-rico", target=200)
+    for seat in payload["seats"]:
+        seat["team"] = seat["seat"] % 2
+    payload["teams"] = [
+        {"team": 0, "seats": [0, 2], "score": 120},
+        {"team": 1, "seats": [1, 3], "score": 75},
+    ]
+    payload["boneyard"] = 0
+    validate("state", payload)
+    return payload
+
+
+def history() -> list[Json]:
+    return [
+        {
+            "hand": 1,
+            "result": "domino",
+            "winner": 3,
+            "team": None,
+            "points": 25,
+            "scores": [30, 20, 6, 65],
+        },
+        {
+            "hand": 2,
+            "result": "blocked",
+            "winner": 0,
+            "team": None,
+            "points": 15,
+            "scores": [55, 40, 6, 120],
+        },
+    ]
+
+
+def hand(seq: int) -> Json:
+    payload = common(
+        seq,
+        hand=3,
+        result="domino",
+        winner=0,
+        team=None,
+        points=20,
+        pips=[0, 31, 12, 9],
+        scores=[105, 40, 6, 130],
+        team_scores=[],
+    )
+    validate("hand", payload)
+    return payload
+
+
+def game_over(seq: int) -> Json:
+    payload = common(
+        seq,
+        event="over",
+        winner=3,
+        team=None,
+        scores=[105, 40, 6, 155],
+        team_scores=[],
+        names=NAMES,
+        rules="walnut",
+        target=150,
+    )
+    validate("game", payload)
+    return payload
+
+
+def reply(command_id: str, ok: bool = True, error: str | None = None) -> Json:
+    payload = common(None, id=command_id, ok=ok, error=error)
+    del payload["game_id"]
+    validate("reply", payload)
+    return payload
