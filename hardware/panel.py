@@ -179,7 +179,7 @@ class Panel:
         return held
 
     def _send(self, role: ButtonRole) -> None:
-        if self._closed:
+        if self.closed:
             return
         command = role.command(self._ids.next())
         logger.info("panel: %s -> %s", role.use, command)
@@ -209,7 +209,7 @@ class Panel:
             if not alert.get("resolved") and (severity := _severity(alert)) is not None
         }
         with self._lock:
-            if self._closed:
+            if self.closed:
                 return
             self._show_turn(seat)
             self._standing = standing
@@ -226,7 +226,7 @@ class Panel:
             return
         alert_id = str(alert.get("id"))
         with self._lock:
-            if self._closed:
+            if self.closed:
                 return
             if alert.get("resolved"):
                 self._standing.pop(alert_id, None)
