@@ -1,0 +1,270 @@
+"""What the engine decides: judgements with reasons, and the events a game emits.
+
+Every event has a `kind` (the last part of its MQTT topic, `event/<kind>`) and
+`payload()`: the fields of spec/mqtt.md that the engine knows. The service adds the
+envelope (`v`, `table`, `ts`, `seq`, `game_id`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar
+
+
+class Reason(Enum):
+    """Why a play, pass or count was refused (or OK). Each maps onto an alert code."""
+
+    OK = "ok"
+    NO_MATCH = "no_match"  # touches an end showing another number
+    NOT_TOUCHING = "not_touching"  # joins no open end
+    CLOSED_END = "closed_end"  # a spinner arm or a double's side not open (yet)
+    AMBIGUOUS_END = "ambiguous_end"  # fits two ends with different numbers: which one?
+    UNKNOWN_TILE = "unknown_tile"  # not in this set
+    DUPLICATE_TILE = "duplicate_tile"  # already on the table
+    BAD_LEAD = "bad_lead"  # this tile (or seat) may not lead
+    LEAD_UNKNOWN = "lead_unknown"  # waiting to be told who led
+    EARLY_OUT = "early_out"  # a seat cannot be out yet
+    FALSE_KNOCK = "false_knock"  # passed holding a tile that fitted
+    COUNT_MISMATCH = "count_mismatch"  # counts disagree with the game
+    NOT_IN_HAND = "not_in_hand"  # (full information) the seat does not hold that tile
+    OUT_OF_TURN = "out_of_turn"  # another seat's turn
+    WRONG_PHASE = "wrong_phase"  # not now (e.g. a play while hands are counted)
+    NO_DRAWING = "no_drawing"  # drawing is not allowed (block game, or could play)
+    BONEYARD_EMPTY = "boneyard_empty"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+
+    @property
+    def alert_code(self) -> str:
+        """The spec/mqtt.md alert code this reason is reported under."""
+        return _ALERT_CODES[self]
+
+    @property
+    def severity(self) -> str:
+        return "warning" if self in _WARNINGS else "illegal"
+
+
+# The spec's alert codes have no entry for out-of-turn or out-of-phase input (the table
+# attributes every play to the turn seat, so only commands and replays can be out of turn):
+# they are reported as COUNT_MISMATCH, "the input disagrees with the game".
+_ALERT_CODES = {
+    Reason.OK: "",
+    Reason.NO_MATCH: "NO_MATCH",
+    Reason.NOT_TOUCHING: "NOT_TOUCHING",
+    Reason.CLOSED_END: "CLOSED_END",
+    Reason.AMBIGUOUS_END: "NOT_TOUCHING",
+    Reason.UNKNOWN_TILE: "UNKNOWN_TILE",
+    Reason.DUPLICATE_TILE: "DUPLICATE_TILE",
+    Reason.BAD_LEAD: "BAD_LEAD",
+    Reason.LEAD_UNKNOWN: "LEAD_UNKNOWN",
+    Reason.EARLY_OUT: "EARLY_OUT",
+    Reason.FALSE_KNOCK: "FALSE_KNOCK",
+    Reason.COUNT_MISMATCH: "COUNT_MISMATCH",
+    Reason.NOT_IN_HAND: "COUNT_MISMATCH",
+    Reason.OUT_OF_TURN: "COUNT_MISMATCH",
+    Reason.WRONG_PHASE: "COUNT_MISMATCH",
+    Reason.NO_DRAWING: "COUNT_MISMATCH",
+    Reason.BONEYARD_EMPTY: "COUNT_MISMATCH",
+    Reason.NOTHING_TO_UNDO: "COUNT_MISMATCH",
+}
+_WARNINGS = {Reason.LEAD_UNKNOWN, Reason.NOTHING_TO_UNDO, Reason.WRONG_PHASE}
+
+
+class HandResult(Enum):
+    DOMINO = "domino"
+    BLOCKED = "blocked"
+
+
+class Termination(Enum):
+    """Why a game ended."""
+
+    TARGET_REACHED = "target_reached"
+    BEST_OF_WON = "best_of_won"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+
+    def payload(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Coords:
+    """Where a tile lies: `xa, ya` is the centre of the half showing its high number."""
+
+    xa: int
+    ya: int
+    xb: int
+    yb: int
+
+    def fields(self) -> dict[str, int]:
+        return {"xa": self.xa, "ya": self.ya, "xb": self.xb, "yb": self.yb}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent(Event):
+    kind: ClassVar[str] = "play"
+    hand: int
+    seat: int | None
+    tile: str
+    points: int
+    ends_total: int
+    score: int
+    announce: tuple[str, ...] = ()
+    coords: Coords | None = None
+    ref: int = 0  # the engine's number for this play within the game (for undo)
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "hand": self.hand,
+            "seat": self.seat,
+            "tile": self.tile,
+            "points": self.points,
+            "ends_total": self.ends_total,
+            "score": self.score,
+            "announce": list(self.announce),
+        }
+        if self.coords is not None:
+            out.update(self.coords.fields())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PassEvent(Event):
+    kind: ClassVar[str] = "pass"
+    hand: int
+    seat: int | None
+    ref: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent(Event):
+    kind: ClassVar[str] = "draw"
+    hand: int
+    seat: int
+    count: int
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat, "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class LeadEvent(Event):
+    kind: ClassVar[str] = "lead"
+    hand: int
+    seat: int
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class UndoEvent(Event):
+    kind: ClassVar[str] = "undo"
+    hand: int
+    undone: int  # the `ref` of the play or pass taken back
+    points: int
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "undone": self.undone, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class AlertEvent(Event):
+    kind: ClassVar[str] = "alert"
+    reason: Reason
+    message: str
+    seat: int | None = None
+    tile: str | None = None
+    coords: Coords | None = None
+
+    @property
+    def code(self) -> str:
+        return self.reason.alert_code
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.reason.severity,
+            "message": self.message,
+            "resolved": False,
+            "seat": self.seat,
+            "tile": self.tile,
+        }
+        if self.coords is not None:
+            out.update(self.coords.fields())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandEvent(Event):
+    kind: ClassVar[str] = "hand"
+    hand: int
+    result: HandResult
+    winner: int | None
+    team: int | None
+    points: int
+    pips: tuple[int | None, ...]
+    scores: tuple[int, ...]
+    team_scores: tuple[int, ...]
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "result": self.result.value,
+            "winner": self.winner,
+            "team": self.team,
+            "points": self.points,
+            "pips": list(self.pips),
+            "scores": list(self.scores),
+            "team_scores": list(self.team_scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent(Event):
+    kind: ClassVar[str] = "game"
+    event: str  # "started" or "over"
+    winner: int | None
+    team: int | None
+    scores: tuple[int, ...]
+    team_scores: tuple[int, ...]
+    names: tuple[str, ...]
+    rules: str
+    target: int | None
+    termination: Termination | None = field(default=None)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "winner": self.winner,
+            "team": self.team,
+            "scores": list(self.scores),
+            "team_scores": list(self.team_scores),
+            "names": list(self.names),
+            "rules": self.rules,
+            "target": self.target,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The answer to one input: accepted (with its events) or refused with a reason.
+
+    A refused input changes nothing; its `events` hold the alert to show.
+    """
+
+    reason: Reason
+    events: tuple[Event, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is Reason.OK
+
+    def __bool__(self) -> bool:
+        return self.ok

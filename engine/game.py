@@ -1,0 +1,1035 @@
+"""A game (a match to the target) as a state machine, in two modes.
+
+*Table mode* serves the real table (shared/TABLE.md): hands are hidden; the game is
+told each play and pass as it happens, knows only the layout, judges what it can, and
+scores a hand from the pip counts given at its end. Who led may not be known when the
+lead lands: plays are then recorded without a seat and attributed when the leader is
+named.
+
+*Full information* (simulation, tests, the demo): the game deals from a seeded shuffle,
+knows every hand and the boneyard, and judges everything.
+
+A hand is a pure function of how it began and the inputs taken since (its journal), so
+naming the leader late, taking back a play or correcting a misread tile rebuild the
+hand from its journal. Every input returns a `Judgement`; a refused input changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from engine.events import (
+    AlertEvent,
+    Coords,
+    DrawEvent,
+    Event,
+    GameEvent,
+    HandEvent,
+    HandResult,
+    Judgement,
+    LeadEvent,
+    PassEvent,
+    PlayEvent,
+    Reason,
+    Termination,
+    UndoEvent,
+)
+from engine.layout import EdgeKind, JoinProblem, Layout, OpenEnd
+from engine.messages import message
+from engine.rules import (
+    Boneyard,
+    FirstLeader,
+    LeadRule,
+    NextLeader,
+    NoDouble,
+    Rules,
+    RulesError,
+    TargetCheck,
+)
+from engine.scoring import HandOutcome, Teams, hand_outcome, play_points
+from engine.tiles import DominoSet, Tile
+
+
+class Mode(Enum):
+    TABLE = "table"
+    FULL = "full"
+
+
+class Phase(Enum):
+    IDLE = "idle"
+    LEAD = "lead"
+    PLAY = "play"
+    COUNTING = "counting"
+    HAND_OVER = "hand_over"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a tile joins, as a player says it: the tile `to`, optionally which number
+    (`pip`) and, on a spinner, `side` or `arm`."""
+
+    to: Tile
+    pip: int | None = None
+    kind: EdgeKind | None = None
+
+
+Where = OpenEnd | Target | None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A legal play in full information: `tile` at `end` (None: the lead)."""
+
+    tile: Tile
+    end: OpenEnd | None
+
+
+# --- the journal of a hand ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Play:
+    tile: Tile
+    where: Where
+    coords: Coords | None
+    ref: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Pass:
+    ref: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Draw:
+    count: int
+
+
+_Action = _Play | _Pass | _Draw
+
+
+@dataclass(slots=True)
+class _HandStart:
+    """How a hand began: enough to rebuild it from its journal."""
+
+    number: int
+    leader: int | None
+    forced_lead: Tile | None
+    lead_must_be_double: bool
+    hands: list[list[Tile]] | None
+    boneyard: list[Tile] | None
+    boneyard_count: int | None
+    seat_scores: list[int]
+    team_scores: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand, for the scoresheet."""
+
+    hand: int
+    result: HandResult
+    winner: int | None
+    team: int | None
+    points: int
+    pips: tuple[int | None, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What happened in the current hand so far (rebuilt from the journal)."""
+
+    layout: Layout
+    seats_of_plays: list[int | None] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)
+    passes_in_row: int = 0
+    drew_this_turn: int = 0
+    last_player: int | None = None
+    knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
+
+
+class Game:
+    """One game to the target. See the module doc for the two modes."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: int,
+        *,
+        mode: Mode = Mode.TABLE,
+        names: Sequence[str] | None = None,
+        teams: Sequence[Sequence[int]] | None = None,
+        target: int | None = None,
+        seed: int | None = None,
+        language: str = "en",
+    ) -> None:
+        rules.check_players(seats)
+        self.rules = rules
+        self.seats = seats
+        self.mode = mode
+        self.language = language
+        self.names = list(names) if names else [f"Player {i + 1}" for i in range(seats)]
+        if len(self.names) != seats:
+            raise RulesError(f"{len(self.names)} names for {seats} seats")
+        groups = rules.teams_for(seats) if teams is None else tuple(tuple(t) for t in teams)
+        _check_teams(groups, seats)
+        self.teams = Teams(seats, groups)
+        self.target = target if target is not None else rules.win_target
+        self.set: DominoSet = rules.domino_set(seats)
+        self._set_tiles = frozenset(self.set.tiles())
+        self.hand_size = rules.hand_size(seats)
+        self.rng = random.Random(seed)
+        self.seat_scores = [0] * seats
+        self.team_scores = [0] * len(self.teams.groups)
+        self.phase = Phase.IDLE
+        self.hand_no = 0
+        self.history: list[HandRecord] = []
+        self.winner: int | None = None
+        self.winning_team: int | None = None
+        self.termination: Termination | None = None
+        self._start: _HandStart | None = None
+        self._journal: list[_Action] = []
+        self._refs = 0
+        self._turn = _Turn(Layout(rules))
+        self.hands: list[list[Tile]] | None = None
+        self.boneyard: list[Tile] | None = None
+        self.boneyard_count: int | None = None
+        self.turn: int | None = None
+        self.leader: int | None = None
+        self.out_seat: int | None = None
+        self.result: HandResult | None = None
+        self.counts: list[int | None] = [None] * seats
+        self.last_winner: int | None = None
+
+    # --- reading ----------------------------------------------------------------------
+
+    @property
+    def layout(self) -> Layout:
+        return self._turn.layout
+
+    def score(self, seat: int) -> int:
+        """The seat's score: its team's in partnership games."""
+        team = self.teams.of[seat]
+        return self.seat_scores[seat] if team is None else self.team_scores[team]
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.score(s) for s in range(self.seats))
+
+    def ends_total(self) -> int:
+        return self._turn.layout.ends_total()
+
+    def tiles_left(self, seat: int) -> int | None:
+        if self.hands is not None:
+            return len(self.hands[seat])
+        if self.rules.draws and self.rules.boneyard is not Boneyard.DRAW_ONE:
+            return None  # draws are not told in draw-until-playable games
+        t = self._turn
+        return self.hand_size + t.drawn[seat] - t.played[seat] if t.played else self.hand_size
+
+    def seat_of_play(self, index: int) -> int | None:
+        return self._turn.seats_of_plays[index]
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """Full information: the plays the seat (default: the turn seat) may make now."""
+        if self.hands is None or self.phase not in (Phase.LEAD, Phase.PLAY):
+            return []
+        seat = self.turn if seat is None else seat
+        if seat is None or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        layout = self._turn.layout
+        if not layout.nodes:
+            start = self._start
+            assert start is not None
+            if start.forced_lead is not None:
+                return [Move(start.forced_lead, None)]
+            return [Move(t, None) for t in hand]
+        moves: list[Move] = []
+        ends = layout.ends
+        for tile in hand:
+            hi, lo = tile.high, tile.low
+            for end in ends:
+                if end.pip == hi or end.pip == lo:
+                    moves.extend(Move(tile, e) for e in layout.joins(tile))
+                    break
+        return moves
+
+    def can_draw(self, seat: int | None = None) -> bool:
+        """Full information: whether the seat may (and, unable to play, must) draw now."""
+        if self.boneyard is None or self.phase is not Phase.PLAY or not self.rules.draws:
+            return False
+        if len(self.boneyard) <= self.rules.boneyard_keep:
+            return False
+        if self.rules.boneyard is Boneyard.DRAW_ONE and self._turn.drew_this_turn:
+            return False
+        return self.rules.draw_while_playable or not self.legal_moves(seat)
+
+    # --- starting -----------------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Start the game and its first hand."""
+        if self.phase is not Phase.IDLE:
+            return []
+        started = GameEvent(
+            "started",
+            None,
+            None,
+            self.scores(),
+            tuple(self.team_scores),
+            tuple(self.names),
+            self.rules.name,
+            self.target,
+        )
+        return [started, *self._begin_hand()]
+
+    def next_hand(self) -> Judgement:
+        if self.phase is not Phase.HAND_OVER:
+            return self._refuse(Reason.WRONG_PHASE, detail="the hand is not over")
+        return Judgement(Reason.OK, tuple(self._begin_hand()))
+
+    def redeal(self) -> Judgement:
+        """Abandon the hand unscored and deal it again (same number, same leader rule)."""
+        if self.phase not in (Phase.LEAD, Phase.PLAY, Phase.COUNTING):
+            return self._refuse(Reason.WRONG_PHASE, detail="no hand in play")
+        start = self._start
+        assert start is not None
+        self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
+        self.hand_no -= 1
+        return Judgement(Reason.OK, tuple(self._begin_hand(redeal=True)))
+
+    def _begin_hand(self, *, redeal: bool = False) -> list[Event]:
+        self.hand_no += 1
+        self.out_seat = None
+        self.result = None
+        self.counts = [None] * self.seats
+        hands: list[list[Tile]] | None = None
+        boneyard: list[Tile] | None = None
+        if self.mode is Mode.FULL:
+            hands, boneyard = self._deal()
+        leader, forced, must_double, hands, boneyard = self._choose_leader(hands, boneyard)
+        if redeal and self._start is not None and forced is None and not must_double:
+            leader = self._start.leader  # a redeal keeps the hand's leader
+        if hands is None:
+            dealt = self.hand_size * self.seats
+            boneyard_count: int | None = self.set.size - dealt if self.rules.draws else 0
+            if self.rules.lead is LeadRule.HIGHEST_DOUBLE and self.rules.no_double is (
+                NoDouble.DRAW_MORE
+            ):
+                boneyard_count = None  # extra draws for a double are not seen
+        else:
+            boneyard_count = None
+        self._start = _HandStart(
+            self.hand_no,
+            leader,
+            forced,
+            must_double,
+            [list(h) for h in hands] if hands is not None else None,
+            list(boneyard) if boneyard is not None else None,
+            boneyard_count,
+            list(self.seat_scores),
+            list(self.team_scores),
+        )
+        self._journal = []
+        self._rebuild()
+        return []
+
+    def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
+        tiles = list(self.set.tiles())
+        self.rng.shuffle(tiles)
+        n = self.hand_size
+        hands = [tiles[i * n : (i + 1) * n] for i in range(self.seats)]
+        return hands, tiles[self.seats * n :]
+
+    def _choose_leader(
+        self, hands: list[list[Tile]] | None, boneyard: list[Tile] | None
+    ) -> tuple[int | None, Tile | None, bool, list[list[Tile]] | None, list[Tile] | None]:
+        """(leader or None if unknown, forced lead tile, lead must be a double, hands, yard)."""
+        rules = self.rules
+        first = self.hand_no == 1
+        if not first and rules.next_leader is NextLeader.ROTATE:
+            prev = self._start.leader if self._start else None
+            return (None if prev is None else (prev + 1) % self.seats), None, False, hands, boneyard
+        if not first and rules.next_leader is NextLeader.WINNER:
+            prev = self.last_winner
+            if prev is None:
+                prev = self._start.leader if self._start else None
+            return prev, None, False, hands, boneyard
+        if rules.lead is LeadRule.ANY:
+            if rules.first_leader is FirstLeader.SEAT_ZERO:
+                return 0, None, False, hands, boneyard
+            if hands is None:
+                return None, None, False, None, None
+            return self._draw_for_lead(), None, False, hands, boneyard
+        return self._lead_by_tile(hands, boneyard)
+
+    def _draw_for_lead(self) -> int:
+        tiles = list(self.set.tiles())
+        self.rng.shuffle(tiles)
+        drawn = tiles[: self.seats]
+        best = max(drawn, key=lambda t: (t.pips, t.is_double, t.high))
+        return drawn.index(best)
+
+    def _lead_by_tile(
+        self, hands: list[list[Tile]] | None, boneyard: list[Tile] | None
+    ) -> tuple[int | None, Tile | None, bool, list[list[Tile]] | None, list[Tile] | None]:
+        rules = self.rules
+        if hands is None:  # table mode: the players tell who holds it
+            everything_dealt = self.hand_size * self.seats == self.set.size
+            forced: Tile | None = None
+            if rules.lead is LeadRule.SET_DOUBLE and everything_dealt:
+                forced = Tile(rules.lead_double or 0, rules.lead_double or 0)
+            elif rules.lead is LeadRule.HIGHEST_DOUBLE and everything_dealt:
+                forced = Tile(self.set.max_pip, self.set.max_pip)
+            must_double = rules.lead is LeadRule.HIGHEST_DOUBLE and (
+                rules.no_double is not NoDouble.HIGHEST_TILE
+            )
+            return None, forced, must_double or rules.lead is LeadRule.SET_DOUBLE, None, None
+        assert boneyard is not None
+        for _ in range(1000):
+            found = self._holder_of_lead(hands)
+            if found is not None:
+                return found[0], found[1], False, hands, boneyard
+            if rules.no_double is NoDouble.DRAW_MORE and len(boneyard) >= self.seats:
+                for hand in hands:
+                    hand.append(boneyard.pop())
+                continue
+            if rules.no_double is NoDouble.HIGHEST_TILE or rules.lead is (
+                LeadRule.HIGHEST_DOUBLE_ELSE_HIGHEST_TILE
+            ):
+                tile = max((t for h in hands for t in h), key=lambda t: (t.pips, t.high))
+                seat = next(s for s, h in enumerate(hands) if tile in h)
+                return seat, tile, False, hands, boneyard
+            hands, boneyard = self._deal()
+        raise RulesError(f"{rules.name}: no hand could lead after 1000 deals")
+
+    def _holder_of_lead(self, hands: list[list[Tile]]) -> tuple[int, Tile] | None:
+        rules = self.rules
+        if rules.lead is LeadRule.SET_DOUBLE:
+            want = Tile(rules.lead_double or 0, rules.lead_double or 0)
+            for seat, hand in enumerate(hands):
+                if want in hand:
+                    return seat, want
+            return None
+        best: tuple[int, Tile] | None = None
+        for seat, hand in enumerate(hands):
+            for tile in hand:
+                if tile.is_double and (best is None or tile.high > best[1].high):
+                    best = (seat, tile)
+        return best
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def play(
+        self,
+        tile: Tile,
+        where: Where = None,
+        *,
+        seat: int | None = None,
+        coords: Coords | None = None,
+    ) -> Judgement:
+        """A tile laid: the lead (`where` None on an empty layout) or joined at `where`."""
+        if self.phase is Phase.HAND_OVER or self.phase is Phase.COUNTING:
+            return self._refuse(Reason.WRONG_PHASE, tile, detail="the hand is over", at=coords)
+        if self.phase is not Phase.LEAD and self.phase is not Phase.PLAY:
+            return self._refuse(Reason.WRONG_PHASE, tile, detail="no hand in play", at=coords)
+        if tile not in self._set_tiles:
+            return self._refuse(Reason.UNKNOWN_TILE, tile, at=coords)
+        layout = self._turn.layout
+        if layout.index_of(tile) is not None:
+            return self._refuse(Reason.DUPLICATE_TILE, tile, at=coords)
+        if seat is not None and self.turn is not None and seat != self.turn:
+            return self._refuse(Reason.OUT_OF_TURN, tile, seat=seat, at=coords)
+        if not layout.nodes and self.turn is None and seat is not None:
+            named = self.name_leader(seat)  # a lead that says who laid it names the leader
+            if not named.ok:
+                return named
+        actor = self.turn
+        if self.hands is not None and actor is not None and tile not in self.hands[actor]:
+            return self._refuse(Reason.NOT_IN_HAND, tile, seat=actor, at=coords)
+        problem = self._check_place(tile, where, coords)
+        if problem is not None:
+            return problem
+        self._refs += 1
+        action = _Play(tile, where, coords, self._refs)
+        events = self._apply(action)
+        self._journal.append(action)
+        return Judgement(Reason.OK, tuple(events))
+
+    def _check_place(self, tile: Tile, where: Where, coords: Coords | None) -> Judgement | None:
+        layout = self._turn.layout
+        start = self._start
+        assert start is not None
+        if not layout.nodes:
+            if start.forced_lead is not None and tile is not start.forced_lead:
+                return self._refuse(
+                    Reason.BAD_LEAD, tile, detail=f"{start.forced_lead} must lead", at=coords
+                )
+            if start.lead_must_be_double and not tile.is_double:
+                return self._refuse(Reason.BAD_LEAD, tile, detail="a double leads", at=coords)
+            return None
+        end = self._resolve(tile, where)
+        if isinstance(end, JoinProblem):
+            reason = _JOIN_REASONS[end]
+            pip = where.pip if isinstance(where, Target) else None
+            return self._refuse(reason, tile, pip=pip, at=coords)
+        return None
+
+    def _resolve(self, tile: Tile, where: Where) -> OpenEnd | JoinProblem:
+        layout = self._turn.layout
+        if isinstance(where, OpenEnd):
+            if where not in layout.ends:
+                return JoinProblem.NOT_TOUCHING
+            return where if tile.has(where.pip) else JoinProblem.NO_MATCH
+        if isinstance(where, Target):
+            return layout.resolve(tile, where.to, where.pip, where.kind)
+        ends = layout.joins(tile)
+        if not ends:
+            return JoinProblem.NO_MATCH
+        if len({e.pip for e in ends}) > 1:
+            return JoinProblem.AMBIGUOUS
+        return ends[0]
+
+    def pass_turn(self, seat: int | None = None) -> Judgement:
+        """A knock: the seat (default: the turn seat) cannot or may not play."""
+        if self.phase is not Phase.PLAY:
+            return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no play to pass on")
+        if seat is not None and self.turn is not None and seat != self.turn:
+            return self._refuse(Reason.OUT_OF_TURN, seat=seat)
+        if self.hands is not None:
+            refused = self._check_full_pass()
+            if refused is not None:
+                return refused
+        self._refs += 1
+        action = _Pass(self._refs)
+        events = self._apply(action)
+        self._journal.append(action)
+        return Judgement(Reason.OK, tuple(events))
+
+    def _check_full_pass(self) -> Judgement | None:
+        seat = self.turn
+        assert seat is not None and self.hands is not None
+        moves = self.legal_moves(seat)
+        if moves and self.rules.must_play:
+            return self._refuse(Reason.FALSE_KNOCK, moves[0].tile, seat=seat)
+        if not moves and self.can_draw(seat):
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail="draw from the boneyard")
+        return None
+
+    def draw(self, seat: int | None = None, count: int = 1) -> Judgement:
+        """Tiles drawn from the boneyard by the seat (default: the turn seat)."""
+        if not self.rules.draws:
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail="this is a block game")
+        if self.phase is not Phase.PLAY:
+            return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no drawing now")
+        if count < 1:
+            return self._refuse(Reason.COUNT_MISMATCH, seat=seat, detail="draw at least one")
+        if seat is not None and self.turn is not None and seat != self.turn:
+            return self._refuse(Reason.OUT_OF_TURN, seat=seat)
+        if self.hands is not None:
+            if not self.can_draw() or (self.rules.boneyard is Boneyard.DRAW_ONE and count > 1):
+                return self._refuse(Reason.NO_DRAWING, seat=seat, detail="play or pass")
+            assert self.boneyard is not None
+            if len(self.boneyard) - self.rules.boneyard_keep < count:
+                return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
+        elif self.boneyard_count is not None and self.boneyard_count < count:
+            return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
+        action = _Draw(count)
+        events = self._apply(action)
+        self._journal.append(action)
+        return Judgement(Reason.OK, tuple(events))
+
+    def name_leader(self, seat: int) -> Judgement:
+        """Who led, when the table could not know: earlier plays are attributed now."""
+        if not 0 <= seat < self.seats:
+            return self._refuse(Reason.BAD_LEAD, seat=seat, detail=f"no seat {seat}")
+        if self.phase not in (Phase.LEAD, Phase.PLAY):
+            return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no hand in play")
+        start = self._start
+        assert start is not None
+        if start.leader == seat:
+            return Judgement(Reason.OK)
+        if start.leader is not None and self.hands is not None:
+            return self._refuse(Reason.BAD_LEAD, seat=seat, detail="the deal decided the lead")
+        start.leader = seat
+        self._rebuild()
+        return Judgement(Reason.OK, (LeadEvent(self.hand_no, seat),))
+
+    def declare_out(self, seat: int) -> Judgement:
+        """A seat says it went out (draw games, where the table cannot tell)."""
+        if self.phase is not Phase.PLAY or not 0 <= seat < self.seats:
+            return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no hand in play")
+        if self._turn.played and self._turn.played[seat] < self.hand_size:
+            return self._refuse(Reason.EARLY_OUT, seat=seat)
+        if self.hands is not None and self.hands[seat]:
+            return self._refuse(Reason.EARLY_OUT, seat=seat)
+        return Judgement(Reason.OK, tuple(self._end_play(HandResult.DOMINO, seat)))
+
+    def end_hand(self) -> Judgement:
+        """The players agree the hand is blocked (the table cannot see the boneyard)."""
+        if self.phase is not Phase.PLAY:
+            return self._refuse(Reason.WRONG_PHASE, detail="no hand in play")
+        return Judgement(Reason.OK, tuple(self._end_play(HandResult.BLOCKED, None)))
+
+    def count(self, pips: Sequence[int | None]) -> Judgement:
+        """Pips left per seat, given at the end of a hand (table mode): scores the hand.
+
+        Given during play it also ends the hand: blocked if every seat passed in turn (in
+        a draw-one game only once the boneyard is known empty), else the seat that played
+        last went out.
+        """
+        if len(pips) != self.seats or any(p is not None and p < 0 for p in pips):
+            return self._refuse(
+                Reason.COUNT_MISMATCH, detail=f"give {self.seats} counts of 0 or more"
+            )
+        if self.phase is Phase.PLAY:
+            ended = self._end_from_counts(pips)
+            if not ended.ok:
+                return ended
+            return Judgement(Reason.OK, ended.events + self.count(pips).events)
+        if self.phase is not Phase.COUNTING:
+            return self._refuse(Reason.WRONG_PHASE, detail="no hand to count")
+        if self.out_seat is not None and pips[self.out_seat]:
+            name = self.names[self.out_seat]
+            return self._refuse(Reason.COUNT_MISMATCH, detail=f"{name} went out with no tiles")
+        self.counts = list(pips)
+        return Judgement(Reason.OK, tuple(self._score_hand([p or 0 for p in pips])))
+
+    def count_tiles(self, shown: Sequence[Sequence[Tile]]) -> Judgement:
+        """The tiles each seat shows at the end: checked against the game, then counted."""
+        on_table = set(self._turn.layout.tiles())
+        seen: set[Tile] = set()
+        for seat, tiles in enumerate(shown):
+            for tile in tiles:
+                if tile not in self._set_tiles:
+                    return self._refuse(Reason.UNKNOWN_TILE, tile, seat=seat)
+                if tile in on_table or tile in seen:
+                    return self._refuse(Reason.DUPLICATE_TILE, tile, seat=seat)
+                seen.add(tile)
+            left = self.tiles_left(seat)
+            if left is not None and self.phase is Phase.COUNTING and left != len(tiles):
+                return self._refuse(
+                    Reason.COUNT_MISMATCH,
+                    seat=seat,
+                    detail=f"{self.names[seat]} should hold {left} tiles, shows {len(tiles)}",
+                )
+        knock = self._false_knock(shown)
+        judged = self.count([sum(t.pips for t in tiles) for tiles in shown])
+        return Judgement(judged.reason, knock + judged.events)
+
+    def _false_knock(self, shown: Sequence[Sequence[Tile]]) -> tuple[Event, ...]:
+        """A shown tile that fitted an open end when its holder knocked (block games)."""
+        if self.rules.draws:
+            return ()
+        for seat, open_pips in self._turn.knocks:
+            for tile in shown[seat]:
+                if tile.high in open_pips or tile.low in open_pips:
+                    text = message(
+                        Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=tile
+                    )
+                    return (AlertEvent(Reason.FALSE_KNOCK, text, seat, str(tile)),)
+        return ()
+
+    def undo(self) -> Judgement:
+        """Take back the last play or pass of this hand."""
+        undoable = (Phase.LEAD, Phase.PLAY, Phase.COUNTING)
+        if self.phase not in undoable or not self._journal:
+            return self._refuse(Reason.NOTHING_TO_UNDO)
+        index = max(i for i, a in enumerate(self._journal) if not isinstance(a, _Draw))
+        action = self._journal[index]
+        assert isinstance(action, _Play | _Pass)
+        before = self._points_made()
+        self._journal = self._journal[:index] + self._journal[index + 1 :]
+        self._rebuild()
+        points = before - self._points_made()
+        return Judgement(Reason.OK, (UndoEvent(self.hand_no, action.ref, points),))
+
+    def correct(self, read: Tile, actual: Tile) -> Judgement:
+        """A tile on the table was misread: it is really `actual`. Rebuilds the hand."""
+        index = next(
+            (i for i, a in enumerate(self._journal) if isinstance(a, _Play) and a.tile is read),
+            None,
+        )
+        if index is None or self.phase not in (Phase.LEAD, Phase.PLAY):
+            return self._refuse(Reason.NOT_TOUCHING, read, detail=f"{read} is not in play")
+        if actual not in self._set_tiles:
+            return self._refuse(Reason.UNKNOWN_TILE, actual)
+        old = self._journal[index]
+        assert isinstance(old, _Play)
+        saved_journal, saved_turn = list(self._journal), self._turn
+        self._journal[index] = replace(old, tile=actual)
+        try:
+            self._rebuild(strict=True)
+        except _RejectedError as exc:
+            self._journal = saved_journal
+            self._rebuild()
+            assert self._turn.layout.tiles() == saved_turn.layout.tiles()
+            return exc.judgement
+        return Judgement(Reason.OK)
+
+    # --- applying -------------------------------------------------------------------------
+
+    def _rebuild(self, *, strict: bool = False) -> None:
+        """Replay the hand's journal from how it began (no events kept)."""
+        start = self._start
+        assert start is not None
+        self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
+        self.hands = [list(h) for h in start.hands] if start.hands is not None else None
+        self.boneyard = list(start.boneyard) if start.boneyard is not None else None
+        self.boneyard_count = start.boneyard_count
+        self.leader = start.leader
+        self.turn = start.leader
+        self.phase = Phase.LEAD
+        self.result = None
+        self.out_seat = None
+        self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
+        for action in self._journal:
+            if strict and isinstance(action, _Play):
+                refused = self._check_place(action.tile, action.where, action.coords)
+                if refused is not None or action.tile in self._turn.layout.tiles():
+                    raise _RejectedError(
+                        refused or self._refuse(Reason.DUPLICATE_TILE, action.tile)
+                    )
+            self._apply(action)
+
+    def _apply(self, action: _Action) -> list[Event]:
+        if isinstance(action, _Play):
+            return self._apply_play(action)
+        if isinstance(action, _Pass):
+            return self._apply_pass(action)
+        return self._apply_draw(action)
+
+    def _apply_play(self, action: _Play) -> list[Event]:
+        t = self._turn
+        layout = t.layout
+        tile = action.tile
+        seat = self.turn
+        end = None if not layout.nodes else self._resolve(tile, action.where)
+        assert not isinstance(end, JoinProblem)
+        layout.place(tile, end)
+        t.seats_of_plays.append(seat)
+        t.passes_in_row = 0
+        t.drew_this_turn = 0
+        t.last_player = seat
+        if seat is not None:
+            t.played[seat] += 1
+            if self.hands is not None:
+                self.hands[seat].remove(tile)
+        total = layout.ends_total()
+        points = play_points(self.rules.play_scoring, total)
+        if seat is not None and points:
+            points = self._add_points(seat, points)
+        score = self.score(seat) if seat is not None else 0
+        announce = ("stitched_up",) if self.rules.announce_stitched and layout.stitched() else ()
+        coords = action.coords
+        events: list[Event] = [
+            PlayEvent(
+                self.hand_no, seat, str(tile), points, total, score, announce, coords, action.ref
+            )
+        ]
+        self.phase = Phase.PLAY
+        if self._target_reached_at_once():
+            events.extend(self._game_over())
+            return events
+        if seat is not None and self._is_out(seat):
+            events.extend(self._end_play(HandResult.DOMINO, seat))
+            return events
+        self._advance()
+        return events
+
+    def _apply_pass(self, action: _Pass) -> list[Event]:
+        t = self._turn
+        seat = self.turn
+        t.passes_in_row += 1
+        t.drew_this_turn = 0
+        if seat is not None and not self.rules.draws:
+            t.knocks.append((seat, frozenset(t.layout.pips_open())))
+        events: list[Event] = [PassEvent(self.hand_no, seat, action.ref)]
+        if t.passes_in_row >= self._active_seats() and self._boneyard_known_empty():
+            events.extend(self._end_play(HandResult.BLOCKED, None))
+            return events
+        self._advance()
+        return events
+
+    def _apply_draw(self, action: _Draw) -> list[Event]:
+        t = self._turn
+        seat = self.turn
+        t.drew_this_turn += action.count
+        if self.hands is not None and self.boneyard is not None and seat is not None:
+            for _ in range(action.count):
+                self.hands[seat].append(self.boneyard.pop())
+        if self.boneyard_count is not None:
+            self.boneyard_count -= action.count
+        if seat is None:
+            return []
+        t.drawn[seat] += action.count
+        return [DrawEvent(self.hand_no, seat, action.count)]
+
+    def _add_points(self, seat: int, points: int) -> int:
+        team = self.teams.of[seat]
+        current = self.score(seat)
+        if self.rules.exact_target and self.target is not None and current + points > self.target:
+            return 0  # overshoot disregarded
+        if team is None:
+            self.seat_scores[seat] += points
+        else:
+            self.team_scores[team] += points
+        return points
+
+    def _is_out(self, seat: int) -> bool:
+        if self.hands is not None:
+            return not self.hands[seat]
+        left = self.tiles_left(seat)
+        return left == 0
+
+    def _active_seats(self) -> int:
+        return self.seats - sum(1 for s in range(self.seats) if self._out_already(s))
+
+    def _out_already(self, seat: int) -> bool:
+        return self.rules.both_partners_out and self._is_out(seat)
+
+    def _boneyard_known_empty(self) -> bool:
+        if self.rules.boneyard is not Boneyard.DRAW_ONE:
+            return True  # block: passes end it; draw-until-playable: a pass means empty
+        if self.boneyard is not None:
+            return len(self.boneyard) <= self.rules.boneyard_keep
+        return self.boneyard_count is not None and self.boneyard_count <= self.rules.boneyard_keep
+
+    def _advance(self) -> None:
+        if self.turn is None:
+            return
+        seat = self.turn
+        for _ in range(self.seats):
+            seat = (seat + 1) % self.seats
+            if not self._out_already(seat):
+                break
+        self.turn = seat
+
+    def _end_play(self, result: HandResult, out_seat: int | None) -> list[Event]:
+        if result is HandResult.DOMINO and self.rules.both_partners_out and out_seat is not None:
+            side = self.teams.side(out_seat)
+            if not all(self._is_out(s) for s in side):
+                self._advance()
+                return []
+        self.result = result
+        self.out_seat = out_seat
+        self.turn = None
+        self.phase = Phase.COUNTING
+        if self.hands is None:
+            return []
+        return self._score_hand([sum(t.pips for t in h) for h in self.hands])
+
+    def _end_from_counts(self, pips: Sequence[int | None]) -> Judgement:
+        t = self._turn
+        if t.passes_in_row >= self._active_seats() and self.rules.boneyard is Boneyard.DRAW_ONE:
+            return Judgement(Reason.OK, tuple(self._end_play(HandResult.BLOCKED, None)))
+        seat = t.last_player
+        if seat is None:
+            return self._refuse(Reason.LEAD_UNKNOWN, detail="who went out?")
+        if t.played[seat] < self.hand_size:
+            return self._refuse(Reason.EARLY_OUT, seat=seat)
+        if pips[seat]:
+            return self._refuse(
+                Reason.COUNT_MISMATCH, detail=f"{self.names[seat]} went out but holds pips"
+            )
+        return Judgement(Reason.OK, tuple(self._end_play(HandResult.DOMINO, seat)))
+
+    def _score_hand(self, pips: list[int]) -> list[Event]:
+        assert self.result is not None
+        lightest = (
+            [min((t.pips for t in h), default=99) for h in self.hands] if self.hands else None
+        )
+        outcome: HandOutcome = hand_outcome(
+            self.rules, self.teams, self.result, pips, self.out_seat, lightest
+        )
+        points = 0
+        if outcome.split:
+            for seat in outcome.split:
+                points = self._add_points(seat, outcome.points)
+        elif outcome.winner is not None and outcome.points:
+            points = self._add_points(outcome.winner, outcome.points)
+        winner_for_lead = outcome.winner if outcome.winner is not None else None
+        self.last_winner = winner_for_lead if winner_for_lead is not None else self.leader
+        record = HandRecord(
+            self.hand_no,
+            self.result,
+            outcome.winner,
+            outcome.team,
+            points,
+            tuple(self.counts if any(c is not None for c in self.counts) else pips),
+            self.scores(),
+        )
+        self.history.append(record)
+        self.counts = list(pips)
+        events: list[Event] = [
+            HandEvent(
+                self.hand_no,
+                self.result,
+                outcome.winner,
+                outcome.team,
+                points,
+                tuple(pips),
+                self.scores(),
+                tuple(self.team_scores),
+            )
+        ]
+        self.phase = Phase.HAND_OVER
+        if self._target_reached_at_once() or self._target_reached_end_of_hand():
+            events.extend(self._game_over())
+        return events
+
+    def _points_made(self) -> int:
+        return sum(self.seat_scores) + sum(self.team_scores)
+
+    # --- the end of the game ---------------------------------------------------------------
+
+    def _standings(self) -> list[tuple[int, int | None, int]]:
+        """(score, team or None, a seat) per competitor."""
+        if self.teams:
+            return [(self.team_scores[i], i, g[0]) for i, g in enumerate(self.teams.groups)]
+        return [(self.seat_scores[s], None, s) for s in range(self.seats)]
+
+    def _target_reached_at_once(self) -> bool:
+        if self.rules.target_check is not TargetCheck.AT_ONCE or self.target is None:
+            return False
+        return any(score >= self.target for score, _, _ in self._standings())
+
+    def _target_reached_end_of_hand(self) -> bool:
+        if self.target is None:
+            return False
+        standings = sorted(self._standings(), reverse=True)
+        if standings[0][0] < self.target:
+            return False
+        return len(standings) == 1 or standings[0][0] > standings[1][0]
+
+    def _game_over(self) -> list[Event]:
+        _, team, seat = max(self._standings(), key=lambda s: s[0])
+        self.winner = seat if team is None else None
+        self.winning_team = team
+        self.phase = Phase.OVER
+        self.turn = None
+        self.termination = (
+            Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
+        )
+        return [
+            GameEvent(
+                "over",
+                self.winner,
+                team,
+                self.scores(),
+                tuple(self.team_scores),
+                tuple(self.names),
+                self.rules.name,
+                self.target,
+                self.termination,
+            )
+        ]
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _refuse(
+        self,
+        reason: Reason,
+        tile: Tile | None = None,
+        *,
+        seat: int | None = None,
+        pip: int | None = None,
+        detail: str | None = None,
+        at: Coords | None = None,
+    ) -> Judgement:
+        who = seat if seat is not None else self.turn
+        text = message(
+            reason,
+            self.language,
+            tile=tile,
+            pip=pip,
+            detail=detail,
+            seat=self.names[who] if who is not None and 0 <= who < self.seats else None,
+            turn=self.names[self.turn] if self.turn is not None else None,
+        )
+        tile_text = str(tile) if tile is not None else None
+        return Judgement(reason, (AlertEvent(reason, text, who, tile_text, at),))
+
+    def summary(self) -> dict[str, Any]:
+        """The game as the engine knows it (the service adds what only it knows)."""
+        layout = self._turn.layout
+        teams = self.teams
+        return {
+            "rules": self.rules.name,
+            "target": self.target,
+            "hand": self.hand_no,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "team": teams.of[s],
+                    "score": self.score(s),
+                    "tiles_left": self.tiles_left(s) if self.phase is not Phase.IDLE else None,
+                }
+                for s in range(self.seats)
+            ],
+            "teams": [
+                {"team": i, "seats": list(g), "score": self.team_scores[i]}
+                for i, g in enumerate(teams.groups)
+            ],
+            "layout": {
+                "tiles": [
+                    {"tile": str(n.tile), "seat": self._turn.seats_of_plays[i]}
+                    for i, n in enumerate(layout.nodes)
+                ],
+                "spinner": str(layout.spinner) if layout.spinner is not None else None,
+                "open_ends": [
+                    {
+                        "tile": str(layout.nodes[e.node].tile),
+                        "pip": e.pip,
+                        "counts": layout.end_counts(e),
+                    }
+                    for e in layout.ends
+                ],
+                "ends_total": layout.ends_total(),
+            },
+            "boneyard": len(self.boneyard) if self.boneyard is not None else self.boneyard_count,
+            "history": [
+                {
+                    "hand": h.hand,
+                    "result": h.result.value,
+                    "winner": h.winner,
+                    "team": h.team,
+                    "points": h.points,
+                    "pips": list(h.pips),
+                    "scores": list(h.scores),
+                }
+                for h in self.history
+            ],
+        }
+
+
+class _RejectedError(Exception):
+    def __init__(self, judgement: Judgement) -> None:
+        super().__init__(judgement.reason.value)
+        self.judgement = judgement
+
+
+_JOIN_REASONS = {
+    JoinProblem.NO_MATCH: Reason.NO_MATCH,
+    JoinProblem.NOT_TOUCHING: Reason.NOT_TOUCHING,
+    JoinProblem.CLOSED_END: Reason.CLOSED_END,
+    JoinProblem.AMBIGUOUS: Reason.AMBIGUOUS_END,
+}
+
+
+def _check_teams(groups: Sequence[Sequence[int]], seats: int) -> None:
+    if not groups:
+        return
+    flat = [s for g in groups for s in g]
+    if sorted(flat) != list(range(seats)) or any(len(g) < 1 for g in groups):
+        raise RulesError(f"teams {list(map(list, groups))} must place each of {seats} seats once")

@@ -1,0 +1,286 @@
+"""The layout as a topology: which tile joins which, and where tiles can join now.
+
+A non-double tile has two ends (the far edges of its high and low halves). A double
+lies crosswise: its two in-line edges are its *sides*; a spinner also has two *arms*
+(the perpendicular edges). An open end is a place a tile can be joined now. Positions
+in millimetres are not the layout's business (see `engine.geometry`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import NamedTuple
+
+from engine.rules import ArmsOpen, Rules, SpinnerCounts, SpinnerRule
+from engine.tiles import Tile
+
+
+class Edge(IntEnum):
+    HIGH = 0  # the outer edge of the half showing a non-double's high number
+    LOW = 1
+    SIDE0 = 2  # a double's in-line edges
+    SIDE1 = 3
+    ARM0 = 4  # a spinner's perpendicular edges
+    ARM1 = 5
+
+    @property
+    def kind(self) -> EdgeKind:
+        return _EDGE_KIND[self]
+
+
+class EdgeKind(Enum):
+    END = "end"
+    SIDE = "side"
+    ARM = "arm"
+
+
+_EDGE_KIND = {
+    Edge.HIGH: EdgeKind.END,
+    Edge.LOW: EdgeKind.END,
+    Edge.SIDE0: EdgeKind.SIDE,
+    Edge.SIDE1: EdgeKind.SIDE,
+    Edge.ARM0: EdgeKind.ARM,
+    Edge.ARM1: EdgeKind.ARM,
+}
+_SIDES = (Edge.SIDE0, Edge.SIDE1)
+_ARMS = (Edge.ARM0, Edge.ARM1)
+
+
+class OpenEnd(NamedTuple):
+    """A place a tile can join: edge `edge` of the `node`-th tile played, showing `pip`."""
+
+    node: int
+    edge: Edge
+    pip: int
+
+
+@dataclass(slots=True)
+class Placed:
+    """One tile in the layout."""
+
+    tile: Tile
+    parent: int | None  # the node it joined (None for the lead)
+    parent_edge: Edge | None
+    edge: Edge | None  # its own edge that touches the parent
+    spinner: bool
+    used: list[Edge] = field(default_factory=list)  # its edges that tiles cover
+
+    def sides_covered(self) -> int:
+        return sum(1 for e in self.used if e is Edge.SIDE0 or e is Edge.SIDE1)
+
+
+class JoinProblem(Enum):
+    """Why a tile cannot join where it was asked to."""
+
+    NO_MATCH = "no_match"  # the end shows another number
+    NOT_TOUCHING = "not_touching"  # no such tile with an open end
+    CLOSED_END = "closed_end"  # an arm or side that is not open (yet)
+    AMBIGUOUS = "ambiguous"  # it fits two ends showing different numbers: say which
+
+
+class Layout:
+    """Tiles played this hand, in play order, and the ends open now."""
+
+    __slots__ = ("_arms_at_once", "_count_both", "_counts", "_spinner_rule", "ends", "nodes")
+
+    def __init__(self, rules: Rules) -> None:
+        self._spinner_rule = rules.spinner
+        self._arms_at_once = rules.arms is ArmsOpen.AT_ONCE
+        self._counts = rules.spinner_counts
+        self._count_both = rules.double_counts_both
+        self.nodes: list[Placed] = []
+        self.ends: list[OpenEnd] = []
+
+    # --- reading --------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def spinner(self) -> Tile | None:
+        for node in self.nodes:
+            if node.spinner:
+                return node.tile
+        return None
+
+    def tiles(self) -> list[Tile]:
+        return [n.tile for n in self.nodes]
+
+    def index_of(self, tile: Tile) -> int | None:
+        for i, node in enumerate(self.nodes):
+            if node.tile is tile:
+                return i
+        return None
+
+    def pips_open(self) -> set[int]:
+        return {e.pip for e in self.ends}
+
+    def fits(self, tile: Tile) -> bool:
+        """Whether `tile` could join any open end (or lead an empty layout)."""
+        if not self.nodes:
+            return True
+        hi, lo = tile.high, tile.low
+        return any(e.pip == hi or e.pip == lo for e in self.ends)
+
+    def joins(self, tile: Tile) -> list[OpenEnd]:
+        """The distinct ends `tile` can join (mirror-image ends are listed once)."""
+        hi, lo = tile.high, tile.low
+        out: list[OpenEnd] = []
+        seen: set[tuple[int, EdgeKind, int]] = set()
+        for end in self.ends:
+            if end.pip == hi or end.pip == lo:
+                key = (end.node, end.edge.kind, end.pip)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(end)
+        return out
+
+    def ends_total(self) -> int:
+        """What the open ends add up to under the rules (doubles, spinner, arms)."""
+        total = 0
+        doubles: list[int] = []
+        nodes = self.nodes
+        for end in self.ends:
+            node = nodes[end.node]
+            if node.tile.high != node.tile.low:
+                total += end.pip
+            elif end.node not in doubles:
+                doubles.append(end.node)
+                total += self.double_value(node, end.pip)
+        return total
+
+    def end_counts(self, end: OpenEnd) -> int:
+        """What one open end adds to the total now (a double's value goes to its first end)."""
+        node = self.nodes[end.node]
+        if node.tile.high != node.tile.low:
+            return end.pip
+        first = next(e for e in self.ends if e.node == end.node)
+        return self.double_value(node, end.pip) if first == end else 0
+
+    def double_value(self, node: Placed, pip: int) -> int:
+        whole = 2 * pip if self._count_both else pip
+        if not node.spinner:
+            return whole if len(node.used) <= 1 else 0
+        if self._counts is SpinnerCounts.ONE_EDGE:
+            return whole if len(node.used) <= 1 else 0
+        if node.sides_covered() < 2:
+            return whole
+        if self._counts is SpinnerCounts.ARMS_KEEP:
+            return pip * sum(1 for e in self.ends if e.node == self.nodes.index(node))
+        return 0
+
+    def stitched(self) -> bool:
+        """Both ends of a line show the same number (two open places, one number)."""
+        if len(self.nodes) < 2 or len(self.ends) != 2:
+            return False
+        a, b = self.ends
+        return a.pip == b.pip and a.node != b.node
+
+    # --- finding the end a play names -----------------------------------------------
+
+    def resolve(
+        self, tile: Tile, to: Tile, pip: int | None = None, kind: EdgeKind | None = None
+    ) -> OpenEnd | JoinProblem:
+        """The open end of `to` that `tile` joins, or why it cannot.
+
+        `pip` picks between two open ends of `to` showing different numbers; `kind`
+        between a spinner's sides and arms.
+        """
+        at = self.index_of(to)
+        if at is None:
+            return JoinProblem.NOT_TOUCHING
+        candidates = [e for e in self.ends if e.node == at]
+        if kind is not None:
+            candidates = [e for e in candidates if e.edge.kind is kind]
+        if pip is not None:
+            candidates = [e for e in candidates if e.pip == pip]
+        if not candidates:
+            return self._closed_or_missing(at, kind)
+        fitting = [e for e in candidates if tile.has(e.pip)]
+        if not fitting:
+            return JoinProblem.NO_MATCH
+        if len({e.pip for e in fitting}) > 1:
+            return JoinProblem.AMBIGUOUS
+        # Prefer a side over an arm: the first tile joined to a double goes in line.
+        fitting.sort(key=lambda e: e.edge)
+        return fitting[0]
+
+    def _closed_or_missing(self, at: int, kind: EdgeKind | None) -> JoinProblem:
+        node = self.nodes[at]
+        if node.tile.is_double and kind in (None, EdgeKind.ARM, EdgeKind.SIDE):
+            free = [e for e in (*_SIDES, *(_ARMS if node.spinner else ())) if e not in node.used]
+            if kind is EdgeKind.ARM or free:
+                return JoinProblem.CLOSED_END
+        return JoinProblem.NOT_TOUCHING
+
+    # --- changing -------------------------------------------------------------------
+
+    def place(self, tile: Tile, end: OpenEnd | None) -> Placed:
+        """Lay `tile`: as the lead when `end` is None, else joined at `end` (must fit)."""
+        index = len(self.nodes)
+        spinner = tile.is_double and self._becomes_spinner(index)
+        if end is None:
+            node = Placed(tile, None, None, None, spinner)
+            self.nodes.append(node)
+            self._open_own(index, node, None)
+            return node
+        parent = self.nodes[end.node]
+        self.ends.remove(end)
+        parent.used.append(end.edge)
+        if tile.is_double:
+            own: Edge = Edge.SIDE0
+        else:
+            own = Edge.HIGH if tile.high == end.pip else Edge.LOW
+        node = Placed(tile, end.node, end.edge, own, spinner, [own])
+        self.nodes.append(node)
+        self._open_own(index, node, own)
+        if parent.spinner and not self._arms_at_once and end.edge in _SIDES:
+            self._open_arms_after_sides(end.node, parent)
+        return node
+
+    def _becomes_spinner(self, index: int) -> bool:
+        rule = self._spinner_rule
+        if rule is SpinnerRule.EVERY_DOUBLE:
+            return True
+        if rule is SpinnerRule.LEAD_DOUBLE:
+            return index == 0
+        if rule is SpinnerRule.FIRST_DOUBLE:
+            return not any(n.spinner for n in self.nodes)
+        return False
+
+    def _open_own(self, index: int, node: Placed, joined: Edge | None) -> None:
+        tile = node.tile
+        if not tile.is_double:
+            if joined is None:
+                self.ends.append(OpenEnd(index, Edge.HIGH, tile.high))
+                self.ends.append(OpenEnd(index, Edge.LOW, tile.low))
+            elif joined is Edge.HIGH:
+                self.ends.append(OpenEnd(index, Edge.LOW, tile.low))
+            else:
+                self.ends.append(OpenEnd(index, Edge.HIGH, tile.high))
+            return
+        for side in _SIDES:
+            if side is not joined:
+                self.ends.append(OpenEnd(index, side, tile.high))
+        if node.spinner and self._arms_at_once:
+            for arm in _ARMS:
+                self.ends.append(OpenEnd(index, arm, tile.high))
+
+    def _open_arms_after_sides(self, index: int, node: Placed) -> None:
+        if node.sides_covered() == 2:
+            for arm in _ARMS:
+                self.ends.append(OpenEnd(index, arm, node.tile.high))
+
+    def copy(self) -> Layout:
+        other = Layout.__new__(Layout)
+        other._spinner_rule = self._spinner_rule
+        other._arms_at_once = self._arms_at_once
+        other._counts = self._counts
+        other._count_both = self._count_both
+        other.nodes = [
+            Placed(n.tile, n.parent, n.parent_edge, n.edge, n.spinner, list(n.used))
+            for n in self.nodes
+        ]
+        other.ends = list(self.ends)
+        return other

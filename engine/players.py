@@ -1,0 +1,86 @@
+"""Simple computer players for simulation and the demo (full-information mode)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.events import Event, Judgement
+from engine.game import Game, Move, Phase
+from engine.scoring import play_points
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, game: Game, moves: Sequence[Move]) -> Move: ...
+
+
+class RandomPlayer:
+    """Any legal play, at random."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, moves: Sequence[Move]) -> Move:
+        return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+
+
+class GreedyPlayer:
+    """The play that scores most now; then the heaviest tile (to shed pips)."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, moves: Sequence[Move]) -> Move:
+        scoring = game.rules.play_scoring
+
+        def value(move: Move) -> tuple[int, int, float]:
+            layout = game.layout.copy()
+            layout.place(move.tile, move.end)
+            return (play_points(scoring, layout.ends_total()), move.tile.pips, self.rng.random())
+
+        return max(moves, key=value)
+
+
+PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+def play_turn(game: Game, player: Player) -> Judgement:
+    """The turn seat plays, draws or passes, as the rules and its hand allow."""
+    moves = game.legal_moves()
+    if moves:
+        move = player.choose(game, moves)
+        return game.play(move.tile, move.end)
+    if game.can_draw():
+        return game.draw()
+    return game.pass_turn()
+
+
+def play_hand(game: Game, players: Sequence[Player]) -> list[Event]:
+    """Play the current hand to its end; the events it made."""
+    events: list[Event] = []
+    while game.phase is Phase.LEAD or game.phase is Phase.PLAY:
+        seat = game.turn
+        assert seat is not None
+        judged = play_turn(game, players[seat])
+        if not judged.ok:
+            raise AssertionError(f"a legal move was refused: {judged}")
+        events.extend(judged.events)
+    return events
+
+
+def play_game(game: Game, players: Sequence[Player], max_hands: int = 500) -> list[Event]:
+    """Play a whole game to its end (or `max_hands`)."""
+    events = list(game.start())
+    for _ in range(max_hands):
+        events.extend(play_hand(game, players))
+        if game.phase is Phase.OVER:
+            break
+        events.extend(game.next_hand().events)
+    return events

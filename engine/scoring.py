@@ -1,0 +1,132 @@
+"""Scoring: points made during play, and the end of a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.events import HandResult
+from engine.rules import BlockedWinner, HandPoints, PlayScoring, Rounding, Rules, Ties
+
+
+def play_points(scoring: PlayScoring, ends_total: int) -> int:
+    """Points a play scores when the open ends add up to `ends_total`."""
+    if scoring is PlayScoring.NONE or ends_total <= 0:
+        return 0
+    if scoring is PlayScoring.FIVES:
+        return ends_total if ends_total % 5 == 0 else 0
+    if scoring is PlayScoring.FIVES_DIVIDED:
+        return ends_total // 5 if ends_total % 5 == 0 else 0
+    points = 0
+    if ends_total % 5 == 0:
+        points += ends_total // 5
+    if ends_total % 3 == 0:
+        points += ends_total // 3
+    return points
+
+
+def round_points(rounding: Rounding, points: int) -> int:
+    if rounding is Rounding.NEAREST_5:
+        return (points + 2) // 5 * 5  # 0-2 down, 3-4 up: whole pips never meet a half
+    if rounding is Rounding.UP_5:
+        return -(-points // 5) * 5
+    if rounding is Rounding.DOWN_5:
+        return points // 5 * 5
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    winner: int | None
+    team: int | None
+    points: int
+    split: tuple[int, ...] = ()  # seats sharing the points (Ties.SPLIT)
+
+
+class Teams:
+    """Who plays with whom: `of[seat]` is the seat's team, or None without partnerships."""
+
+    def __init__(self, seats: int, teams: Sequence[Sequence[int]]) -> None:
+        self.seats = seats
+        self.groups: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in teams)
+        self.of: list[int | None] = [None] * seats
+        for i, group in enumerate(self.groups):
+            for seat in group:
+                self.of[seat] = i
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def side(self, seat: int) -> tuple[int, ...]:
+        """The seats that win or lose with `seat` (itself alone without partnerships)."""
+        team = self.of[seat]
+        return (seat,) if team is None else self.groups[team]
+
+
+def hand_outcome(
+    rules: Rules,
+    teams: Teams,
+    result: HandResult,
+    pips: Sequence[int],
+    out_seat: int | None,
+    lightest_tile: Sequence[int] | None = None,
+) -> HandOutcome:
+    """Who wins a finished hand and what they score, before any target check."""
+    if result is HandResult.DOMINO:
+        assert out_seat is not None
+        return _points(rules, rules.domino_points, teams, pips, out_seat)
+    winner = _blocked_winner(rules, teams, pips, lightest_tile)
+    if isinstance(winner, tuple):
+        share = _points(rules, rules.blocked_points, teams, pips, winner[0])
+        return HandOutcome(None, None, share.points // len(winner), winner)
+    if winner is None:
+        return HandOutcome(None, None, 0)
+    return _points(rules, rules.blocked_points, teams, pips, winner)
+
+
+def _blocked_winner(
+    rules: Rules, teams: Teams, pips: Sequence[int], lightest_tile: Sequence[int] | None
+) -> int | tuple[int, ...] | None:
+    if rules.blocked_winner is BlockedWinner.NOBODY:
+        return None
+    if rules.blocked_winner is BlockedWinner.LIGHTEST_TEAM and teams:
+        totals = [sum(pips[s] for s in group) for group in teams.groups]
+        best = min(totals)
+        if totals.count(best) > 1:
+            return None
+        group = teams.groups[totals.index(best)]
+        return min(group, key=lambda s: pips[s])
+    best = min(pips)
+    tied = [s for s, p in enumerate(pips) if p == best]
+    if len(tied) == 1 or (len({teams.of[s] for s in tied} - {None}) == 1 and teams):
+        return tied[0]
+    if rules.ties is Ties.LIGHTEST_TILE and lightest_tile is not None:
+        lightest = min(lightest_tile[s] for s in tied)
+        holders = [s for s in tied if lightest_tile[s] == lightest]
+        return holders[0] if len(holders) == 1 else None
+    if rules.ties is Ties.SPLIT:
+        return tuple(tied)
+    return None
+
+
+def _points(
+    rules: Rules, kind: HandPoints, teams: Teams, pips: Sequence[int], winner: int
+) -> HandOutcome:
+    side = teams.side(winner)
+    own = sum(pips[s] for s in side) if teams else pips[winner]
+    opponents = sum(p for s, p in enumerate(pips) if s not in side)
+    if kind is HandPoints.OPPONENTS:
+        raw = opponents
+    elif kind is HandPoints.OTHERS:
+        raw = sum(pips) - pips[winner]
+    elif kind is HandPoints.ALL:
+        raw = sum(pips)
+    elif kind is HandPoints.OPPONENTS_MINUS_OWN:
+        raw = max(0, opponents - own)
+    elif kind is HandPoints.ONE:
+        raw = 1
+    else:
+        raw = 0
+    if kind is not HandPoints.ONE:
+        raw = round_points(rules.rounding, raw) // rules.divide_by
+    return HandOutcome(winner, teams.of[winner], raw)
