@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.events import Event, Judgement
@@ -48,7 +48,10 @@ class GreedyPlayer:
         return max(moves, key=value)
 
 
-PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+PLAYERS: dict[str, Callable[[random.Random], Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+}
 
 
 def play_turn(game: Game, player: Player) -> Judgement:

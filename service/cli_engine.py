@@ -6,12 +6,14 @@ import json
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from engine import rulesets
-from engine.events import GameEvent, HandEvent, PlayEvent
+from engine.events import Event, GameEvent, HandEvent, PlayEvent
 from engine.game import Game, Mode
 from engine.players import PLAYERS, Player, play_game
 from engine.rules import Rules, RulesError
@@ -96,7 +98,8 @@ def simulate(
         )
     wins: Counter[str] = Counter()
     for number in range(1, games + 1):
-        seats: list[Player] = [PLAYERS[k](rng) for k in kinds]
+        makers: list[Callable[[random.Random], Player]] = [PLAYERS[k] for k in kinds]
+        seats = [make(rng) for make in makers]
         game = Game(r, players, mode=Mode.FULL, seed=rng.randrange(2**32))
         events = play_game(game, seats)
         over = events[-1]
@@ -111,7 +114,7 @@ def simulate(
     )
 
 
-def _print_game(number: int, game: Game, events: list[object]) -> None:
+def _print_game(number: int, game: Game, events: Sequence[Event]) -> None:
     click.echo(f"== game {number}: {game.rules.name}, {game.seats} players")
     for event in events:
         if isinstance(event, PlayEvent):
@@ -133,7 +136,7 @@ def _print_game(number: int, game: Game, events: list[object]) -> None:
 @click.command()
 @click.argument("source", type=click.File("r", encoding="utf-8"))
 @click.option("--table", default="replay", show_default=True, help="Table id in the payloads.")
-def replay(source: click.utils.LazyFile, table: str) -> None:
+def replay(source: TextIO, table: str) -> None:
     """Judge a game told as JSON lines (FILE, or - for stdin); print one event per line."""
     errors = 0
     for out in run_replay(source, table=table, find_rules=find_rules):
