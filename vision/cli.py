@@ -1,0 +1,182 @@
+"""`domino-table vision ...`: read tiles from photos and measure accuracy."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.area import PlayArea
+from vision.bench import DDD_A_CELLS, DDD_A_GRID, BenchDataError, Grid, photos, run, summarise
+from vision.detect import Detection, FrameError, Settings, detect
+from vision.marks import Tone
+from vision.overlay import draw
+
+logger = logging.getLogger(__name__)
+
+TONES = {"light": Tone.LIGHT, "dark": Tone.DARK, "auto": None}
+DDD_A_AREA = ",".join(f"{v:g}" for v in DDD_A_GRID)
+
+
+def parse_area(ctx: click.Context, param: click.Parameter, value: str | None) -> PlayArea | None:
+    """Click callback: `x0,y0,x1,y1` in pixels, or nothing."""
+    if value is None:
+        return None
+    try:
+        return PlayArea.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from exc
+
+
+def load_image(path: Path) -> NDArray[np.uint8]:
+    """Read a photo, or raise FrameError saying what is wrong with the file."""
+    if not path.exists():
+        raise FrameError("no such file")
+    if not path.is_file():
+        raise FrameError("not a file")
+    if path.stat().st_size == 0:
+        raise FrameError("the file is empty")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise FrameError("not an image OpenCV can read (JPEG, PNG, ...)")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def as_json(image: str, det: Detection) -> str:
+    """The one-line JSON record of a detection."""
+    record = {
+        "image": image,
+        "tiles": [
+            {
+                "pips": [t.pips[0], t.pips[1]],
+                "px": [[round(x, 1), round(y, 1)] for x, y in t.px],
+                "confidence": t.confidence,
+            }
+            for t in det.tiles
+        ],
+        "facedown": det.facedown,
+        "ms": round(det.ms, 1),
+    }
+    return json.dumps(record)
+
+
+def as_table(image: str, det: Detection) -> str:
+    """A readable listing of a detection."""
+    lines = [
+        f"{image}: {len(det.tiles)} tiles, {det.facedown} face down, "
+        f"{len(det.unsure)} unsure, {det.ms:.1f} ms"
+    ]
+    lines.append(f"  {'tile':>5}  {'half a (px)':>14}  {'half b (px)':>14}  confidence")
+    for t in det.tiles:
+        (xa, ya), (xb, yb) = t.px
+        lines.append(
+            f"  {t.pips[0]:>2}-{t.pips[1]:<2}  {xa:6.0f},{ya:<7.0f}  {xb:6.0f},{yb:<7.0f}"
+            f"  {t.confidence:.2f}"
+        )
+    for u in det.unsure:
+        lines.append(f"  unsure at {u.x:.0f},{u.y:.0f}: {u.reason}")
+    return "\n".join(lines)
+
+
+def show_path(out: Path, image: Path, many: bool) -> Path:
+    """Where the drawing of `image` goes: OUT itself, or OUT-<image name> for several."""
+    if not many:
+        return out
+    return out.with_name(f"{out.stem}-{image.stem}{out.suffix or '.png'}")
+
+
+@click.group()
+def vision() -> None:
+    """Read domino tiles from camera photos."""
+
+
+@vision.command("detect")
+@click.argument("images", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_lines", is_flag=True, help="One JSON object per image per line.")
+@click.option(
+    "--show",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw what was found over the image into this PNG (OUT-<name>.png for several).",
+)
+@click.option("--area", callback=parse_area, help="Play area rectangle in pixels: x0,y0,x1,y1.")
+@click.option(
+    "--tone",
+    type=click.Choice(sorted(TONES)),
+    default="light",
+    show_default=True,
+    help="Light tiles with dark pips, dark tiles with light pips, or try both.",
+)
+def detect_cmd(
+    images: tuple[Path, ...], as_lines: bool, show: Path | None, area: PlayArea | None, tone: str
+) -> None:
+    """Find the tiles in each IMAGE and print their pips."""
+    settings = Settings(tone=TONES[tone])
+    failed = 0
+    for path in images:
+        try:
+            frame = load_image(path)
+            det = detect(frame, area, settings)
+        except FrameError as exc:
+            click.echo(f"error: {path}: {exc}", err=True)
+            failed += 1
+            continue
+        click.echo(as_json(str(path), det) if as_lines else as_table(str(path), det))
+        if show is not None:
+            target = show_path(show, path, len(images) > 1)
+            if not cv2.imwrite(str(target), draw(frame, det, area)):
+                click.echo(f"error: {target}: could not write the drawing", err=True)
+                failed += 1
+    if failed:
+        raise SystemExit(1)
+
+
+@vision.command("bench")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--area",
+    callback=parse_area,
+    default=DDD_A_AREA,
+    show_default=True,
+    help="Play area handed to the detector (pixels).",
+)
+@click.option(
+    "--grid",
+    "grid_box",
+    callback=parse_area,
+    default=DDD_A_AREA,
+    show_default=True,
+    help="Outline of the labelled cell grid, used only to score (pixels).",
+)
+@click.option("--cells", default=DDD_A_CELLS, show_default=True, help="Cells per grid side.")
+@click.option("--threads", default=1, show_default=True, help="OpenCV threads (1 = one core).")
+@click.option("--errors", "list_errors", is_flag=True, help="List every wrong or missed tile.")
+def bench_cmd(
+    folder: Path, area: PlayArea, grid_box: PlayArea, cells: int, threads: int, list_errors: bool
+) -> None:
+    """Score detection on a labelled FOLDER (images/ and board_state_per_image.csv)."""
+    cv2.setNumThreads(threads)
+    (x0, y0), _, (x1, y1), _ = grid_box.corners
+    grid = Grid(x0, y0, x1, y1, cells)
+    try:
+        names = photos(folder)
+        with click.progressbar(
+            run(folder, area, grid, names),
+            length=len(names),
+            label="detecting",
+            file=sys.stderr,
+        ) as bar:
+            scores = list(bar)
+    except BenchDataError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for line in summarise(scores).lines():
+        click.echo(line)
+    if list_errors:
+        for s in scores:
+            for e in s.errors:
+                click.echo(f"{s.image}: {e}")
