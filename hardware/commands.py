@@ -26,6 +26,7 @@ class Action(StrEnum):
     """The command actions a panel button can send."""
 
     PASS = "pass"
+    LEAD = "lead"
     DRAW = "draw"
     UNDO = "undo"
     NEXT_HAND = "next_hand"
@@ -44,13 +45,18 @@ class ButtonRole:
         """True when the button acts only after being held (UNDO)."""
         return self.action is Action.UNDO
 
-    def command(self, command_id: str) -> dict[str, Any]:
+    def command(self, command_id: str, *, naming_leader: bool = False) -> dict[str, Any]:
         """The command payload for one press, e.g. ``{"id": .., "action": "pass", "seat": 2}``.
 
         A role without a seat leaves ``seat`` out: the service then takes the seat whose
-        turn it is. ``draw`` always says ``"count": 1`` (one press, one tile).
+        turn it is. ``draw`` always says ``"count": 1`` (one press, one tile). While the
+        table asks who led (`naming_leader`), a seat's PASS button names that seat:
+        ``{"action": "lead", "seat": s}``.
         """
-        payload: dict[str, Any] = {"id": command_id, "action": self.action.value}
+        action = self.action
+        if naming_leader and action is Action.PASS and self.seat is not None:
+            action = Action.LEAD
+        payload: dict[str, Any] = {"id": command_id, "action": action.value}
         if self.seat is not None:
             payload["seat"] = self.seat
         if self.action is Action.DRAW:

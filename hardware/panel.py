@@ -18,6 +18,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -29,11 +30,14 @@ from hardware.errors import PinFactoryError, PinSetupError
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, LED_PATTERNS, Pattern, Severity, most_severe
 from hardware.settings import PanelSettings
 
-__all__ = ["TURN_PHASES", "Panel"]
+__all__ = ["LEAD_UNKNOWN", "TURN_PHASES", "Panel"]
 
 logger = logging.getLogger(__name__)
 
 _Device = TypeVar("_Device")
+
+LEAD_UNKNOWN = "LEAD_UNKNOWN"
+"""While an alert with this code stands, a seat's PASS button names that seat as leader."""
 
 TURN_PHASES = frozenset({"lead", "play"})
 """Phases in which the turn seat's LED is lit; in every other phase all turn LEDs are off."""
@@ -72,7 +76,7 @@ class Panel:
         self._buzzer: Buzzer | None = None
         self._shown_turn: int | None = None
         self._shown_alert: Severity | None = None
-        self._standing: dict[str, Severity] = {}
+        self._standing: dict[str, _Standing] = {}
         self._warned_seats: set[int] = set()
         self._buzzer_busy_until = 0.0
         self.pin_factory: Any = None
@@ -90,15 +94,16 @@ class Panel:
     # -- set-up ------------------------------------------------------------------------
 
     def _open_devices(self) -> None:
+        """Outputs first, so that no press is sent before the panel can show anything."""
         s = self.settings
-        for role, pin in _button_roles(s):
-            self._buttons.append(self._open_button(role, pin))
         for seat, pin in enumerate(s.turn_leds):
             self._turn_leds.append(self._open(f"turn_leds[{seat}]", pin, self._make_led))
         if s.alert_led is not None:
             self._alert_led = self._open("alert_led", s.alert_led, self._make_led)
         if s.buzzer is not None:
             self._buzzer = self._open("buzzer", s.buzzer, self._make_buzzer)
+        for role, pin in _button_roles(s):
+            self._buttons.append(self._open_button(role, pin))
 
     def _open(self, use: str, pin: str, make: Callable[[str], _Device]) -> _Device:
         try:
@@ -181,7 +186,7 @@ class Panel:
     def _send(self, role: ButtonRole) -> None:
         if self.closed:
             return
-        command = role.command(self._ids.next())
+        command = role.command(self._ids.next(), naming_leader=self._naming_leader())
         logger.info("panel: %s -> %s", role.use, command)
         try:
             self._submit(command)
@@ -204,7 +209,7 @@ class Panel:
         turn = state.get("turn")
         seat = turn if state.get("phase") in TURN_PHASES and _is_seat(turn) else None
         standing = {
-            str(alert.get("id")): severity
+            str(alert.get("id")): _Standing(severity, str(alert.get("code")))
             for alert in state.get("alerts") or ()
             if not alert.get("resolved") and (severity := _severity(alert)) is not None
         }
@@ -231,7 +236,7 @@ class Panel:
             if alert.get("resolved"):
                 self._standing.pop(alert_id, None)
             else:
-                self._standing[alert_id] = severity
+                self._standing[alert_id] = _Standing(severity, str(alert.get("code")))
                 self._play(BUZZER_PATTERNS[severity], interrupt=True)
             self._show_alerts()
 
@@ -248,7 +253,7 @@ class Panel:
         self._shown_turn = seat
 
     def _show_alerts(self) -> None:
-        severity = most_severe(self._standing.values())
+        severity = most_severe(alert.severity for alert in self._standing.values())
         if severity == self._shown_alert:
             return
         self._shown_alert = severity
@@ -258,6 +263,11 @@ class Panel:
             self._alert_led.off()
         else:
             _blink(self._alert_led, LED_PATTERNS[severity])
+
+    def _naming_leader(self) -> bool:
+        """True while a ``LEAD_UNKNOWN`` alert stands: the table asks who led."""
+        with self._lock:
+            return any(alert.code == LEAD_UNKNOWN for alert in self._standing.values())
 
     def _play(self, pattern: Pattern, *, interrupt: bool) -> None:
         """Play `pattern` on the buzzer; unless `interrupt`, not over a pattern still playing."""
@@ -325,6 +335,14 @@ class Panel:
     def __repr__(self) -> str:
         state = "disabled" if not self.enabled else "closed" if self._closed else "open"
         return f"<Panel {state} seats={self.settings.seats}>"
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """An alert that stands: its severity (for the LED) and code (``LEAD_UNKNOWN``)."""
+
+    severity: Severity
+    code: str
 
 
 def _button_roles(s: PanelSettings) -> list[tuple[ButtonRole, str]]:

@@ -11,7 +11,15 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.panel import Panel
 from hardware.settings import PanelSettings
-from tests.hardware.conftest import MakePanel, Sent, pin, press, wait_for
+from tests.hardware.conftest import (
+    MakePanel,
+    Sent,
+    alert_payload,
+    pin,
+    press,
+    state_payload,
+    wait_for,
+)
 
 
 def test_each_seat_pass_button_passes_its_seat(
@@ -160,3 +168,27 @@ def test_a_failing_submit_is_logged_and_the_panel_keeps_working(
         press(factory, 5)
     assert [c["id"] for c in calls] == ["p-1", "p-2"]
     assert "panel: submit failed for {'id': 'p-1', 'action': 'pass'}" in caplog.text
+
+
+def test_while_the_table_asks_who_led_a_seats_pass_button_names_the_leader(
+    factory: MockFactory, sent: Sent, make_panel: MakePanel
+) -> None:
+    panel = make_panel()
+    asking = alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN")
+    panel.show_state(state_payload(turn=None, phase="play", alerts=[asking]))
+    press(factory, 13)  # pass[2]
+    assert sent.commands == [{"id": "panel-test-1", "action": "lead", "seat": 2}]
+
+    panel.on_alert(alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN", resolved=True))
+    time.sleep(0.06)
+    press(factory, 13)
+    assert sent.commands[-1] == {"id": "panel-test-2", "action": "pass", "seat": 2}
+
+
+def test_the_shared_pass_button_never_names_a_leader(
+    factory: MockFactory, sent: Sent, make_panel: MakePanel
+) -> None:
+    panel = make_panel(**{"pass": [], "shared_pass": 5})
+    panel.on_alert(alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN"))
+    press(factory, 5)
+    assert sent.commands == [{"id": "panel-test-1", "action": "pass"}]
