@@ -1,0 +1,241 @@
+"""Synthetic camera frames of a domino table, with their ground truth.
+
+`render_frame` draws one frame of a `Scene` (tiles in table millimetres) as a given
+`Camera` sees it, in a given `RenderStyle`, and returns the BGR image with the
+pixel positions of every tile half, pip and marker. The same seed gives the same
+frame; `frame` (the index in a sequence) changes only the sensor noise. See
+`vision.render_sequence` for a game played out over many frames.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.markers import Corner
+from vision.render_hand import draw_hand
+from vision.render_post import finish
+from vision.render_scene import (
+    Camera,
+    FaceDownTile,
+    FaceDownTruth,
+    Hand,
+    MarkerTruth,
+    Point,
+    Rendered,
+    Scene,
+    TileTruth,
+    Truth,
+)
+from vision.render_styles import PALETTES, RenderStyle
+from vision.render_surface import surface_texture
+from vision.render_tiles import (
+    Canvas,
+    TileShape,
+    draw_face,
+    draw_marker,
+    facedown_outline,
+    fill,
+    side_hull,
+    tile_shape,
+)
+
+__all__ = [
+    "Camera",
+    "FaceDownTile",
+    "Hand",
+    "RenderStyle",
+    "Rendered",
+    "Scene",
+    "Truth",
+    "render_frame",
+]
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+Points = npt.NDArray[np.float64]
+
+BACKGROUND: Final = (38, 44, 52)  # the floor around the table
+SHADOW_DEPTH: Final = 0.45  # how much light a tile's shadow takes away at its darkest
+SHADOW_SOFTNESS_MM: Final = 2.5
+LIGHT_FROM: Final = np.array([-0.35, -0.5])  # shadows fall down and to the right
+
+
+def render_frame(
+    scene: Scene,
+    camera: Camera | None = None,
+    style: RenderStyle | None = None,
+    seed: int = 0,
+    *,
+    frame: int = 0,
+    hand: Hand | None = None,
+) -> Rendered:
+    """One camera frame of `scene` and its ground truth.
+
+    `camera` defaults to `Camera.overhead(scene.size_mm)` (1280x960) and `style` to
+    `RenderStyle()`. `seed` fixes the table texture, light and tile shading; `frame`
+    varies the sensor noise only; `hand`, when given, reaches over the table.
+    """
+    cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+    look = style or RenderStyle()
+    canvas = _canvas(scene, cam)
+    x0, y0, x1, y1 = scene.surface_rect_mm
+    ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
+    table = surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed).copy()
+    foot = np.array(cam.centre_mm())
+    shapes = [tile_shape(t, scene.tile_mm, small_pips=_small(look)) for t in scene.tiles]
+    backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]
+    lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
+    back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
+    if look.shadows:
+        _shadows(table, canvas, backs + [s.outline for s in shapes], back_lifts + lifts, scene)
+    if scene.markers:
+        for corner in Corner:
+            centre = np.array(corner.position_mm(*scene.size_mm))
+            draw_marker(table, canvas, int(corner), centre, scene.marker_mm)
+    _draw_backs(table, canvas, look, backs, back_lifts)
+    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes, lifts=lifts)
+    image = _warp(table, canvas, cam, scene)
+    mask = None
+    if hand is not None:
+        mask = draw_hand(image, hand, cam.px_per_mm(_point(foot)), shadow=look.shadows)
+    image = finish(image, look, seed, frame)
+    return Rendered(image, _truth(scene, cam, shapes, mask))
+
+
+def _point(foot: Points) -> Point:
+    return (float(foot[0]), float(foot[1]))
+
+
+def _small(style: RenderStyle) -> bool:
+    return PALETTES[style.tiles].double_twelve
+
+
+def _canvas(scene: Scene, cam: Camera) -> Canvas:
+    """A top-down canvas a little finer than the camera sees the table."""
+    x0, y0, x1, y1 = scene.surface_rect_mm
+    finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
+    return Canvas(min(8.0, max(1.0, 1.15 * finest)), (x0, y0))
+
+
+def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
+    """How far a tile's top face appears shifted from its base (table mm)."""
+    return np.asarray((centre - foot) * (scene.thickness_mm / cam.height_mm), dtype=np.float64)
+
+
+def _shadows(
+    table: Image, canvas: Canvas, tops: list[Points], lifts: list[Points], scene: Scene
+) -> None:
+    mask = np.zeros(table.shape[:2], dtype=np.uint8)
+    offset = -LIGHT_FROM * scene.thickness_mm
+    for top, lift in zip(tops, lifts, strict=True):
+        fill(mask, canvas, side_hull(top, lift) + offset, 255)
+    soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * canvas.scale)
+    keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
+    cv2.multiply(table, cv2.merge([keep, keep, keep]), dst=table, scale=1 / 255)
+
+
+def _draw_backs(
+    table: Image, canvas: Canvas, style: RenderStyle, backs: list[Points], lifts: list[Points]
+) -> None:
+    palette = PALETTES[style.tiles]
+    for back, lift in zip(backs, lifts, strict=True):
+        fill(table, canvas, side_hull(back, lift), palette.side)
+        fill(table, canvas, back, palette.back)
+
+
+def _draw_faces(
+    table: Image,
+    canvas: Canvas,
+    scene: Scene,
+    style: RenderStyle,
+    *,
+    seed: int,
+    shapes: list[TileShape],
+    lifts: list[Points],
+) -> None:
+    palette = PALETTES[style.tiles]
+    rng = np.random.default_rng([seed, 0x711E])
+    for tile, shape, lift in zip(scene.tiles, shapes, lifts, strict=True):
+        jitter = float(rng.uniform(-0.03, 0.03))
+        draw_face(
+            table, canvas, tile, shape, palette, lift=lift, jitter=jitter, brass_pin=style.brass_pin
+        )
+
+
+def _warp(table: Image, canvas: Canvas, cam: Camera, scene: Scene) -> Image:
+    s = canvas.scale
+    ox, oy = canvas.origin
+    to_canvas = np.array([[s, 0, -ox * s], [0, s, -oy * s], [0, 0, 1]], dtype=np.float64)
+    m = cam.matrix @ np.linalg.inv(to_canvas)
+    out = cv2.warpPerspective(
+        table,
+        m,
+        (cam.width, cam.height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=BACKGROUND,
+    )
+    return np.asarray(out, dtype=np.uint8)
+
+
+def _covered(mask: Image | None, pts: Points) -> bool:
+    if mask is None:
+        return False
+    h, w = mask.shape
+    xy = np.round(pts).astype(np.int64)
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    xy = xy[inside]
+    return bool(np.any(mask[xy[:, 1], xy[:, 0]] > 0))
+
+
+def _pts(arr: Points) -> tuple[Point, ...]:
+    return tuple((float(x), float(y)) for x, y in arr.reshape(-1, 2))
+
+
+def _truth(scene: Scene, cam: Camera, shapes: list[TileShape], mask: Image | None) -> Truth:
+    length, width = scene.tile_mm
+    tiles = []
+    for tile, shape in zip(scene.tiles, shapes, strict=True):
+        box = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64)
+        corners = (
+            shape.centre + box[:, :1] * shape.u * (length / 2) + box[:, 1:] * shape.v * (width / 2)
+        )
+        ends = cam.mm_to_px(np.array([[tile.xa, tile.ya], [tile.xb, tile.yb]]))
+        pa, pb, cpx = cam.mm_to_px(shape.pips_a), cam.mm_to_px(shape.pips_b), cam.mm_to_px(corners)
+        probe = np.vstack([ends, pa, pb, cpx])
+        tiles.append(
+            TileTruth(
+                tile,
+                _pts(ends[0])[0],
+                _pts(ends[1])[0],
+                _pts(pa),
+                _pts(pb),
+                _pts(cpx),
+                _covered(mask, probe),
+            )
+        )
+    backs = []
+    for f in scene.facedown:
+        outline = cam.mm_to_px(facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm))
+        centre = cam.mm_to_px(np.array([f.x, f.y]))
+        backs.append(FaceDownTruth(f, _pts(centre)[0], _pts(outline[::6]), _covered(mask, outline)))
+    markers = []
+    if scene.markers:
+        half = scene.marker_mm / 2
+        square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+        for corner in Corner:
+            centre = np.array(corner.position_mm(*scene.size_mm))
+            px = cam.mm_to_px(centre + square)
+            c = cam.mm_to_px(centre)
+            markers.append(
+                MarkerTruth(int(corner), _pts(c)[0], _pts(px), _covered(mask, np.vstack([px, c])))
+            )
+    fraction = 0.0 if mask is None else float(np.count_nonzero(mask)) / mask.size
+    return Truth(cam, tuple(tiles), tuple(backs), tuple(markers), fraction)

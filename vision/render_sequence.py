@@ -1,0 +1,142 @@
+"""A game played out as camera frames: scenes over time, with hands passing between.
+
+The camera source's fake and the demo read frames from `render_sequence`; motion-gate
+tests use its `settled` flag and the hand visible in between placements.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.surface import SeenTile
+from vision.render import render_frame
+from vision.render_scene import Camera, Hand, Point, Scene, Truth
+from vision.render_styles import BGR, RenderStyle
+
+SKINS: Final[tuple[BGR, ...]] = (
+    (150, 180, 225),
+    (120, 150, 200),
+    (90, 125, 175),
+    (60, 85, 125),
+    (45, 60, 90),
+)
+SLEEVES: Final[tuple[BGR, ...]] = (
+    (110, 60, 40),
+    (70, 70, 70),
+    (40, 40, 150),
+    (200, 200, 200),
+    (60, 110, 60),
+    (25, 25, 25),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceFrame:
+    """One frame of a sequence.
+
+    `scene_index` is the scene on the table; `settled` is true when no hand is in
+    view and the previous frame showed the same scene without a hand, i.e. the
+    moment a motion gate should let a reading through.
+    """
+
+    index: int
+    scene_index: int
+    image: npt.NDArray[np.uint8]
+    truth: Truth
+    settled: bool
+
+    @property
+    def hand_visible(self) -> bool:
+        return self.truth.hand_visible
+
+
+def render_sequence(
+    scenes: Iterable[Scene | Sequence[SeenTile]],
+    style: RenderStyle | None = None,
+    seed: int = 0,
+    *,
+    hands: bool = True,
+    camera: Camera | None = None,
+    template: Scene | None = None,
+    still_frames: int = 3,
+    hand_frames: int = 6,
+) -> Iterator[SequenceFrame]:
+    """Frames of `scenes` in order: `still_frames` of each, and with `hands`,
+    `hand_frames` of a hand reaching in before each later scene (the table changes
+    at the hand's furthest reach, then the hand withdraws).
+
+    A scene is a `Scene` or a list of `SeenTile` laid on `template` (default
+    `Scene()`). `camera` defaults to `Camera.overhead` for the first scene's size.
+    The whole sequence is fixed by `seed`.
+    """
+    base = template or Scene()
+    rng = np.random.default_rng([seed, 0x4A2D])
+    index = 0
+    previous: Scene | None = None
+    cam = camera
+    last_settled_scene = -1
+    for scene_index, item in enumerate(scenes):
+        scene = item if isinstance(item, Scene) else base.with_tiles(tuple(item))
+        if cam is None:
+            cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+        if previous is not None and hands:
+            target = _target(previous, scene, cam, rng)
+            entry = _entry(cam, rng)
+            skin = SKINS[int(rng.integers(len(SKINS)))]
+            sleeve = SLEEVES[int(rng.integers(len(SLEEVES)))]
+            for j in range(hand_frames):
+                reach = math.sin(math.pi * (j + 1) / (hand_frames + 1))
+                tip = (
+                    entry[0] + reach * (target[0] - entry[0]),
+                    entry[1] + reach * (target[1] - entry[1]),
+                )
+                shown, shown_index = (
+                    (previous, scene_index - 1) if j < hand_frames // 2 else (scene, scene_index)
+                )
+                hand = Hand(tip, entry, skin, sleeve)
+                out = render_frame(shown, cam, style, seed, frame=index, hand=hand)
+                yield SequenceFrame(index, shown_index, out.image, out.truth, settled=False)
+                index += 1
+            last_settled_scene = -1
+        for _ in range(still_frames):
+            out = render_frame(scene, cam, style, seed, frame=index)
+            settled = last_settled_scene == scene_index
+            yield SequenceFrame(index, scene_index, out.image, out.truth, settled=settled)
+            last_settled_scene = scene_index
+            index += 1
+        previous = scene
+
+
+def _target(before: Scene, after: Scene, cam: Camera, rng: np.random.Generator) -> Point:
+    """Where the hand reaches: the tile that appeared (or went), else anywhere."""
+    added = [t for t in after.tiles if t not in before.tiles]
+    removed = [t for t in before.tiles if t not in after.tiles]
+    changed = added or removed
+    if changed:
+        x, y = changed[0].centre
+    else:
+        w, h = after.size_mm
+        x, y = float(rng.uniform(0.2, 0.8) * w), float(rng.uniform(0.2, 0.8) * h)
+    px = cam.mm_to_px(np.array([x, y]))
+    return (float(px[0]), float(px[1]))
+
+
+def _entry(cam: Camera, rng: np.random.Generator) -> Point:
+    """A point just beyond one of the frame's edges, where the arm comes from."""
+    w, h = cam.width, cam.height
+    side = int(rng.integers(4))
+    t = float(rng.uniform(0.2, 0.8))
+    out = 0.08 * max(w, h)
+    if side == 0:
+        return (t * w, -out)
+    if side == 1:
+        return (w + out, t * h)
+    if side == 2:
+        return (t * w, h + out)
+    return (-out, t * h)
