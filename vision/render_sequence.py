@@ -19,6 +19,8 @@ from vision.render import render_frame
 from vision.render_scene import Camera, Hand, Point, Scene, Truth
 from vision.render_styles import BGR, RenderStyle
 
+REACH_BOOST: Final = 1.2  # the hand dwells at full reach for the middle frames
+GRIP_MM: Final = 20.0  # fingertips reach this far past the tile they hold
 SKINS: Final[tuple[BGR, ...]] = (
     (150, 180, 225),
     (120, 150, 200),
@@ -88,13 +90,14 @@ def render_sequence(
         if previous is not None and hands:
             target = _target(previous, scene, cam, rng)
             entry = _entry(cam, rng)
+            grip = _beyond(entry, target, GRIP_MM * cam.px_per_mm(_scene_centre(scene)))
             skin = SKINS[int(rng.integers(len(SKINS)))]
             sleeve = SLEEVES[int(rng.integers(len(SLEEVES)))]
             for j in range(hand_frames):
-                reach = math.sin(math.pi * (j + 1) / (hand_frames + 1))
+                reach = min(1.0, REACH_BOOST * math.sin(math.pi * (j + 1) / (hand_frames + 1)))
                 tip = (
-                    entry[0] + reach * (target[0] - entry[0]),
-                    entry[1] + reach * (target[1] - entry[1]),
+                    entry[0] + reach * (grip[0] - entry[0]),
+                    entry[1] + reach * (grip[1] - entry[1]),
                 )
                 shown, shown_index = (
                     (previous, scene_index - 1) if j < hand_frames // 2 else (scene, scene_index)
@@ -125,6 +128,16 @@ def _target(before: Scene, after: Scene, cam: Camera, rng: np.random.Generator) 
         x, y = float(rng.uniform(0.2, 0.8) * w), float(rng.uniform(0.2, 0.8) * h)
     px = cam.mm_to_px(np.array([x, y]))
     return (float(px[0]), float(px[1]))
+
+
+def _scene_centre(scene: Scene) -> Point:
+    return (scene.size_mm[0] / 2, scene.size_mm[1] / 2)
+
+
+def _beyond(start: Point, target: Point, extra: float) -> Point:
+    dx, dy = target[0] - start[0], target[1] - start[1]
+    n = max(1e-9, math.hypot(dx, dy))
+    return (target[0] + dx / n * extra, target[1] + dy / n * extra)
 
 
 def _entry(cam: Camera, rng: np.random.Generator) -> Point:
