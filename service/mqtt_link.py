@@ -1,0 +1,358 @@
+"""The MQTT link of one table: one paho client that keeps the promises of spec/mqtt.md.
+
+- Last Will: `offline`, retained, QoS 1 on `<prefix>/status`; a clean `stop()`
+  publishes `offline` itself.
+- On every (re)connect, in this order: the latest `state` (retained), `online`
+  (retained), every event the journal holds as not yet acknowledged, in seq order, and
+  the results and Home Assistant configs. Publishing is serialised by one lock, so an
+  event published meanwhile by the service cannot overtake them.
+- Events are QoS 1, not retained. The journal marks an event acked only when the broker
+  acknowledged that very publish (paho's `on_publish` for its mid). Nothing is handed to
+  paho while disconnected: paho would keep it in memory only; the journal republishes
+  it on reconnect instead. Subscribers drop repeats by `seq`.
+- Commands on `<prefix>/cmd` go through `CommandIntake`; a retained command is ignored.
+
+Threads: paho's network thread runs the callbacks; every public method may be called
+from any thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from config.settings import MqttSettings
+from service.commands import Command
+from service.journal import Journal
+from service.mqtt_discovery import discovery_messages, seat_config_topic
+from service.mqtt_intake import CommandIntake
+from service.mqtt_topics import HA_STATUS, Topics
+from service.payloads import encode, stamp
+
+log = logging.getLogger(__name__)
+
+QOS = 1
+RECONNECT_MIN_S = 1
+RECONNECT_MAX_S = 2
+ClientFactory = Callable[[str], mqtt.Client]
+
+
+class MqttLinkError(Exception):
+    """The MQTT link cannot be set up (bad TLS files, say)."""
+
+
+def _default_client(client_id: str) -> mqtt.Client:
+    return mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+
+
+class _Acks:
+    """Maps paho message ids to journal seqs, safe against an ack that beats `publish()`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._mids: dict[int, int | None] = {}
+        self._early: set[int] = set()
+
+    def sent(self, info: mqtt.MQTTMessageInfo, seq: int | None) -> bool:
+        """Record a publish; True when its ack already came and `seq` may be marked acked."""
+        delivered = info.rc == MQTTErrorCode.MQTT_ERR_SUCCESS
+        with self._lock:
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+                return delivered and seq is not None
+            self._mids[info.mid] = seq if delivered else None
+        return False
+
+    def acked(self, mid: int) -> int | None:
+        """The broker acknowledged `mid`: the seq to mark acked, if it was an event."""
+        with self._lock:
+            if mid not in self._mids:
+                self._early.add(mid)
+                return None
+            return self._mids.pop(mid)
+
+
+class MqttLink:
+    """Publishes one table's game and takes its commands over MQTT."""
+
+    def __init__(
+        self,
+        settings: MqttSettings,
+        table_id: str,
+        journal: Journal,
+        *,
+        state: Callable[[], Mapping[str, Any] | None],
+        on_command: Callable[[Command], None],
+        seats: int = 4,
+        client_factory: ClientFactory = _default_client,
+    ) -> None:
+        self.settings = settings
+        self.table_id = table_id
+        self.topics = Topics(settings.prefix)
+        self._journal = journal
+        self._state = state
+        self._intake = CommandIntake(table_id, journal, on_command)
+        self._seats = seats
+        self._discovered = 0  # seat configs published so far
+        self._pub_lock = threading.RLock()
+        self._acks = _Acks()
+        self._connected = threading.Event()
+        self._started = False
+        self._last_error: str | None = None
+        self._failures = 0
+        self._latest_state: dict[str, Any] | None = None
+        self._unsent_results: dict[str, dict[str, Any]] = {}
+        self._client = client_factory(settings.client_id)
+        self._configure()
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def _configure(self) -> None:
+        c, s = self._client, self.settings
+        c.will_set(self.topics.status, "offline", qos=QOS, retain=True)
+        c.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+        if s.username is not None:
+            password = s.password.get_secret_value() if s.password is not None else None
+            c.username_pw_set(s.username, password)
+        if s.tls.enabled:
+            tls = s.tls
+            passphrase = tls.key_passphrase.get_secret_value() if tls.key_passphrase else None
+            try:
+                c.tls_set(
+                    ca_certs=str(tls.ca_file) if tls.ca_file else None,
+                    certfile=str(tls.cert_file) if tls.cert_file else None,
+                    keyfile=str(tls.key_file) if tls.key_file else None,
+                    keyfile_password=passphrase,
+                    cert_reqs=ssl.CERT_REQUIRED,
+                )
+            except (OSError, ssl.SSLError, ValueError) as exc:
+                raise MqttLinkError(
+                    f"mqtt: cannot use the TLS files in [mqtt.tls] ({exc}): check them"
+                ) from exc
+            c.tls_insecure_set(tls.insecure)
+        c.on_connect = self._on_connect
+        c.on_connect_fail = self._on_connect_fail
+        c.on_disconnect = self._on_disconnect
+        c.on_publish = self._on_publish
+        c.on_message = self._on_message
+
+    def start(self) -> None:
+        """Connect in the background (and keep reconnecting every 1-2 s)."""
+        s = self.settings
+        log.info("mqtt: connecting to %s:%d as %s", s.host, s.port, s.client_id)
+        self._client.connect_async(s.host, s.port, keepalive=s.keepalive, clean_start=True)
+        self._client.loop_start()
+        self._started = True
+
+    def wait_connected(self, timeout: float) -> bool:
+        """True once connected and caught up (state, online and pending events sent)."""
+        return self._connected.wait(timeout)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Publish `offline` (retained), disconnect and stop paho's thread. Idempotent."""
+        if not self._started:
+            return
+        self._started = False
+        with self._pub_lock:
+            if self._connected.is_set():
+                info = self._client.publish(self.topics.status, "offline", qos=QOS, retain=True)
+                try:
+                    info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError) as exc:
+                    log.warning("mqtt: could not publish offline before stopping (%s)", exc)
+            self._connected.clear()
+            self._client.disconnect()
+        self._client.loop_stop()
+        log.info("mqtt: stopped")
+
+    # -- publishing ---------------------------------------------------------------------
+
+    def _publish(
+        self, topic: str, payload: bytes | str, *, retain: bool, seq: int | None = None
+    ) -> None:
+        """Hand one message to paho (call with `_pub_lock` held)."""
+        info = self._client.publish(topic, payload, qos=QOS, retain=retain)
+        if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
+            log.debug("mqtt: %s not sent now (%s)", topic, mqtt.error_string(info.rc))
+        if self._acks.sent(info, seq) and seq is not None:
+            self._journal.mark_acked(seq)
+
+    def publish_event(self, seq: int, kind: str, payload: Mapping[str, Any]) -> None:
+        """Publish journaled event `seq` on `<prefix>/event/<kind>` (QoS 1, not retained).
+
+        `payload` is the stored one (`Journal.event(seq).payload`). While disconnected
+        nothing is sent: the event stays pending in the journal and goes out on reconnect.
+        """
+        body = encode(stamp(self.table_id, payload, seq=seq))
+        topic = self.topics.event(kind)
+        with self._pub_lock:
+            if self._connected.is_set():
+                self._publish(topic, body, retain=False, seq=seq)
+
+    def publish_journaled(self, seqs: Sequence[int]) -> None:
+        """Publish the journal's events with these seqs (what `Journal.append` returned)."""
+        for seq in seqs:
+            event = self._journal.event(seq)
+            if event is not None:
+                self.publish_event(event.seq, event.kind, event.payload)
+
+    def publish_state(self, payload: Mapping[str, Any]) -> None:
+        """Publish the whole game on `<prefix>/state`, retained (stamped if need be)."""
+        state = stamp(self.table_id, payload)
+        with self._pub_lock:
+            self._latest_state = state
+            if self._connected.is_set():
+                self._publish(self.topics.state, encode(state), retain=True)
+
+    def publish_result(self, game_id: str, payload: Mapping[str, Any]) -> None:
+        """Publish a finished game's `game` event on `<prefix>/result/<game_id>`, retained."""
+        topic = self.topics.result(game_id)
+        result = stamp(self.table_id, payload)
+        with self._pub_lock:
+            if self._connected.is_set():
+                self._publish(topic, encode(result), retain=True)
+            else:
+                self._unsent_results[topic] = result
+
+    def reply(self, cmd_id: str, ok: bool, error: str | None = None) -> dict[str, Any]:
+        """The service's answer to a command: stored, then published on `<prefix>/cmd/reply`."""
+        replies = self._intake.answer(cmd_id, ok, error)
+        self._publish_replies(replies)
+        return replies[0]
+
+    def _publish_replies(self, replies: Sequence[Mapping[str, Any]]) -> None:
+        with self._pub_lock:
+            if not self._connected.is_set():
+                return  # stored in the journal: a resent command gets it
+            for reply in replies:
+                self._publish(self.topics.cmd_reply, encode(reply), retain=False)
+
+    def set_seats(self, seats: int) -> None:
+        """The game now has `seats` seats: update the Home Assistant sensors."""
+        with self._pub_lock:
+            self._seats = seats
+            if self._connected.is_set():
+                self._publish_discovery()
+
+    def _publish_discovery(self) -> None:
+        if not self.settings.discovery:
+            return
+        for topic, config in discovery_messages(self.table_id, self.topics, self._seats):
+            self._publish(topic, encode(config), retain=True)
+        for seat in range(self._seats, self._discovered):  # seats that went away
+            self._publish(seat_config_topic(self.table_id, seat), b"", retain=True)
+        self._discovered = self._seats
+
+    # -- paho callbacks (paho's thread) ---------------------------------------------------
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Any,
+    ) -> None:
+        if reason_code.is_failure:
+            self._note_failure(f"the broker refused the connection: {reason_code}")
+            return
+        s = self.settings
+        log.info("mqtt: connected to %s:%d", s.host, s.port)
+        self._failures = 0
+        self._last_error = None
+        client.subscribe(self.topics.cmd, options=SubscribeOptions(qos=QOS, retainAsPublished=True))
+        if s.discovery:
+            client.subscribe(HA_STATUS, options=SubscribeOptions(qos=QOS))
+        with self._pub_lock:
+            self._catch_up()
+            self._connected.set()
+
+    def _catch_up(self) -> None:
+        state = self._state() or self._latest_state
+        if state is not None:
+            self._latest_state = stamp(self.table_id, state)
+            self._publish(self.topics.state, encode(self._latest_state), retain=True)
+        self._publish(self.topics.status, "online", retain=True)
+        pending = self._journal.pending()
+        for event in pending:
+            self._publish(
+                self.topics.event(event.kind), encode(event.payload), retain=False, seq=event.seq
+            )
+        if pending:
+            log.info(
+                "mqtt: republished %d pending events from seq %d", len(pending), pending[0].seq
+            )
+        for topic, result in self._unsent_results.items():
+            self._publish(topic, encode(result), retain=True)
+        self._unsent_results.clear()
+        self._publish_discovery()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        s = self.settings
+        self._note_failure(f"cannot reach the broker at {s.host}:{s.port}")
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.DisconnectFlags,
+        reason_code: ReasonCode,
+        properties: Any,
+    ) -> None:
+        self._connected.clear()
+        if self._started:
+            self._note_failure(f"disconnected from the broker: {reason_code}")
+
+    def _note_failure(self, message: str) -> None:
+        self._last_error = message
+        self._failures += 1
+        level = logging.WARNING if self._failures == 1 else logging.DEBUG
+        log.log(level, "mqtt: %s; retrying every %d s", message, RECONNECT_MAX_S)
+
+    def _on_publish(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_code: ReasonCode,
+        properties: Any,
+    ) -> None:
+        seq = self._acks.acked(mid)
+        if seq is None:
+            return
+        if reason_code.is_failure:
+            log.warning("mqtt: the broker refused event %d: %s", seq, reason_code)
+            return
+        self._journal.mark_acked(seq)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic == HA_STATUS:
+            if msg.payload == b"online":
+                log.info("mqtt: Home Assistant is online: publishing discovery again")
+                with self._pub_lock:
+                    self._publish_discovery()
+            return
+        if msg.retain:
+            log.warning("mqtt: ignoring a retained command on %s", msg.topic)
+            return
+        self._publish_replies(self._intake.receive(bytes(msg.payload)))
+
+    # -- status -------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The link as plain data: connected, pending events, last error (no secrets)."""
+        return {
+            "connected": self._connected.is_set(),
+            "broker": f"{self.settings.host}:{self.settings.port}",
+            "prefix": self.settings.prefix,
+            "pending": self._journal.pending_count(),
+            "last_error": self._last_error,
+        }

@@ -1,0 +1,188 @@
+"""The MQTT link against a real Mosquitto: order on (re)connect, acks, results, status."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.commands import Command
+from service.journal import Journal
+from service.mqtt_link import MqttLink
+from tests.fixtures.mosquitto import Mosquitto
+from tests.service.mqtt_recorder import Recorder, Seen, mqtt_settings, play_payload, state_payload
+
+P = "domino/t1"
+
+
+class Table:
+    """A journal, a state the link reads, and a link: the bits of the service the link sees."""
+
+    def __init__(self, tmp_path: Path, broker: Mosquitto, **kw: Any) -> None:
+        self.journal = Journal(tmp_path / "state", "t1")
+        self.state: dict[str, Any] | None = state_payload(seq=self.journal.last_seq())
+        self.commands: list[Command] = []
+        self.link = MqttLink(
+            mqtt_settings(broker.host, broker.port, **kw),
+            "t1",
+            self.journal,
+            state=lambda: self.state,
+            on_command=self.commands.append,
+        )
+
+    def play(self, n: int) -> int:
+        (seq,) = self.journal.append({"n": n}, [("play", play_payload(n))])
+        self.state = state_payload(seq=seq)
+        self.link.publish_journaled([seq])
+        self.link.publish_state(self.state)
+        return seq
+
+    def close(self) -> None:
+        self.link.stop()
+        self.journal.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path, broker: Mosquitto) -> Iterator[Table]:
+    t = Table(tmp_path, broker)
+    yield t
+    t.close()
+
+
+def status_and_state(seen: list[Seen]) -> list[str]:
+    out = []
+    for s in seen:
+        if s.topic == f"{P}/status":
+            out.append(s.payload.decode())
+        elif s.topic == f"{P}/state":
+            out.append("state")
+    return out
+
+
+def wait_acked(journal: Journal, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while journal.pending_count() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert journal.pending_count() == 0
+
+
+def test_state_before_online_on_connect_and_reconnect(table: Table, broker: Mosquitto) -> None:
+    rec = Recorder(broker.host, broker.port, [f"{P}/#"])
+    try:
+        assert rec.subscribed.wait(5)
+        table.link.start()
+        assert table.link.wait_connected(5)
+        rec.wait_for(lambda seen: status_and_state(seen) == ["state", "online"])
+        assert table.link.status()["connected"] is True
+
+        broker.kill()  # no clean goodbye: both clients must reconnect
+        broker.start()
+        rec.wait_for(
+            lambda seen: (
+                status_and_state(seen)[-2:] == ["state", "online"]
+                and len(status_and_state(seen)) >= 4
+            ),
+            15,
+        )
+        after = status_and_state(rec.seen)[2:]
+        assert after.index("state") < after.index("online")
+    finally:
+        rec.close()
+
+
+def test_events_arrive_in_seq_order_and_are_acked(table: Table, broker: Mosquitto) -> None:
+    rec = Recorder(broker.host, broker.port, [f"{P}/event/#"])
+    try:
+        assert rec.subscribed.wait(5)
+        table.link.start()
+        assert table.link.wait_connected(5)
+        seqs = [table.play(n) for n in range(60)]
+        seen = rec.wait_for(lambda s: len(s) >= 60)
+        assert [s.json()["seq"] for s in seen] == seqs == list(range(1, 61))
+        assert all(s.topic == f"{P}/event/play" and not s.retain for s in seen)
+        wait_acked(table.journal)
+    finally:
+        rec.close()
+
+
+def test_events_published_while_offline_go_out_on_connect(
+    tmp_path: Path, broker: Mosquitto
+) -> None:
+    table = Table(tmp_path, broker)
+    try:
+        seqs = [table.play(n) for n in range(5)]  # not started: nothing can be sent
+        assert table.journal.pending_count() == 5
+        rec = Recorder(broker.host, broker.port, [f"{P}/#"])
+        assert rec.subscribed.wait(5)
+        table.link.start()
+        seen = rec.wait_for(lambda s: sum("/event/" in x.topic for x in s) >= 5)
+        order = [
+            x.topic.rsplit("/", 1)[-1] if "/event/" not in x.topic else x.json()["seq"]
+            for x in seen
+        ]
+        assert order[:2] == ["state", "status"] and order[2:7] == seqs
+        assert seen[0].json()["seq"] == 5  # the state republished is the latest
+        wait_acked(table.journal)
+        rec.close()
+    finally:
+        table.close()
+
+
+def test_retained_state_survives_a_broker_restart(table: Table, broker: Mosquitto) -> None:
+    table.link.start()
+    assert table.link.wait_connected(5)
+    table.play(1)
+    wait_acked(table.journal)
+    table.close()  # clean stop: offline
+    broker.stop()
+    broker.start()
+    rec = Recorder(broker.host, broker.port, [f"{P}/state", f"{P}/status"])
+    try:
+        seen = rec.wait_for(lambda s: len(s) >= 2)
+        by_topic = {s.topic: s for s in seen}
+        assert by_topic[f"{P}/status"].payload == b"offline" and by_topic[f"{P}/status"].retain
+        assert by_topic[f"{P}/state"].json()["seq"] == 1 and by_topic[f"{P}/state"].retain
+    finally:
+        rec.close()
+
+
+def test_result_is_retained_and_sent_after_reconnect(table: Table, broker: Mosquitto) -> None:
+    game = {
+        "game_id": "g1",
+        "seq": 9,
+        "event": "over",
+        "winner": 1,
+        "team": None,
+        "scores": [50, 150],
+        "team_scores": [],
+        "names": ["A", "B"],
+    }
+    table.link.publish_result("g1", game)  # not connected yet: kept until connected
+    table.link.start()
+    assert table.link.wait_connected(5)
+    rec = Recorder(broker.host, broker.port, [f"{P}/result/+"])
+    try:
+        (seen,) = rec.wait_for(lambda s: len(s) >= 1)
+        assert seen.topic == f"{P}/result/g1" and seen.retain
+        assert seen.json()["winner"] == 1
+    finally:
+        rec.close()
+
+
+def test_status_reports_the_broker_down(table: Table, broker: Mosquitto) -> None:
+    table.link.start()
+    assert table.link.wait_connected(5)
+    broker.kill()
+    deadline = time.monotonic() + 5
+    while table.link.status()["connected"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    table.play(1)
+    status = table.link.status()
+    assert status["connected"] is False and status["pending"] == 1
+    assert status["last_error"] and "password" not in str(status)
+    broker.start()
+    assert table.link.wait_connected(10)
+    wait_acked(table.journal)
