@@ -159,7 +159,7 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark)."""
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     bright = local_bright(img, s.window)
-    marks = np.asarray(mark_mask(img, bright, s.min_contrast, s.rel_contrast) & solid, np.uint8)
+    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
     blobs = find_blobs(marks, img, bright, max_area=img.size / 50.0)
     cands = [c for c in hypotheses(blobs, tile) if _half_fill(tile, marks, c) >= s.min_half_fill]
     agreed, width = consensus(blobs, cands)

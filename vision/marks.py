@@ -96,11 +96,25 @@ def local_bright(img: U8, window: int) -> U8:
     return np.asarray(cv2.blur(bright, (window // 2 | 1, window // 2 | 1)), dtype=np.uint8)
 
 
-def mark_mask(img: U8, bright: U8, min_contrast: int, rel_contrast: float) -> U8:
-    """1 where a pixel is darker than its surroundings by the contrast threshold."""
+def mark_mask(img: U8, bright: U8, solid: U8, min_contrast: int, rel_contrast: float) -> U8:
+    """1 where a pixel on tile material is clearly darker than the tile around it.
+
+    "Clearly" is `rel_contrast` of the local brightness (deep enough to ignore the
+    shading of a glossy, rounded face), lowered to the frame's own split between
+    face and mark contrast (Otsu over the tile pixels) when the pips are pale, and
+    never below `min_contrast` grey levels.
+    """
     contrast = bright.astype(np.int16) - img.astype(np.int16)
-    need = np.maximum(min_contrast, (bright.astype(np.float32) * rel_contrast).astype(np.int16))
-    return np.asarray(contrast > need, dtype=np.uint8)
+    on_tile = np.clip(contrast[solid > 0], 0, 255).astype(np.uint8).reshape(-1, 1)
+    split = min_contrast
+    if on_tile.size:
+        otsu, _ = cv2.threshold(on_tile, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        split = max(min_contrast, int(otsu))
+    need = np.maximum(
+        min_contrast,
+        np.minimum(split, (bright.astype(np.float32) * rel_contrast).astype(np.int16)),
+    )
+    return np.asarray((contrast > need) & (solid > 0), dtype=np.uint8)
 
 
 def find_blobs(mask: U8, img: U8, bright: U8, max_area: float) -> Blobs:
