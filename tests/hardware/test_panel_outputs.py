@@ -23,6 +23,12 @@ ALERT_LED = 4
 BUZZER = 18
 
 
+def lasted(durations: list[float], on_time: float) -> bool:
+    """Every duration is `on_time`: never shorter (gpiozero waits at least that long), and
+    late by less than 0.25 s however busy the machine running the tests is."""
+    return all(on_time - 0.005 <= d <= on_time + 0.25 for d in durations)
+
+
 def lit(factory: MockFactory) -> list[bool]:
     return [pin(factory, n).state for n in TURN_LEDS]
 
@@ -101,9 +107,9 @@ def test_illegal_and_fault_sound_distinct_buzzer_patterns(
     fault = play_and_wait(factory, beeps=2)
 
     assert len(illegal) == 3
-    assert all(b == pytest.approx(0.1, abs=0.06) for b in illegal)
+    assert lasted(illegal, 0.1)
     assert len(fault) == 2
-    assert all(b == pytest.approx(0.6, abs=0.1) for b in fault)
+    assert lasted(fault, 0.6)
     assert BUZZER_PATTERNS[Severity.ILLEGAL] != BUZZER_PATTERNS[Severity.FAULT]
 
 
@@ -112,7 +118,8 @@ def test_a_warning_is_one_short_beep(factory: MockFactory, make_panel: MakePanel
     pin(factory, BUZZER).clear_states()
     panel.on_alert(alert_payload("warning", code="UNREADABLE"))
     beeps = play_and_wait(factory, beeps=1)
-    assert beeps == [pytest.approx(0.15, abs=0.06)]
+    assert len(beeps) == 1
+    assert lasted(beeps, 0.15)
 
 
 def test_a_resolved_alert_is_silent_and_puts_the_alert_led_out(
@@ -142,7 +149,7 @@ def test_the_alert_led_blinks_while_an_alert_stands(
     time.sleep(0.7)
     flashes = pulses(led)
     assert len(flashes) >= 1
-    assert all(f == pytest.approx(0.2, abs=0.06) for f in flashes)
+    assert lasted(flashes, 0.2)
 
     panel.show_state(state_payload(turn=1))  # the alert no longer stands
     assert panel.status()["alert"] is None
@@ -197,7 +204,8 @@ def test_a_sent_command_chirps(factory: MockFactory, make_panel: MakePanel) -> N
     buzzer.clear_states()
     press(factory, 5)
     beeps = play_and_wait(factory, beeps=1)
-    assert beeps == [pytest.approx(CHIRP.on_time, abs=0.03)]
+    assert len(beeps) == 1
+    assert lasted(beeps, CHIRP.on_time)
 
 
 def test_a_chirp_never_cuts_an_alert_pattern_short(
@@ -211,7 +219,7 @@ def test_a_chirp_never_cuts_an_alert_pattern_short(
     press(factory, 6)  # a PASS during the illegal-play beeps: sent, but no chirp
     beeps = play_and_wait(factory, beeps=3)
     assert len(beeps) == 3
-    assert all(b == pytest.approx(0.1, abs=0.06) for b in beeps)
+    assert lasted(beeps, 0.1)
 
 
 def test_no_chirp_when_disabled(factory: MockFactory, make_panel: MakePanel) -> None:
