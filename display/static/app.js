@@ -85,7 +85,7 @@ function partnership() {
 
 function clock(iso) {
   if (!iso) return "";
-  return new Date(iso).toLocaleTimeString(app.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return new Date(iso).toLocaleTimeString(app.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 }
 
 function staleReasons() {
@@ -175,7 +175,8 @@ function scoreBlock(score, stale) {
   return [
     h("div", { class: "score-line" },
       h("span", { class: "score" }, score),
-      stale.length ? h("span", { class: "last-known" }, L("last_known")) : null),
+      stale.length ? h("span", { class: "last-known", title: L("last_known") },
+        icon("wait"), h("span", { class: "lk-text" }, L("last_known"))) : null),
     tallySvg(score),
   ];
 }
@@ -193,21 +194,21 @@ function renderScores(st, stale) {
     return clear(box, st.teams.map((team) => {
       const onTurn = team.seats.includes(turn);
       return h("article", { class: `card team${onTurn ? " turn" : ""}`, "data-team": team.team },
-        h("div", { class: "card-head" }, h("div", { class: "team-label" }, L("team", { n: team.team + 1 })),
-          onTurn ? turnFlag() : null),
         h("div", { class: "members" }, team.seats.map((seat) =>
           h("span", { class: `member${seat === turn ? " turn" : ""}`, "data-seat": seat },
             seat === turn ? icon("turn") : null, seatName(seat)))),
-        scoreBlock(team.score, stale));
+        scoreBlock(team.score, stale),
+        h("div", { class: "card-foot" }, h("span", { class: "team-label" }, L("team", { n: team.team + 1 })),
+          onTurn ? turnFlag() : null));
     }));
   }
   return clear(box, st.seats.map((x) =>
     h("article", { class: `card seat${x.seat === turn ? " turn" : ""}`, "data-seat": x.seat },
-      h("div", { class: "card-head" },
-        h("div", { class: "name" }, x.name || L("seat_n", { n: x.seat + 1 })),
-        x.seat === turn ? turnFlag() : null),
+      h("div", { class: "name" }, x.name || L("seat_n", { n: x.seat + 1 })),
       scoreBlock(x.score, stale),
-      x.tiles_left !== null && x.tiles_left !== undefined ? h("div", { class: "meta" }, L("tiles_left", { n: x.tiles_left })) : null)));
+      h("div", { class: "card-foot" },
+        h("span", { class: "meta" }, x.tiles_left !== null && x.tiles_left !== undefined ? L("tiles_left", { n: x.tiles_left }) : ""),
+        x.seat === turn ? turnFlag() : null))));
 }
 
 function phaseText(st) {

@@ -2,22 +2,262 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from display.tally import tally
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, screenshot
+from tests.fixtures.mosquitto import Mosquitto
 
 
-def test_mid_game_page_shows_the_retained_game(
+def open_live(page: Page, controller: Controller, server: DisplayServer, state: dict) -> None:  # type: ignore[type-arg]
+    controller.state(state)
+    controller.status("online")
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class(
+        "live phase-" + state["phase"] + (" partners" if state["teams"] else " ")
+    )
+
+
+def test_mid_game_page_shows_the_whole_game_from_retained_messages(
     controller: Controller, display_server: DisplayServer, page: Page
 ) -> None:
-    controller.state(samples.state())
-    controller.status("online")
-    page.goto(display_server.url)
+    open_live(page, controller, display_server, samples.state())
     cards = page.locator("#scores .card")
     expect(cards).to_have_count(4)
-    expect(cards.nth(0).locator(".name")).to_have_text("Ana")
-    expect(cards.nth(0).locator(".score")).to_have_text("85")
-    expect(cards.nth(3).locator(".score")).to_have_text("130")
-    expect(page.locator("body")).to_have_class("live phase-play ")
+    expect(cards.locator(".name")).to_have_text(["Ana", "Ben", "Carla", "Dev"])
+    expect(cards.locator(".score")).to_have_text(["85", "40", "6", "130"])
+    # whose turn: not by colour alone, a flag with an arrow and a word
+    turn = page.locator(".card.turn")
+    expect(turn).to_have_count(1)
+    expect(turn).to_have_attribute("data-seat", "1")
+    expect(turn.locator(".turn-flag")).to_have_text("TURN")
+    expect(page.locator("#phase")).to_have_text("Ben to play")
+    # the tally: 85 is a full house and 35 (X, two O's, one short stroke)
+    ana = page.locator('.card[data-seat="0"] svg.tally')
+    expect(ana.locator(".tally-house")).to_have_count(2)
+    expect(ana.locator(".tally-long")).to_have_count(4)
+    expect(ana.locator(".tally-o")).to_have_count(6)
+    expect(ana.locator(".tally-short")).to_have_count(1)
+    carla = page.locator('.card[data-seat="2"] svg.tally')  # 6: one long stroke and a dot
+    expect(carla.locator(".tally-long")).to_have_count(1)
+    expect(carla.locator(".tally-dot")).to_have_count(1)
+    # the layout, to scale, with the spinner, the open ends and the last play
+    layout = page.locator("svg.layout")
+    expect(layout.locator(".tile")).to_have_count(5)
+    expect(layout.locator(".tile.spinner")).to_have_attribute("data-tile", "5-5")
+    expect(layout.locator(".tile.last-play")).to_have_attribute("data-tile", "4-1")
+    expect(layout.locator('.tile[data-tile="5-3"] .pip')).to_have_count(8)
+    expect(layout.locator(".open-end")).to_have_count(4)
+    expect(layout.locator(".open-end-pip")).to_have_text(["3", "4", "5", "5"])
+    expect(layout.locator(".last-points")).to_have_text("+10")
+    expect(page.locator("#ends-total")).to_have_text("Ends 10")
+    expect(page.locator("#last-play")).to_have_text("Ana played 4-1 +10")
     screenshot(page, "800x480-play")
+
+
+def test_partnership_game_shows_team_totals(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.partners_state())
+    teams = page.locator("#scores .card.team")
+    expect(teams).to_have_count(2)
+    expect(teams.locator(".score")).to_have_text(["120", "75"])
+    expect(teams.nth(0).locator(".member")).to_have_text(["Ana", "Carla"])
+    expect(page.locator(".card.turn")).to_have_attribute("data-team", "0")
+    expect(page.locator(".member.turn")).to_have_text("Carla")
+    screenshot(page, "800x480-partners")
+
+
+def test_an_alert_shows_in_words_until_resolved(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.event("alert", samples.alert(21))
+    alert = page.locator(".alert")
+    expect(alert).to_have_count(1)
+    expect(alert.locator(".alert-message")).to_have_text("The 6-2 does not match the 3 it touches.")
+    expect(alert.locator(".alert-help")).to_have_text(
+        "The tile's number does not match the end it touches."
+    )
+    expect(alert.locator(".alert-title")).to_have_text("Illegal play · Ben · 6-2")
+    expect(alert.locator("svg.icon-illegal")).to_have_count(1)
+    screenshot(page, "800x480-alert")
+    controller.event("alert", samples.alert(22, resolved=True))
+    expect(alert).to_have_count(0)
+
+
+def test_who_led_is_asked_and_answered_from_the_alert(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    standing = samples.alert(19, code="LEAD_UNKNOWN", alert_id="lead-3", message="Who led the 6-6?")
+    open_live(
+        page, controller, display_server, samples.state(phase="lead", turn=None, alerts=[standing])
+    )
+    controller.answer = lambda c: samples.reply(c["id"])
+    page.locator('.alert button[data-seat="3"]').click()
+    expect(page.locator("#toast-text")).to_have_text("Led: done")
+    assert [(c["action"], c["seat"]) for c in controller.commands] == [("lead", 3)]
+
+
+def test_buttons_send_commands_and_show_the_reply(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.answer = lambda c: samples.reply(c["id"])
+    page.locator("#actions [data-action=pass]").click()
+    expect(page.locator("#toast-text")).to_have_text("Pass: done")
+    assert controller.commands[-1]["action"] == "pass"
+    assert controller.commands[-1]["id"].startswith("page-")
+    # undo needs a second tap
+    page.locator("#actions [data-action=undo]").click()
+    expect(page.locator("#actions [data-action=undo]")).to_have_text("Tap again to undo")
+    assert len(controller.commands) == 1
+    page.locator("#actions [data-action=undo]").click()
+    expect(page.locator("#toast-text")).to_have_text("Undo: done")
+    assert controller.commands[-1]["action"] == "undo"
+    # a refusal shows the controller's sentence
+    controller.answer = lambda c: samples.reply(c["id"], ok=False, error="Nothing to draw.")
+    page.locator("#actions [data-action=draw]").click()
+    expect(page.locator("#toast-text")).to_have_text("Draw: Nothing to draw.")
+    expect(page.locator("#toast")).to_have_attribute("data-kind", "no")
+
+
+def test_forms_in_more_send_their_fields(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.answer = lambda c: samples.reply(c["id"])
+    page.locator("#actions [data-action=more]").click()
+    form = page.locator('form[data-form="correct"]')
+    form.locator("input[name=tile]").fill("2-6")
+    form.locator("input[name=as]").fill("6-3")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#toast-text")).to_have_text("Correct a tile: done")
+    last = controller.commands[-1]
+    assert (last["action"], last["tile"], last["as"]) == ("correct", "6-2", "6-3")
+    page.locator("#actions [data-action=more]").click()
+    form = page.locator('form[data-form="rename"]')
+    form.locator("select[name=seat]").select_option("2")
+    form.locator("input[name=name]").fill("Carlota")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#toast-text")).to_have_text("Rename: done")
+    assert controller.commands[-1] | {"id": ""} == {
+        "id": "",
+        "action": "rename",
+        "seat": 2,
+        "name": "Carlota",
+    }
+
+
+def test_no_reply_says_the_table_did_not_answer(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    page.locator("#actions [data-action=pass]").click()
+    expect(page.locator("#toast-text")).to_have_text("Pass: the table did not answer in time")
+
+
+def test_hand_result_game_over_and_scoresheet(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.event("hand", samples.hand(21))
+    controller.state(
+        samples.state(
+            seq=21, phase="hand_over", turn=None, scores=(105, 40, 6, 130), last=samples.hand(21)
+        )
+    )
+    panel = page.locator(".hand-panel")
+    expect(panel.locator(".panel-title")).to_have_text("Ana went out")
+    expect(panel.locator(".panel-points")).to_have_text("20 points")
+    expect(panel.locator("tr[data-seat] td:nth-child(2)")).to_have_text(["0", "31", "12", "9"])
+    expect(page.locator("#actions [data-action=next_hand]")).to_be_visible()
+    screenshot(page, "800x480-hand-over")
+    page.locator("#actions [data-action=scores]").click()
+    rows = page.locator("#sheet tr[data-hand]")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1).locator("td")).to_have_text(
+        ["2", "blocked", "Ana", "15", "55", "40", "6", "120"]
+    )
+    page.locator("#sheet button").click()
+    controller.event("game", samples.game_over(22))
+    controller.state(samples.state(seq=22, phase="over", turn=None, scores=(105, 40, 6, 155)))
+    expect(page.locator("#game-over-title")).to_have_text("Dev wins the game!")
+    expect(page.locator("#actions [data-action=new_game]")).to_be_visible()
+    screenshot(page, "800x480-game-over")
+
+
+def test_controller_offline_marks_scores_as_last_known(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.status("offline")
+    expect(page.locator(".banner-controller_offline")).to_contain_text("Table controller offline")
+    expect(page.locator("body")).to_have_class("stale phase-play ")
+    expect(page.locator(".card .last-known")).to_have_count(4)
+    expect(page.locator("#link")).to_have_text("Offline")
+    screenshot(page, "800x480-controller-offline")
+    controller.status("online")
+    expect(page.locator(".banner")).to_have_count(0)
+    expect(page.locator(".card .last-known")).to_have_count(0)
+
+
+def test_losing_the_broker_is_shown_and_recovers(
+    broker: Mosquitto, controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    broker.stop()
+    expect(page.locator(".banner-broker_lost")).to_contain_text("lost the table's broker")
+    expect(page.locator(".card .last-known")).to_have_count(4)
+    broker.start()
+    expect(page.locator(".banner")).to_have_count(0, timeout=10000)
+    expect(page.locator("body")).to_have_class("live phase-play ")
+    controller.state(samples.state(seq=25, scores=(90, 40, 6, 130)))
+    expect(page.locator('.card[data-seat="0"] .score')).to_have_text("90")
+
+
+def test_spanish_table(controller: Controller, display_server: DisplayServer, page: Page) -> None:
+    open_live(page, controller, display_server, samples.state(language="es"))
+    expect(page.locator(".turn-flag")).to_have_text("TURNO")
+    expect(page.locator("#phase")).to_have_text("Juega Ben")
+    expect(page.locator("#actions [data-action=pass]")).to_have_text("Paso")
+    controller.event("alert", samples.alert(21, message="El 6-2 no casa con el 3."))
+    expect(page.locator(".alert-help")).to_have_text(
+        "El número de la ficha no coincide con la punta que toca."
+    )
+    screenshot(page, "800x480-es-alert")
+
+
+def test_phone_layout(
+    browser: Browser, controller: Controller, display_server: DisplayServer
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        open_live(page, controller, display_server, samples.state())
+        expect(page.locator(".card.turn")).to_be_visible()
+        screenshot(page, "390x844-play")
+        controller.event("alert", samples.alert(21))
+        expect(page.locator(".alert")).to_be_visible()
+        screenshot(page, "390x844-alert")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, "the page must not scroll sideways on a phone"
+    finally:
+        context.close()
+
+
+def test_the_page_tally_mirrors_the_python_one(display_server: DisplayServer, page: Page) -> None:
+    page.goto(display_server.url)
+    drawn = page.evaluate(
+        """async () => {
+            const { tally } = await import('/static/tally.js');
+            return Array.from({ length: 301 }, (_, score) => tally(score));
+        }"""
+    )
+    for score, js in enumerate(drawn):
+        py = tally(score)
+        assert js["dots"] == py.dots, score
+        assert [(h["long"], h["circles"], h["shorts"]) for h in js["houses"]] == [
+            (h.long_strokes, h.circles, h.short_strokes) for h in py.houses
+        ], score
