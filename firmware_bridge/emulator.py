@@ -85,17 +85,20 @@ class FaultRates:
 class _Pty:
     """The emulator's end of one pseudo-terminal 'plug-in'."""
 
-    def __init__(self, link: Path | None) -> None:
+    def __init__(self) -> None:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
+
+    def link(self, link: Path | None) -> None:
+        """Point `link` at this pty, atomically (as udev re-points a stable name)."""
         if link is not None:
             tmp = link.with_name(link.name + ".new")
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
             tmp.symlink_to(self.path)
-            tmp.replace(link)  # atomic re-pointing, as udev does
+            tmp.replace(link)
 
     def close(self) -> None:
         for fd in (self.master, self.slave):
@@ -131,6 +134,7 @@ class BoardEmulator:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pty: _Pty | None = None
+        self._spare: _Pty | None = None
         self._plug_at: float | None = None
         self._silent_until = 0.0
         self._scripts: deque[Iterator[Step]] = deque([iter(steps)])
@@ -139,6 +143,7 @@ class BoardEmulator:
         self._reported: dict[Tile, TileAt] = dict(self._physical)
         self._moved_at: dict[Tile, float] = {}
         self._faults: Counter[Fault] = Counter()
+        self._delayed: list[tuple[int, FaultStep]] = []
         self.counts: Counter[str] = Counter()
         self.leds: dict[tuple[int, int], Colour] = {}
         self.beeps: list[int] = []
@@ -171,6 +176,9 @@ class BoardEmulator:
             thread.join(timeout=5)
         with self._lock:
             self._unplug()
+            if self._spare is not None:
+                self._spare.close()
+                self._spare = None
 
     def __enter__(self) -> BoardEmulator:
         return self.start()
@@ -203,10 +211,14 @@ class BoardEmulator:
     def press(self, button: int, action: ButtonAction = ButtonAction.DOWN) -> None:
         self.play([ButtonStep(button, action)])
 
-    def inject(self, fault: Fault, count: int = 1, seconds: float = 0.5) -> None:
-        """Inject a fault now (`Fault` says what count and seconds mean)."""
+    def inject(self, fault: Fault, count: int = 1, seconds: float = 0.5, after: int = 0) -> None:
+        """Inject a fault (`Fault` says what count and seconds mean) now, or once `after`
+        more frames have been sent (to hit, say, the first TILE of the next snapshot)."""
         with self._lock:
-            self._fault(FaultStep(fault, count, seconds), time.monotonic())
+            if after > 0:
+                self._delayed.append((after, FaultStep(fault, count, seconds)))
+            else:
+                self._fault(FaultStep(fault, count, seconds), time.monotonic())
 
     def idle(self) -> bool:
         """Every step played, every tile settled and reported."""
@@ -291,7 +303,9 @@ class BoardEmulator:
         self._moved_at.clear()
 
     def _plug_in(self, now: float) -> None:
-        self._pty = _Pty(self.link)
+        spare, self._spare = self._spare, None
+        self._pty = _Pty() if spare is None else spare
+        self._pty.link(self.link)
         self._plug_at = None
         self._power_up(now)
         log.info("emulator: board %s on %s", self.identity.board_id, self._pty.path)
@@ -312,6 +326,8 @@ class BoardEmulator:
             self._power_up(now)
             self._send(self.identity)
         elif step.fault is Fault.REPLUG:
+            # The device comes back under a new name: take it before the old one is freed.
+            self._spare = self._spare or _Pty()
             self._unplug()
             self._plug_at = now + step.seconds
         elif step.fault is Fault.SILENCE:
@@ -335,6 +351,12 @@ class BoardEmulator:
     # --- sending ----------------------------------------------------------------------
 
     def _send(self, message: BoardMessage) -> None:
+        delayed, self._delayed = self._delayed, []
+        for after, step in delayed:
+            if after > 0:
+                self._delayed.append((after - 1, step))
+            else:
+                self._fault(step, time.monotonic())
         seq, self._tx = self._tx, (self._tx + 1) % SEQ_MODULO
         frame = Frame(seq, message)
         data = encode(frame)

@@ -164,6 +164,14 @@ class BoardLink:
         self._deliver(events)
         return cmd
 
+    def sync(self, reason: str = "asked by the service") -> None:
+        """Ask the board for a snapshot now (e.g. to reconcile it with the game)."""
+        with self._lock:
+            if self._session.phase is Phase.ONLINE:
+                self._session.request_sync(reason, self._clock())
+            events = self._flush()
+        self._deliver(events)
+
     @property
     def online(self) -> bool:
         with self._lock:

@@ -256,7 +256,7 @@ class Session:
             self.counts["snapshot_timeouts"] += 1
             if self._snap is not None:
                 self._snap = None
-            self._request_sync(f"no complete snapshot within {self.snapshot_timeout:g} s", now)
+            self.request_sync(f"no complete snapshot within {self.snapshot_timeout:g} s", now)
 
     def take_output(self) -> tuple[list[bytes], list[LinkEvent]]:
         writes, events = self._writes, self._events
@@ -354,13 +354,13 @@ class Session:
             self.counts["snapshots_spoilt"] += 1
             return  # a SYNC was sent when it broke
         if len(snap) != self._snap_expected:
-            self._request_sync(
+            self.request_sync(
                 f"snapshot announced {self._snap_expected} tiles, held {len(snap)}", now
             )
             return
         doubt = self.surface.replace(snap)
         if doubt is not None:
-            self._request_sync(doubt, now)
+            self.request_sync(doubt, now)
             return
         self.counts["snapshots"] += 1
         self._consistent, self._sync_wanted = True, False
@@ -376,17 +376,17 @@ class Session:
         if self._inside_snapshot("PLACE", now):
             return
         doubt = self.surface.place(place.tile)
-        self._events.append(TilePlaced(place.tile, now))
         if doubt is not None:
-            self._doubt(doubt, now)
+            self._doubt(doubt, now)  # SyncStarted goes out before the change
+        self._events.append(TilePlaced(place.tile, now))
 
     def _on_lift(self, lift: Lift, now: float) -> None:
         if self._inside_snapshot("LIFT", now):
             return
         doubt = self.surface.lift(lift.tile)
-        self._events.append(TileLifted(lift.tile, now))
         if doubt is not None:
             self._doubt(doubt, now)
+        self._events.append(TileLifted(lift.tile, now))
 
     def _on_button(self, button: Button, now: float) -> None:
         self._inside_snapshot("BTN", now)
@@ -438,9 +438,9 @@ class Session:
         elif self._sync_wanted:
             log.debug("board: %s (a snapshot is already on its way)", reason)
             return
-        self._request_sync(reason, now)
+        self.request_sync(reason, now)
 
-    def _request_sync(self, reason: str, now: float) -> None:
+    def request_sync(self, reason: str, now: float) -> None:
         log.info("board %s: %s; asking for a snapshot", self.port, reason)
         self.counts["syncs"] += 1
         self._consistent = False
