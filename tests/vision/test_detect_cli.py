@@ -1,0 +1,94 @@
+"""`domino-table vision detect`: output shapes, drawings and bad inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+from click.testing import CliRunner
+
+from service.cli import cli
+from tests.vision.test_detect_synthetic import background, draw_tile
+
+
+@pytest.fixture
+def scene(tmp_path: Path) -> Path:
+    img = background(400, 700, (60, 110, 40))
+    draw_tile(img, (200, 150), (6, 3))
+    draw_tile(img, (500, 250), (1, 2), vertical=True)
+    path = tmp_path / "scene.png"
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["vision", "detect", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_lines_have_the_documented_shape(scene: Path) -> None:
+    code, out, err = invoke(str(scene), str(scene), "--json")
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        record = json.loads(line)
+        assert list(record) == ["image", "tiles", "facedown", "ms"]
+        assert record["image"] == str(scene)
+        assert record["facedown"] == 0
+        assert isinstance(record["ms"], float)
+        tiles = sorted(record["tiles"], key=lambda t: t["pips"])
+        assert [t["pips"] for t in tiles] == [[1, 2], [6, 3]]
+        for t in tiles:
+            assert list(t) == ["pips", "px", "confidence"]
+            assert len(t["px"]) == 2 and all(len(p) == 2 for p in t["px"])
+            assert 0.0 <= t["confidence"] <= 1.0
+        six_three = tiles[1]
+        assert six_three["px"][0] == pytest.approx([170, 150], abs=5)
+        assert six_three["px"][1] == pytest.approx([230, 150], abs=5)
+
+
+def test_readable_table_without_json(scene: Path) -> None:
+    code, out, _ = invoke(str(scene))
+    assert code == 0
+    assert "2 tiles, 0 face down" in out
+    assert " 6-3 " in out and " 1-2 " in out
+
+
+def test_area_limits_the_search(scene: Path) -> None:
+    code, out, _ = invoke(str(scene), "--json", "--area", "0,0,350,400")
+    assert code == 0
+    assert [t["pips"] for t in json.loads(out)["tiles"]] == [[6, 3]]
+
+
+def test_bad_area_is_a_usage_error(scene: Path) -> None:
+    code, _, err = invoke(str(scene), "--area", "10,10,5")
+    assert code == 2
+    assert "x0,y0,x1,y1" in err
+
+
+def test_show_draws_over_the_image(scene: Path, tmp_path: Path) -> None:
+    out_png = tmp_path / "found.png"
+    code, _, err = invoke(str(scene), "--show", str(out_png))
+    assert code == 0, err
+    drawn = cv2.imread(str(out_png))
+    original = cv2.imread(str(scene))
+    assert drawn is not None and drawn.shape == original.shape
+    assert (drawn != original).any()
+
+
+def test_bad_files_are_named_and_the_rest_still_run(scene: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jpg"
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    code, out, err = invoke(str(missing), str(text), str(empty), str(scene), "--json")
+    assert code == 1
+    assert f"{missing}: no such file" in err
+    assert f"{text}: not an image" in err
+    assert f"{empty}: the file is empty" in err
+    records = [json.loads(line) for line in out.strip().splitlines()]
+    assert [r["image"] for r in records] == [str(scene)]
