@@ -1,10 +1,8 @@
-"""Synthetic camera frames of a domino table, with their ground truth.
+"""Drawing one synthetic frame: table canvas, tiles, warp into the camera, hand, light.
 
-`render_frame` draws one frame of a `Scene` (tiles in table millimetres) as a given
-`Camera` sees it, in a given `RenderStyle`, and returns the BGR image with the
-pixel positions of every tile half, pip and marker. The same seed gives the same
-frame; `frame` (the index in a sequence) changes only the sensor noise. See
-`vision.render_sequence` for a game played out over many frames.
+The table is drawn top-down on a canvas a little finer than the camera sees it,
+warped into the camera by its homography, then the hand, light and sensor effects
+are added in image space. The ground truth comes from the same geometry.
 """
 
 from __future__ import annotations
@@ -22,15 +20,10 @@ from vision.render_hand import draw_hand
 from vision.render_post import finish
 from vision.render_scene import (
     Camera,
-    FaceDownTile,
-    FaceDownTruth,
     Hand,
-    MarkerTruth,
     Point,
     Rendered,
     Scene,
-    TileTruth,
-    Truth,
 )
 from vision.render_styles import PALETTES, RenderStyle
 from vision.render_surface import surface_texture
@@ -44,17 +37,7 @@ from vision.render_tiles import (
     side_hull,
     tile_shape,
 )
-
-__all__ = [
-    "Camera",
-    "FaceDownTile",
-    "Hand",
-    "RenderStyle",
-    "Rendered",
-    "Scene",
-    "Truth",
-    "render_frame",
-]
+from vision.render_truth import ground_truth
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +89,7 @@ def render_frame(
     if hand is not None:
         mask = draw_hand(image, hand, cam.px_per_mm(_point(foot)), shadow=look.shadows)
     image = finish(image, look, seed, frame)
-    return Rendered(image, _truth(scene, cam, shapes, mask))
+    return Rendered(image, ground_truth(scene, cam, shapes, mask))
 
 
 def _point(foot: Points) -> Point:
@@ -183,59 +166,3 @@ def _warp(table: Image, canvas: Canvas, cam: Camera, scene: Scene) -> Image:
         borderValue=BACKGROUND,
     )
     return np.asarray(out, dtype=np.uint8)
-
-
-def _covered(mask: Image | None, pts: Points) -> bool:
-    if mask is None:
-        return False
-    h, w = mask.shape
-    xy = np.round(pts).astype(np.int64)
-    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-    xy = xy[inside]
-    return bool(np.any(mask[xy[:, 1], xy[:, 0]] > 0))
-
-
-def _pts(arr: Points) -> tuple[Point, ...]:
-    return tuple((float(x), float(y)) for x, y in arr.reshape(-1, 2))
-
-
-def _truth(scene: Scene, cam: Camera, shapes: list[TileShape], mask: Image | None) -> Truth:
-    length, width = scene.tile_mm
-    tiles = []
-    for tile, shape in zip(scene.tiles, shapes, strict=True):
-        box = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64)
-        corners = (
-            shape.centre + box[:, :1] * shape.u * (length / 2) + box[:, 1:] * shape.v * (width / 2)
-        )
-        ends = cam.mm_to_px(np.array([[tile.xa, tile.ya], [tile.xb, tile.yb]]))
-        pa, pb, cpx = cam.mm_to_px(shape.pips_a), cam.mm_to_px(shape.pips_b), cam.mm_to_px(corners)
-        probe = np.vstack([ends, pa, pb, cpx])
-        tiles.append(
-            TileTruth(
-                tile,
-                _pts(ends[0])[0],
-                _pts(ends[1])[0],
-                _pts(pa),
-                _pts(pb),
-                _pts(cpx),
-                _covered(mask, probe),
-            )
-        )
-    backs = []
-    for f in scene.facedown:
-        outline = cam.mm_to_px(facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm))
-        centre = cam.mm_to_px(np.array([f.x, f.y]))
-        backs.append(FaceDownTruth(f, _pts(centre)[0], _pts(outline[::6]), _covered(mask, outline)))
-    markers = []
-    if scene.markers:
-        half = scene.marker_mm / 2
-        square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-        for corner in Corner:
-            centre = np.array(corner.position_mm(*scene.size_mm))
-            px = cam.mm_to_px(centre + square)
-            c = cam.mm_to_px(centre)
-            markers.append(
-                MarkerTruth(int(corner), _pts(c)[0], _pts(px), _covered(mask, np.vstack([px, c])))
-            )
-    fraction = 0.0 if mask is None else float(np.count_nonzero(mask)) / mask.size
-    return Truth(cam, tuple(tiles), tuple(backs), tuple(markers), fraction)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile
-from vision.render import render_frame
+from vision.render_draw import render_frame
 from vision.render_scene import Camera, Hand, Point, Scene, Truth
 from vision.render_styles import BGR, RenderStyle
 
