@@ -52,6 +52,7 @@ class TableView:
         self.table = table
         self.language = language
         self.broker_connected = False
+        self.broker_ever_connected = False
         self.broker_since: float | None = None
         self.status: str | None = None
         self.status_since: float | None = None
@@ -78,6 +79,7 @@ class TableView:
         if connected != self.broker_connected or self.broker_since is None:
             self.broker_since = now
         self.broker_connected = connected
+        self.broker_ever_connected = self.broker_ever_connected or connected
 
     def on_status(self, text: str, now: float) -> None:
         status = text.strip().lower()
@@ -187,7 +189,7 @@ class TableView:
         if self.state is None:
             reasons.append("no_state")
         if not self.broker_connected:
-            reasons.append("broker_lost")
+            reasons.append("broker_lost" if self.broker_ever_connected else "broker_connecting")
         if self.status == "offline":
             reasons.append("controller_offline")
         elif self.status is None:

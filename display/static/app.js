@@ -143,7 +143,7 @@ function renderBanners(stale) {
     $("banners"),
     stale.map((reason) =>
       h("div", { class: `banner banner-${reason}`, "data-reason": reason },
-        icon(reason === "resync" || reason.startsWith("no_") || reason.endsWith("unknown") ? "wait" : "offline"),
+        icon(["resync", "no_state", "controller_unknown", "broker_connecting"].includes(reason) ? "wait" : "offline"),
         h("span", {}, L(`stale_${reason}`) + (reason === "no_state" ? "" : asOf))),
     ),
   );
@@ -233,6 +233,11 @@ function renderBoard(st) {
       L("last_play", { name: lastPlay.seat !== null ? seatName(lastPlay.seat) : "?", tile: lastPlay.tile }),
       lastPlay.points > 0 ? h("b", {}, ` ${L("scored", { n: lastPlay.points })}`) : null));
   }
+  const ev = app.view.last_event;
+  if (ev && ["pass", "draw", "lead", "undo"].includes(ev.kind) && (!lastPlay || ev.seq > lastPlay.seq)) {
+    const name = ev.seat !== null && ev.seat !== undefined ? seatName(ev.seat) : "?";
+    info.push(h("span", { id: "last-event", class: "chip" }, L(`ev_${ev.kind}`, { name, n: ev.count ?? 1 })));
+  }
   if (unplaced.length) info.push(h("span", { class: "chip" }, L("unplaced", { tiles: unplaced.join(" ") })));
   clear($("board-info"), info);
 }
@@ -263,7 +268,9 @@ function handPanel(hand) {
   return h("div", { class: "panel hand-panel", "data-hand": hand.hand },
     h("div", { class: "panel-kicker" }, L("hand", { n: hand.hand })),
     h("div", { class: "panel-title" }, title),
-    h("div", { class: "panel-points" }, L("result_points", { n: hand.points })),
+    h("div", { class: "panel-points" }, L("result_points", { n: hand.points }),
+      hand.team !== null && hand.team !== undefined && partnership()
+        ? h("span", { class: "panel-team" }, ` ${L("for_team", { name: teamName(hand.team) })}`) : null),
     pips.length ? h("table", { class: "pips" },
       h("tr", {}, h("th", {}, ""), h("th", {}, L("pips"))),
       pips.map((p, seat) => h("tr", { "data-seat": seat, class: seat === hand.winner ? "winner" : "" },

@@ -107,6 +107,7 @@ def controller(broker: Mosquitto) -> Iterator[Controller]:
 class DisplayServer:
     url: str
     settings: DisplaySettings
+    stop: Callable[[], None]
 
 
 @pytest.fixture
@@ -135,15 +136,18 @@ def display_server(broker: Mosquitto) -> Iterator[DisplayServer]:
         finally:
             loop.close()
 
+    def stop() -> None:
+        if thread.is_alive() and task is not None:
+            loop.call_soon_threadsafe(task.cancel)
+        thread.join(10)
+
     thread = threading.Thread(target=run, name="display", daemon=True)
     thread.start()
     wait_for(ready.is_set, 10, "the display server")
     try:
-        yield DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings)
+        yield DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings, stop)
     finally:
-        assert task is not None
-        loop.call_soon_threadsafe(task.cancel)
-        thread.join(10)
+        stop()
 
 
 @pytest.fixture(scope="session")

@@ -261,3 +261,30 @@ def test_the_page_tally_mirrors_the_python_one(display_server: DisplayServer, pa
         assert [(h["long"], h["circles"], h["shorts"]) for h in js["houses"]] == [
             (h.long_strokes, h.circles, h.short_strokes) for h in py.houses
         ], score
+
+
+def test_a_page_that_loses_its_server_says_so(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    display_server.stop()
+    expect(page.locator(".banner-server_lost")).to_contain_text("lost the display server")
+    expect(page.locator(".card .last-known")).to_have_count(4)
+
+
+def test_pass_draw_and_lead_events_are_told(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.event("pass", samples.common(21, hand=3, seat=1))
+    expect(page.locator("#last-event")).to_have_text("Ben passed")
+    controller.event("draw", samples.common(22, hand=3, seat=2, count=2))
+    expect(page.locator("#last-event")).to_have_text("Carla drew 2")
+
+
+def test_opened_before_any_game_it_waits_for_the_table(
+    display_server: DisplayServer, page: Page
+) -> None:
+    page.goto(display_server.url)
+    expect(page.locator(".banner-no_state")).to_contain_text("Waiting for the game")
+    expect(page.locator("#scores .card")).to_have_count(0)

@@ -28,7 +28,7 @@ def test_a_live_view_is_current() -> None:
 
 def test_stale_reasons_say_why_scores_may_be_old() -> None:
     view = TableView(samples.TABLE)
-    assert view.stale_reasons() == ["no_state", "broker_lost", "controller_unknown"]
+    assert view.stale_reasons() == ["no_state", "broker_connecting", "controller_unknown"]
     view = live_view()
     view.on_status("offline", NOW)
     assert view.stale_reasons() == ["controller_offline"]

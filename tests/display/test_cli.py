@@ -1,0 +1,83 @@
+"""`domino-table display` as a user starts it: a real process on a real Mosquitto."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from display.cli import display
+from tests.display import samples
+from tests.display.conftest import Controller, wait_for
+from tests.fixtures.mosquitto import Mosquitto, free_port
+
+
+def fetch(url: str) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return json.loads(response.read())  # type: ignore[no-any-return]
+    except OSError:
+        return None
+
+
+def test_the_command_serves_the_table(
+    broker: Mosquitto, controller: Controller, tmp_path: Path
+) -> None:
+    controller.state(samples.state())
+    controller.status("online")
+    password = tmp_path / "password"
+    password.write_text("s3cret\n")
+    port = free_port()
+    args = [
+        "--table",
+        samples.TABLE,
+        "--mqtt-host",
+        broker.host,
+        "--mqtt-port",
+        str(broker.port),
+        "--mqtt-username",
+        "display",
+        "--mqtt-password-file",
+        str(password),
+        "--http-host",
+        "127.0.0.1",
+        "--http-port",
+        str(port),
+        "--language",
+        "es",
+    ]
+    command = [sys.executable, "-c", "from service.cli import main; main()", "display", *args]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}/api/view"
+        view = wait_for(
+            lambda: (v := fetch(url)) is not None and v["stale"] == [] and v, 10, "the display"
+        )
+        assert view["language"] == "es"
+        assert view["state"]["seats"][3]["name"] == "Dev"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+            assert b'src="/static/app.js"' in response.read()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert b"s3cret" not in err, "the password must never be logged"
+
+
+def test_a_bad_table_id_is_a_usage_error() -> None:
+    result = CliRunner().invoke(display, ["--table", "Bad Table"])
+    assert result.exit_code == 2
+    assert "table id 'Bad Table' is not valid" in result.output
+
+
+def test_an_unreadable_password_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        display,
+        ["--table", "t1", "--mqtt-username", "u", "--mqtt-password-file", str(tmp_path / "no")],
+    )
+    assert result.exit_code == 2
+    assert "cannot read" in result.output
