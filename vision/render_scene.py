@@ -8,7 +8,7 @@ the table-plane homography, so the ground truth and a calibrated reading agree.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -63,16 +63,7 @@ class Scene:
 
     def with_tiles(self, tiles: tuple[SeenTile, ...] | list[SeenTile]) -> Scene:
         """The same table with other face-up tiles."""
-        return Scene(
-            tuple(tiles),
-            self.facedown,
-            self.size_mm,
-            self.tile_mm,
-            self.thickness_mm,
-            self.markers,
-            self.marker_mm,
-            self.margin_mm,
-        )
+        return replace(self, tiles=tuple(tiles))
 
     @property
     def surface_rect_mm(self) -> tuple[float, float, float, float]:

@@ -51,10 +51,14 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) ->
     base = np.array([62, 104, 152], dtype=np.float32)
     h, w = shape
     yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
-    warp = 18.0 * px_per_mm * _smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
-    rings = np.sin((yy + warp) * (2 * np.pi / (9.0 * px_per_mm)))
+    warp = 25.0 * px_per_mm * _smooth_noise(rng, shape, max(8, int(300 * px_per_mm)))
+    wobble = 1.5 * px_per_mm * _smooth_noise(rng, shape, max(4, int(60 * px_per_mm)))
+    phase = (yy + warp + wobble) * (2 * np.pi / (11.0 * px_per_mm))
+    rings = np.sin(phase) + 0.5 * np.sin(2.7 * phase)
+    lines = np.maximum(0.0, np.sin(0.5 * phase)) ** 12  # thin dark late-wood lines
     streaks = _smooth_noise(rng, shape, max(2, int(2 * px_per_mm)))
-    shade = 1.0 + 0.12 * rings + 0.04 * streaks
+    seams = (yy % (140.0 * px_per_mm)) < max(1.0, 0.8 * px_per_mm)  # plank joints
+    shade = 1.0 + 0.07 * rings - 0.18 * lines + 0.04 * streaks - 0.35 * seams
     return _compose(base, shade, 3.0 * _fine_noise(rng, shape))
 
 
