@@ -1,0 +1,172 @@
+"""Tile detection on the ddd-a photos: our figures against the targets and a baseline.
+
+Run from the repository root:
+
+    .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
+
+It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
+time), then, in the same process on the same photos, a plain threshold-and-blob
+counter (global Otsu threshold, connected components for tiles, dark blobs counted
+per half), and prints both sets of figures next to the targets. OpenCV runs on one
+thread by default, so the times are one core's; each photo's time is the best of
+three runs, as the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.area import PlayArea
+from vision.bench import Summary, photos, run, summarise
+from vision.detect import Detection, FoundTile, detect
+
+ROOT = Path(__file__).resolve().parents[1]
+DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
+
+# figure name, Summary attribute, target, True when higher is better
+TARGETS: list[tuple[str, str, float, bool]] = [
+    ("per-half accuracy", "half_accuracy", 0.998, True),
+    ("per-tile accuracy", "tile_accuracy", 0.995, True),
+    ("tile recall", "recall", 0.995, True),
+    ("tile precision", "precision", 0.995, True),
+    ("photos all right", "all_right_share", 0.90, True),
+    ("ms per photo (median)", "ms_median", 60.0, False),
+    ("ms per photo (max)", "ms_max", 60.0, False),
+]
+
+
+def baseline(image: NDArray[np.uint8], area: PlayArea) -> Detection:
+    """A plain threshold-and-blob counter, the approach this detector must beat.
+
+    Global Otsu threshold of the grey play area; every light connected component of
+    about tile shape (aspect 1.6-2.4) is a tile, split across its long side; dark
+    round blobs inside it are counted per half.
+    """
+    start = time.perf_counter()
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = area.box(w, h, 24)
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    _, light = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    tiles: list[FoundTile] = []
+    for i in range(1, int(count)):
+        if stats[i, cv2.CC_STAT_AREA] < 800:
+            continue
+        left, top, bw, bh = (int(v) for v in stats[i, :4])
+        comp = np.asarray(labels[top : top + bh, left : left + bw] == i, np.uint8)
+        tile = _read_component(comp, (float(x0 + left), float(y0 + top)))
+        if tile is not None:
+            tiles.append(tile)
+    ms = (time.perf_counter() - start) * 1000.0
+    return Detection(tuple(tiles), ms=ms)
+
+
+def _read_component(comp: NDArray[np.uint8], offset: tuple[float, float]) -> FoundTile | None:
+    contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(outline)
+    long_side, short_side = max(rw, rh), min(rw, rh)
+    if short_side <= 0 or not 1.6 <= long_side / short_side <= 2.4:
+        return None
+    theta = np.radians(angle if rw >= rh else angle + 90.0)
+    axis = np.array([np.cos(theta), np.sin(theta)])
+    filled = np.zeros_like(comp)
+    cv2.drawContours(filled, [outline], -1, 1, -1)
+    dark = np.asarray(filled & (1 - comp), np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    counts = [0, 0]
+    for j in range(1, int(n)):
+        area = stats[j, cv2.CC_STAT_AREA]
+        bw, bh = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
+        if not 20 <= area <= 400 or max(bw, bh) > 2 * min(bw, bh):
+            continue  # not a round pip-sized blob (the divider, noise)
+        side = float(np.dot(cents[j] - (cx, cy), axis))
+        counts[0 if side < 0 else 1] += 1
+    ox, oy = offset
+    q = long_side / 4.0
+    a = (cx - axis[0] * q + ox, cy - axis[1] * q + oy)
+    b = (cx + axis[0] * q + ox, cy + axis[1] * q + oy)
+    return FoundTile((counts[0], counts[1]), (a, b), 0.5)
+
+
+Detector = Callable[[np.ndarray, PlayArea], Detection]
+
+
+def best_of(detector: Detector, repeats: int) -> Detector:
+    """The detector, timed as the fastest of `repeats` runs (less noise from other load)."""
+
+    def timed(image: np.ndarray, area: PlayArea) -> Detection:
+        runs = [detector(image, area) for _ in range(repeats)]
+        return replace(runs[0], ms=min(r.ms for r in runs))
+
+    return timed
+
+
+def measure(folder: Path, detector: Detector) -> Summary:
+    names = photos(folder)
+    scores = []
+    for k, score in enumerate(run(folder, names=names, detector=detector), 1):
+        scores.append(score)
+        print(f"\r  {k}/{len(names)} photos", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return summarise(scores)
+
+
+def _fmt(attr: str, value: float) -> str:
+    return f"{value:8.1f}" if attr.startswith("ms") else f"{value:8.2%}"
+
+
+def report(ours: Summary, base: Summary) -> list[str]:
+    lines = [
+        f"{'figure':<24}{'target':>9}{'detect':>9}{'':>6}{'baseline':>10}{'ratio':>8}",
+    ]
+    for name, attr, target, higher in TARGETS:
+        mine, theirs = float(getattr(ours, attr)), float(getattr(base, attr))
+        ok = mine >= target if higher else mine <= target
+        op = ">=" if higher else "<="
+        ratio = mine / theirs if theirs else float("inf")
+        target_text = f"{target:.1f}" if attr.startswith("ms") else f"{target:.1%}"
+        lines.append(
+            f"{name:<24}{op + target_text:>9}{_fmt(attr, mine):>9}{'  ok' if ok else '  MISS':<6}"
+            f"{_fmt(attr, theirs):>10}{ratio:>7.2f}x"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=DDD_A, help="labelled photo folder")
+    parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="time each photo as the best of N runs"
+    )
+    args = parser.parse_args(argv)
+    if not (args.folder / "board_state_per_image.csv").is_file():
+        print(f"{args.folder}: no labelled photos there (see its README)", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(args.threads)
+    print(
+        f"ddd-a: {args.folder}  (OpenCV threads: {cv2.getNumThreads()}, "
+        f"time = best of {args.repeats} runs per photo)"
+    )
+    print("vision.detect:")
+    ours = measure(args.folder, best_of(detect, args.repeats))
+    print("plain threshold-and-blob baseline:")
+    base = measure(args.folder, best_of(baseline, args.repeats))
+    print(f"photos {ours.photos}, labelled tiles {ours.tiles}")
+    for line in report(ours, base):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
