@@ -109,3 +109,15 @@ def test_the_default_factory_comes_from_gpiozero(
     finally:
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
+
+
+@pytest.mark.parametrize("revision", ["c03111", "d04170"], ids=["pi4", "pi5"])
+def test_the_same_settings_run_on_a_pi_4_and_a_pi_5(revision: str, sent: Sent) -> None:
+    factory = MockFactory(revision=revision)
+    settings = PanelSettings.model_validate({**ALL_PINS, "next_hand": "BOARD13"})
+    with Panel(settings, sent, pin_factory=factory, id_prefix="p") as panel:
+        press(factory, "GPIO27")  # BOARD13
+        panel.show_state(state_payload(turn=3))
+        assert pin(factory, 21).state
+    assert sent.commands == [{"id": "p-1", "action": "next_hand"}]
+    factory.reset()

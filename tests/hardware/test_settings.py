@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from hardware.settings import PanelSettings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FOUR_SEATS = """
 enabled = true
@@ -118,3 +123,12 @@ def test_a_pull_down_button_on_a_fixed_pull_up_pin_is_refused() -> None:
     assert "GPIO2 (used by undo) has a fixed pull-up" in text
     assert PanelSettings.model_validate({"undo": "BOARD3"}).undo == "GPIO2"
     assert PanelSettings.model_validate({"buzzer": 2, "pull_up": False}).buzzer == "GPIO2"
+
+
+def test_the_settings_import_without_gpiozero() -> None:
+    code = (
+        "import sys, hardware, hardware.settings; "
+        "assert 'gpiozero' not in sys.modules, 'gpiozero imported'; "
+        "import hardware.panel; assert 'gpiozero' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
