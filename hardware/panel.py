@@ -8,7 +8,8 @@ Threads: ``submit`` is called from gpiozero's threads: the pin factory's edge-ca
 thread for presses (lgpio's callback thread on a Pi; with MockFactory, whichever thread
 drives the pin) and the UNDO button's hold thread. It must only hand the command over
 (e.g. ``loop.call_soon_threadsafe``) and return; an exception it raises is logged.
-`show_state` and `on_alert` may be called from any one thread (the service's loop).
+`show_state` and `on_alert` are meant for the service's loop; they take a lock, so any
+thread may call them.
 """
 
 from __future__ import annotations
@@ -379,11 +380,12 @@ def _resolve_factory(pin_factory: Any) -> Any:
 
 
 def _close(device: object, *steps: Callable[[], object]) -> None:
-    try:
-        for step in steps:
+    """Run each step (off, close) even when an earlier one fails; failures are logged."""
+    for step in steps:
+        try:
             step()
-    except Exception as exc:
-        logger.warning("panel: closing %r failed: %s", device, exc)
+        except Exception as exc:
+            logger.warning("panel: closing %r failed: %s", device, exc)
 
 
 def _blink(device: LED | Buzzer, pattern: Pattern) -> None:
