@@ -125,10 +125,11 @@ def test_a_pull_down_button_on_a_fixed_pull_up_pin_is_refused() -> None:
     assert PanelSettings.model_validate({"buzzer": 2, "pull_up": False}).buzzer == "GPIO2"
 
 
-def test_the_settings_import_without_gpiozero() -> None:
+def test_the_settings_import_without_gpiozero_and_nothing_imports_paho() -> None:
     code = (
         "import sys, hardware, hardware.settings; "
         "assert 'gpiozero' not in sys.modules, 'gpiozero imported'; "
-        "import hardware.panel; assert 'gpiozero' in sys.modules"
+        "import hardware.panel; assert 'gpiozero' in sys.modules; "
+        "assert not any(m.startswith('paho') for m in sys.modules), 'paho imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
