@@ -187,27 +187,32 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    # One table holds one set: with the tone unknown, the reading that finds more
+    # (and surer) tiles wins; a tie goes to light tiles.
     tones = [s.tone] if s.tone is not None else [Tone.LIGHT, Tone.DARK]
-    tiles: list[FoundTile] = []
-    facedown: list[Point] = []
-    unsure: list[UnsureRegion] = []
-    width = 0.0
-    for tone in tones:
-        found = _search(tone_image(crop, tone), (float(x0), float(y0)), s)
-        tiles += found.tiles
-        facedown += found.facedown
-        unsure += found.unsure
-        width = max(width, found.width)
-
-    def inside(p: Point) -> bool:
-        return play_area is None or play_area.contains(*p)
-
-    tiles = [t for t in tiles if inside(_mid(t.px))]
-    facedown = [p for p in facedown if inside(p)]
-    unsure = [u for u in unsure if inside((u.x, u.y))]
+    results = [
+        _within(_search(tone_image(crop, tone), (float(x0), float(y0)), s), play_area)
+        for tone in tones
+    ]
+    best = max(results, key=lambda f: sum(t.confidence for t in f.tiles))
     ms = (time.perf_counter() - start) * 1000.0
-    logger.debug("vision: %d tiles, %d face down in %.1f ms", len(tiles), len(facedown), ms)
-    return Detection(tuple(tiles), len(facedown), tuple(unsure), ms, width)
+    logger.debug(
+        "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms
+    )
+    return Detection(tuple(best.tiles), len(best.facedown), tuple(best.unsure), ms, best.width)
+
+
+def _within(found: _Found, area: PlayArea | None) -> _Found:
+    """What was found with its centre inside the play area."""
+    if area is None:
+        return found
+    return _Found(
+        [t for t in found.tiles if area.contains(*_mid(t.px))],
+        [p for p in found.facedown if area.contains(*p)],
+        [u for u in found.unsure if area.contains(u.x, u.y)],
+        found.width,
+        found.kept,
+    )
 
 
 def _mid(px: tuple[Point, Point]) -> Point:
