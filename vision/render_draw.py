@@ -47,6 +47,7 @@ Points = npt.NDArray[np.float64]
 BACKGROUND: Final = (38, 44, 52)  # the floor around the table
 SHADOW_DEPTH: Final = 0.45  # how much light a tile's shadow takes away at its darkest
 SHADOW_SOFTNESS_MM: Final = 2.5
+SHADOW_SUBSAMPLE: Final = 4
 LIGHT_FROM: Final = np.array([-0.35, -0.5])  # shadows fall down and to the right
 
 
@@ -115,13 +116,17 @@ def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
 def _shadows(
     table: Image, canvas: Canvas, tops: list[Points], lifts: list[Points], scene: Scene
 ) -> None:
-    mask = np.zeros(table.shape[:2], dtype=np.uint8)
+    """Darken the table under soft tile shadows (computed at a quarter of the scale)."""
+    h, w = table.shape[:2]
+    small = Canvas(canvas.scale / SHADOW_SUBSAMPLE, canvas.origin)
+    mask = np.zeros((h // SHADOW_SUBSAMPLE + 1, w // SHADOW_SUBSAMPLE + 1), dtype=np.uint8)
     offset = -LIGHT_FROM * scene.thickness_mm
     for top, lift in zip(tops, lifts, strict=True):
-        fill(mask, canvas, side_hull(top, lift) + offset, 255)
-    soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * canvas.scale)
+        fill(mask, small, side_hull(top, lift) + offset, 255)
+    soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * small.scale)
     keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
-    cv2.multiply(table, cv2.merge([keep, keep, keep]), dst=table, scale=1 / 255)
+    big = cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(table, cv2.merge([big, big, big]), dst=table, scale=1 / 255)
 
 
 def _draw_backs(

@@ -55,15 +55,16 @@ class TileShape:
     pip_r_mm: float
 
 
+_ARC = np.radians(np.arange(24) % 6 * 18.0 + np.repeat([0.0, 90.0, 180.0, 270.0], 6))
+_ARC_UV = np.stack([np.cos(_ARC), np.sin(_ARC)], axis=1)  # (24, 2) unit arcs, 4 corners
+_CORNER_SIGNS = np.repeat(np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64), 6, 0)
+
+
 def rounded_rect(centre: Points, u: Points, half_len: float, half_wid: float, r: float) -> Points:
+    """A rounded rectangle along `u`, as 24 points (6 per corner arc), in mm."""
     v = np.array([-u[1], u[0]])
-    pts = []
-    for cu, cv, start in ((1, 1, 0), (-1, 1, 90), (-1, -1, 180), (1, -1, 270)):
-        corner = centre + u * (cu * (half_len - r)) + v * (cv * (half_wid - r))
-        for k in range(6):
-            a = math.radians(start + 18 * k)
-            pts.append(corner + u * (r * math.cos(a)) + v * (r * math.sin(a)))
-    return np.array(pts)
+    local = _CORNER_SIGNS * np.array([half_len - r, half_wid - r]) + _ARC_UV * r
+    return np.asarray(centre + local[:, :1] * u + local[:, 1:] * v, dtype=np.float64)
 
 
 def tile_shape(tile: SeenTile, tile_mm: tuple[float, float], *, small_pips: bool) -> TileShape:
