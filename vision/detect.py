@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.surface import SeenTile, Snapshot, Unsure
 from vision.area import PlayArea
 from vision.dividers import TileHypothesis, consensus, hypotheses, suppress
 from vision.errors import VisionError
@@ -36,6 +38,11 @@ from vision.pips import HalfReading, pip_area, read_half
 logger = logging.getLogger(__name__)
 
 Point = tuple[float, float]
+ToMm = Callable[[Point], Point]
+
+
+def _same(p: Point) -> Point:
+    return p
 
 
 class FrameError(VisionError, ValueError):
@@ -67,6 +74,11 @@ class FoundTile:
         (xa, ya), (xb, yb) = self.px
         return f"{self.pips[0]}-{self.pips[1]}@({xa:.0f},{ya:.0f})-({xb:.0f},{yb:.0f})"
 
+    def seen(self, to_mm: ToMm = _same) -> SeenTile:
+        """This tile as the engine's `SeenTile`, its half centres mapped by `to_mm`."""
+        (xa, ya), (xb, yb) = to_mm(self.px[0]), to_mm(self.px[1])
+        return SeenTile(self.pips[0], self.pips[1], xa, ya, xb, yb, self.confidence)
+
 
 @dataclass(frozen=True, slots=True)
 class UnsureRegion:
@@ -86,6 +98,15 @@ class Detection:
     unsure: tuple[UnsureRegion, ...] = field(default=())
     ms: float = 0.0
     tile_width_px: float = 0.0
+
+    def snapshot(self, to_mm: ToMm = _same, at: float = 0.0) -> Snapshot:
+        """What the camera saw, as the engine's `Snapshot`.
+
+        `to_mm` maps a pixel to table millimetres (a calibration's map); by default
+        positions stay in pixels.
+        """
+        unsure = tuple(Unsure(*to_mm((u.x, u.y)), u.reason) for u in self.unsure)
+        return Snapshot(tuple(t.seen(to_mm) for t in self.tiles), self.facedown, unsure, at)
 
 
 def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:

@@ -329,3 +329,18 @@ def test_grey_frame_is_accepted() -> None:
     drawn = [draw_tile(img, (300, 200), (3, 5))]
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     assert_reads(detect(grey), drawn)
+
+
+def test_detection_as_the_engines_snapshot() -> None:
+    img = background(400, 600, (60, 110, 40))
+    draw_tile(img, (300, 200), (4, 1))
+    draw_tile(img, (300, 330), (0, 0), face_down=True)
+    snap = detect(img).snapshot(lambda p: (p[0] / 10.0, p[1] / 10.0), at=5.0)
+    assert snap.facedown == 1
+    assert snap.at == 5.0
+    (seen,) = snap.tiles
+    assert (seen.a, seen.b) == (4, 1)
+    assert seen.xa == pytest.approx(27.0, abs=0.5)
+    assert seen.xb == pytest.approx(33.0, abs=0.5)
+    assert seen.ya == pytest.approx(20.0, abs=0.5)
+    assert str(seen.tile) in ("4-1", "1-4")
