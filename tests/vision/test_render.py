@@ -100,9 +100,15 @@ def _half_mask(shape: tuple[int, int], t: TileTruth, half: str) -> npt.NDArray[n
 def _dark_blobs(
     gray: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]
 ) -> list[tuple[float, float]]:
-    dark = ((gray < 110) & (mask > 0)).astype(np.uint8)
+    x, y, w, h = cv2.boundingRect(mask)
+    roi = (slice(y, y + h), slice(x, x + w))
+    dark = ((gray[roi] < 110) & (mask[roi] > 0)).astype(np.uint8)
     n, _labels, stats, centroids = cv2.connectedComponentsWithStats(dark)
-    return [tuple(centroids[i]) for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3]
+    return [
+        (float(centroids[i][0]) + x, float(centroids[i][1]) + y)
+        for i in range(1, n)
+        if stats[i, cv2.CC_STAT_AREA] >= 3
+    ]
 
 
 ALL_PAIRS = [(a, b) for a in range(13) for b in range(a, 13)]
