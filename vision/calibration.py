@@ -17,7 +17,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -65,10 +64,7 @@ class Calibration:
             raise CalibrationError(f"need the play area's 4 corners, got {len(self.corners_px)}")
         quad = np.array(self.corners_px, dtype=np.float64)
         _check_convex(quad)
-        to_px = np.asarray(
-            cv2.getPerspectiveTransform(_rect_mm(w, h).astype(np.float32), quad.astype(np.float32)),
-            dtype=np.float64,
-        )
+        to_px = _four_point_homography(_rect_mm(w, h), quad)
         object.__setattr__(self, "_to_px", to_px)
         object.__setattr__(self, "_to_mm", np.linalg.inv(to_px))
 
@@ -240,6 +236,21 @@ def calibrate_if_markers(
 
 def _rect_mm(w: float, h: float) -> Points:
     return np.array([c.position_mm(w, h) for c in Corner], dtype=np.float64)
+
+
+def _four_point_homography(src: Points, dst: Points) -> Matrix:
+    """The homography taking four points onto four others, in double precision."""
+    rows = []
+    rhs = []
+    for (x, y), (u, v) in zip(src, dst, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs.extend([u, v])
+    try:
+        h = np.linalg.solve(np.array(rows, dtype=np.float64), np.array(rhs, dtype=np.float64))
+    except np.linalg.LinAlgError as exc:
+        raise CalibrationError("the four corners do not define a view of a plane") from exc
+    return np.append(h, 1.0).reshape(3, 3)
 
 
 def _apply(matrix: Matrix, points: npt.ArrayLike) -> Points:

@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.surface import SeenTile
 from vision.calibration import (
@@ -210,3 +212,19 @@ def test_manual_calibration_needs_four_points_and_a_real_area() -> None:
         calibrate_manual([(0, 0), (10, 0), (10, 10)], SIZE, (1280, 960))
     with pytest.raises(CalibrationError, match="positive"):
         calibrate_manual([(100, 50), (1100, 80), (1150, 900), (60, 880)], (0, 600), (1280, 960))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    jitter=st.lists(st.floats(-60, 60), min_size=8, max_size=8),
+    x=st.floats(-50, 950),
+    y=st.floats(-50, 650),
+)
+def test_px_and_mm_are_inverse_for_any_reasonable_view(
+    jitter: list[float], x: float, y: float
+) -> None:
+    base = np.array([[150, 100], [1130, 100], [1130, 860], [150, 860]], dtype=np.float64)
+    corners = base + np.array(jitter).reshape(4, 2)
+    calibration = calibrate_manual(corners, SIZE, (1280, 960))
+    assert calibration.mm_to_px([0, 0]) == pytest.approx(corners[0], abs=1e-6)
+    assert calibration.px_to_mm(calibration.mm_to_px([x, y])) == pytest.approx((x, y), abs=1e-6)
