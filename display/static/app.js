@@ -172,13 +172,12 @@ function seatButtons(action) {
 }
 
 function scoreBlock(score, stale) {
-  return [
+  return h("div", { class: "score-row" },
     h("div", { class: "score-line" },
       h("span", { class: "score" }, score),
       stale.length ? h("span", { class: "last-known", title: L("last_known") },
         icon("wait"), h("span", { class: "lk-text" }, L("last_known"))) : null),
-    tallySvg(score),
-  ];
+    tallySvg(score));
 }
 
 function turnFlag() {
@@ -194,9 +193,10 @@ function renderScores(st, stale) {
     return clear(box, st.teams.map((team) => {
       const onTurn = team.seats.includes(turn);
       return h("article", { class: `card team${onTurn ? " turn" : ""}`, "data-team": team.team },
-        h("div", { class: "members" }, team.seats.map((seat) =>
+        h("div", { class: "members" }, team.seats.map((seat, i) => [
+          i ? h("span", { class: "amp" }, "&") : null,
           h("span", { class: `member${seat === turn ? " turn" : ""}`, "data-seat": seat },
-            seat === turn ? icon("turn") : null, seatName(seat)))),
+            seat === turn ? icon("turn") : null, seatName(seat))])),
         scoreBlock(team.score, stale),
         h("div", { class: "card-foot" }, h("span", { class: "team-label" }, L("team", { n: team.team + 1 })),
           onTurn ? turnFlag() : null));
@@ -207,7 +207,9 @@ function renderScores(st, stale) {
       h("div", { class: "name" }, x.name || L("seat_n", { n: x.seat + 1 })),
       scoreBlock(x.score, stale),
       h("div", { class: "card-foot" },
-        h("span", { class: "meta" }, x.tiles_left !== null && x.tiles_left !== undefined ? L("tiles_left", { n: x.tiles_left }) : ""),
+        x.tiles_left !== null && x.tiles_left !== undefined
+          ? h("span", { class: "meta tiles-left", title: L("tiles_left", { n: x.tiles_left }), "aria-label": L("tiles_left", { n: x.tiles_left }) }, icon("domino"), x.tiles_left)
+          : h("span", { class: "meta" }),
         x.seat === turn ? turnFlag() : null))));
 }
 

@@ -11,7 +11,7 @@ function fill(el, attrs, children) {
       el.setAttribute(key, value === true ? "" : String(value));
     }
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -49,6 +49,12 @@ const ICONS = {
   trophy: () => [
     s("path", { d: "M6 2h12v6a6 6 0 0 1-12 0z M10 14h4v4h3v4H7v-4h3z", class: "ic-fill" }),
   ],
+  domino: () => [
+    s("rect", { x: 6, y: 1, width: 12, height: 22, rx: 2.5, class: "ic-ring" }),
+    s("path", { d: "M7 12 H17", class: "ic-stroke-dark" }),
+    s("circle", { cx: 12, cy: 6.5, r: 1.8, class: "ic-fill" }),
+    s("circle", { cx: 12, cy: 17.5, r: 1.8, class: "ic-fill" }),
+  ],
   ok: () => [s("path", { d: "M3 13 L9 19 L21 5", class: "ic-stroke-dark" })],
   no: () => [s("path", { d: "M5 5 L19 19 M19 5 L5 19", class: "ic-stroke-dark" })],
   wait: () => [
@@ -66,6 +72,6 @@ export function icon(name, cls = "") {
 }
 
 export function clear(el, ...children) {
-  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }

@@ -193,3 +193,63 @@ def reply(command_id: str, ok: bool = True, error: str | None = None) -> Json:
     del payload["game_id"]
     validate("reply", payload)
     return payload
+
+
+def _arm(
+    start: tuple[int, int], step: tuple[int, int], tiles: list[tuple[str, int]], seat: int
+) -> tuple[list[Json], Json]:
+    """Tiles laid in a straight arm from `start` (the edge they join) in direction `step`.
+
+    Each entry is (tile, the number touching the previous tile); doubles lie crosswise.
+    Returns the placed tiles and the open end after the last one.
+    """
+    d = 24
+    (x, y), (dx, dy) = start, step
+    placed = []
+    for tile, touching in tiles:
+        high, low = (int(n) for n in tile.split("-"))
+        if high == low:
+            cx, cy = x + dx * d // 2, y + dy * d // 2
+            px, py = dy * d // 2, dx * d // 2  # crosswise
+            a, b = (cx - px, cy - py), (cx + px, cy + py)
+            x, y = x + dx * d, y + dy * d
+        else:
+            near = (x + dx * d // 2, y + dy * d // 2)
+            far = (x + dx * 3 * d // 2, y + dy * 3 * d // 2)
+            a, b = (near, far) if touching == high else (far, near)
+            x, y = x + dx * 2 * d, y + dy * 2 * d
+        placed.append({"tile": tile, "seat": seat, "xa": a[0], "ya": a[1], "xb": b[0], "yb": b[1]})
+        seat = (seat + 1) % 4
+    last, touching = tiles[-1]
+    high, low = (int(n) for n in last.split("-"))
+    pip = low if touching == high else high
+    return placed, {"tile": last, "pip": pip, "x": x, "y": y, "counts": pip * (1 + (high == low))}
+
+
+def late_state(seq: int = 40) -> Json:
+    """A busy walnut layout: the 6-6 spinner with all four arms started, 16 tiles."""
+    spinner = {"tile": "6-6", "seat": 0, "xa": 450, "ya": 288, "xb": 450, "yb": 312}
+    arms = [
+        _arm(
+            (462, 300),
+            (1, 0),
+            [("6-4", 6), ("4-2", 4), ("2-2", 2), ("5-2", 2), ("5-1", 5), ("3-1", 1)],
+            1,
+        ),
+        _arm((438, 300), (-1, 0), [("6-5", 6), ("5-5", 5), ("5-3", 5), ("3-3", 3), ("3-0", 3)], 2),
+        _arm((450, 276), (0, -1), [("6-2", 6), ("2-1", 2)], 3),
+        _arm((450, 324), (0, 1), [("6-3", 6), ("4-3", 3)], 0),
+    ]
+    tiles = [spinner] + [t for placed, _ in arms for t in placed]
+    ends = [end for _, end in arms]
+    payload = state(seq, scores=(145, 95, 60, 120), turn=3)
+    payload["layout"] = {
+        "tiles": tiles,
+        "spinner": "6-6",
+        "open_ends": ends,
+        "ends_total": sum(e["counts"] for e in ends),
+    }
+    payload["last"] = None
+    payload["boneyard"] = 0
+    validate("state", payload)
+    return payload

@@ -148,6 +148,22 @@ def test_forms_in_more_send_their_fields(
         "seat": 2,
         "name": "Carlota",
     }
+    page.locator("#actions [data-action=more]").click()
+    form = page.locator('form[data-form="new-game"]')
+    form.locator("input[name=rules]").fill("outdoor")
+    form.locator("textarea[name=names]").fill("Ana\nBen\n\n")
+    form.locator("input[name=target]").fill("100")
+    screenshot(page, "800x480-more")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#toast-text")).to_have_text("New game: done")
+    new_game = controller.commands[-1]
+    assert {k: v for k, v in new_game.items() if k != "id"} == {
+        "action": "new_game",
+        "rules": "outdoor",
+        "seats": ["Ana", "Ben"],
+        "target": 100,
+        "language": "en",
+    }
 
 
 def test_no_reply_says_the_table_did_not_answer(
@@ -288,3 +304,21 @@ def test_opened_before_any_game_it_waits_for_the_table(
     page.goto(display_server.url)
     expect(page.locator(".banner-no_state")).to_contain_text("Waiting for the game")
     expect(page.locator("#scores .card")).to_have_count(0)
+
+
+def test_a_busy_layout_is_drawn_to_scale(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    state = samples.late_state()
+    open_live(page, controller, display_server, state)
+    layout = page.locator("svg.layout")
+    expect(layout.locator(".tile")).to_have_count(16)
+    expect(layout.locator('.tile[data-tile="5-5"] .pip')).to_have_count(10)
+    expect(layout.locator('.tile[data-tile="3-0"] .pip')).to_have_count(3)
+    expect(layout.locator(".open-end-pip")).to_have_text(["3", "0", "1", "4"])
+    # to scale: every tile is drawn 48 x 24 mm, rotated to lie between its half-centres
+    sizes = layout.locator(".tile-body").evaluate_all(
+        "els => els.map(e => [e.width.baseVal.value, e.height.baseVal.value])"
+    )
+    assert all(size == [48, 24] for size in sizes)
+    screenshot(page, "800x480-busy-layout")
