@@ -132,16 +132,7 @@ def draw_face(
     fill(img, canvas, shape.outline, face)
     if palette.grain:
         _grain(img, canvas, shape, face)
-    edge = rounded_rect(shape.centre, shape.u, *_half_dims(shape), 0.0)
-    cv2.polylines(
-        img,
-        [canvas.fixed(edge)],
-        True,
-        _shade(face, -0.08),
-        max(1, round(canvas.scale * 0.4)),
-        cv2.LINE_AA,
-        SHIFT,
-    )
+    _bevel(img, canvas, shape, face)
     width = _half_dims(shape)[1]
     p0 = shape.centre + shape.v * (width * 0.82)
     p1 = shape.centre - shape.v * (width * 0.82)
@@ -170,6 +161,17 @@ def draw_face(
     if brass_pin:
         disc(img, canvas, shape.centre, 1.6, BRASS)
         disc(img, canvas, shape.centre - np.array([0.4, 0.4]), 0.6, BRASS_LIGHT)
+
+
+def _bevel(img: Image, canvas: Canvas, shape: TileShape, face: BGR) -> None:
+    """A darker rim where the face rounds over, a lighter line just inside it."""
+    thick = max(1, round(canvas.scale * 0.4))
+    hl, hw = _half_dims(shape)
+    r = 0.1 * 2 * hw
+    inner = rounded_rect(shape.centre, shape.u, hl - 0.9, hw - 0.9, max(0.1, r - 0.9))
+    for poly, amount in ((shape.outline, -0.1), (inner, 0.05)):
+        colour = _shade(face, amount)
+        cv2.polylines(img, [canvas.fixed(poly)], True, colour, thick, cv2.LINE_AA, SHIFT)
 
 
 def _half_dims(shape: TileShape) -> tuple[float, float]:
