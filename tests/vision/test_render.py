@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -235,3 +236,31 @@ def test_a_1280x960_frame_renders_well_under_100_ms() -> None:
         render_frame(SCENE, style=style, seed=1, frame=i)
         times.append(time.perf_counter() - start)
     assert min(times) < 0.1
+
+
+def test_a_double_lies_as_its_coordinates_say() -> None:
+    out = render_frame(SCENE, Camera.overhead(rotation_deg=0, keystone=0), RenderStyle.clean())
+    crosswise, in_line = out.truth.tiles[0], out.truth.tiles[1]
+
+    def extent(t: TileTruth) -> tuple[float, float]:
+        pts = np.array(t.corners_px)
+        return float(np.ptp(pts[:, 0])), float(np.ptp(pts[:, 1]))
+
+    cw, ch = extent(crosswise)
+    lw, lh = extent(in_line)
+    assert ch == pytest.approx(2 * cw, rel=0.01)  # the 6-6 stands across the line
+    assert lw == pytest.approx(2 * lh, rel=0.01)  # the 6-3 runs along it
+
+
+def test_glare_jpeg_and_blur_change_the_frame_a_little() -> None:
+    plain = RenderStyle(noise=0, blur_px=0)
+    base = render_frame(SCENE, style=plain, seed=5).image.astype(np.int16)
+    glared = render_frame(SCENE, style=replace(plain, glare=1.0), seed=5).image.astype(np.int16)
+    jpeg = render_frame(SCENE, style=replace(plain, jpeg_quality=40), seed=5).image.astype(np.int16)
+    blurred = render_frame(SCENE, style=replace(plain, blur_px=2.0), seed=5).image.astype(np.int16)
+    assert (glared - base).max() > 150  # a bright spot
+    assert (glared - base).min() >= 0  # glare only adds light
+    assert 0 < np.abs(jpeg - base).mean() < 4
+    sharp = cv2.Laplacian(base.astype(np.float64), cv2.CV_64F).var()
+    soft = cv2.Laplacian(blurred.astype(np.float64), cv2.CV_64F).var()
+    assert soft < sharp / 2
