@@ -34,10 +34,12 @@ from vision.marks import (
     tone_image,
 )
 from vision.pips import HalfReading, pip_area, read_half
+from vision.reread import reread_half
 
 logger = logging.getLogger(__name__)
 
 Point = tuple[float, float]
+SURE = 0.9  # a half read with less confidence gets a second look
 ToMm = Callable[[Point], Point]
 
 
@@ -145,7 +147,31 @@ def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothe
     return min(shares)
 
 
-def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point) -> _Found:
+@dataclass(frozen=True, slots=True)
+class _Planes:
+    """The images one search works on (tile-bright, local brightness, tile material)."""
+
+    img: NDArray[np.uint8]
+    bright: NDArray[np.uint8]
+    solid: NDArray[np.uint8]
+
+
+def _read_tile(
+    blobs: Blobs, t: TileHypothesis, ref: float, planes: _Planes
+) -> tuple[HalfReading, HalfReading]:
+    """Both halves of a hypothesis; a doubtful half gets a second look of its own."""
+    out: list[HalfReading] = []
+    for side in (0, 1):
+        first = read_half(blobs, t, side, ref)
+        if first.confidence < SURE and not first.foreign:
+            again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
+            if again is not None and not again.foreign and again.confidence > first.confidence:
+                first = again
+        out.append(first)
+    return out[0], out[1]
+
+
+def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Planes) -> _Found:
     """Read every hypothesis, let the best readings win contested material, report them.
 
     A hypothesis whose halves hold marks that are no pips (printed letters, a stroke
@@ -156,7 +182,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point) -> _Found:
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
     for t in agreed:
-        ra, rb = read_half(blobs, t, 0, ref), read_half(blobs, t, 1, ref)
+        ra, rb = _read_tile(blobs, t, ref, planes)
         penalty = 1.0 if ra.foreign or rb.foreign else 0.0
         readings[t.blob] = (ra, rb)
         bonus = 0.5 * min(ra.confidence, rb.confidence)
@@ -184,7 +210,7 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     blobs = find_blobs(marks, img, bright, max_area=img.size / 50.0)
     cands = [c for c in hypotheses(blobs, tile) if _half_fill(tile, marks, c) >= s.min_half_fill]
     agreed, width = consensus(blobs, cands)
-    found = _read(blobs, agreed, offset)
+    found = _read(blobs, agreed, offset, _Planes(img, bright, solid))
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]

@@ -28,6 +28,8 @@ HALF_REACH = 0.40
 DIVIDER_CLEARANCE = 0.12
 MAX_ROUND_ELONGATION = 1.8
 MAX_PIPS = 12
+# how far (in tile widths) a pip may sit from the mirror image of another
+SYMMETRY_TOLERANCE = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +98,11 @@ def pip_area(blobs: Blobs, tiles: list[TileHypothesis]) -> float:
     return float(np.median(allareas))
 
 
-def _symmetric(points: NDArray[np.float64], tol: float) -> bool:
-    """True when the pip layout maps onto itself under a half turn about its centre."""
-    if points.shape[0] <= 1:
+def symmetric(points: NDArray[np.float64], centre: tuple[float, float], tol: float) -> bool:
+    """True when the pips map onto themselves under a half turn about the half's centre."""
+    if points.shape[0] == 0:
         return True
-    centre = points.mean(axis=0)
-    p = points - centre
+    p = points - np.asarray(centre)
     q = -p
     dist = np.sqrt(((p[:, None, :] - q[None, :, :]) ** 2).sum(axis=2))
     return bool((dist.min(axis=1) < tol).all())
@@ -131,7 +132,8 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
     if double.any():
         confidence = min(confidence, 0.8)
     pts = np.column_stack([blobs.cx[idx[single]], blobs.cy[idx[single]]])
-    if not double.any() and not _symmetric(pts, 0.12 * tile.width):
+    centre = tile.half_centres()[side]
+    if not double.any() and not symmetric(pts, centre, SYMMETRY_TOLERANCE * tile.width):
         confidence = min(confidence, 0.4)
     if pips > MAX_PIPS:
         confidence = min(confidence, 0.1)

@@ -344,3 +344,18 @@ def test_detection_as_the_engines_snapshot() -> None:
     assert seen.xb == pytest.approx(33.0, abs=0.5)
     assert seen.ya == pytest.approx(20.0, abs=0.5)
     assert str(seen.tile) in ("4-1", "1-4")
+
+
+def test_glare_on_a_glossy_table_washes_out_some_pips() -> None:
+    img = background(500, 800, (30, 30, 35))
+    drawn = [
+        draw_tile(img, (250, 200), (5, 2)),
+        draw_tile(img, (520, 260), (3, 6), vertical=True),
+        draw_tile(img, (250, 380), (1, 0)),
+    ]
+    glare = np.zeros((500, 800), np.float32)
+    cv2.ellipse(glare, (380, 250), (220, 60), -20, 0, 360, 1.0, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 25)
+    img = np.clip(img.astype(np.float32) + glare[:, :, None] * 170, 0, 255).astype(np.uint8)
+    det = detect(img)
+    assert_reads(det, drawn)
