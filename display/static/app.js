@@ -151,10 +151,12 @@ function renderBanners(stale) {
 
 function renderAlerts() {
   const alerts = app.view ? app.view.alerts : [];
+  // the two latest in full; older ones still stand, told in one line each
+  const compact = (i) => i < alerts.length - 2;
   clear(
     $("alerts"),
-    alerts.map((a) =>
-      h("div", { class: `alert sev-${a.severity}`, role: "alert", "data-code": a.code, "data-id": a.id },
+    alerts.map((a, i) =>
+      h("div", { class: `alert sev-${a.severity}${compact(i) ? " compact" : ""}`, role: "alert", "data-code": a.code, "data-id": a.id },
         icon(a.severity in { illegal: 1, warning: 1, fault: 1 } ? a.severity : "warning", "alert-icon"),
         h("div", { class: "alert-body" },
           h("div", { class: "alert-title" }, L(`sev_${a.severity}`), a.seat != null ? ` · ${seatName(a.seat)}` : "", a.tile ? ` · ${a.tile}` : ""),
@@ -216,6 +218,7 @@ function renderScores(st, stale) {
 function phaseText(st) {
   if (st.phase === "play" && st.turn !== null) return L("phase_play", { name: seatName(st.turn) });
   if (st.phase === "lead" && st.turn !== null) return L("phase_lead_seat", { name: seatName(st.turn) });
+  if (st.phase === "play") return L("phase_play_any");
   return L(`phase_${st.phase}`);
 }
 

@@ -322,3 +322,27 @@ def test_a_busy_layout_is_drawn_to_scale(
     )
     assert all(size == [48, 24] for size in sizes)
     screenshot(page, "800x480-busy-layout")
+
+
+def test_standing_alerts_follow_the_state_and_stack(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    lifted = samples.alert(
+        19, code="TILE_LIFTED", alert_id="a0", message="The 5-3 left the layout: put it back."
+    )
+    open_live(page, controller, display_server, samples.state(alerts=[lifted]))
+    expect(page.locator(".alert .alert-message")).to_have_text(
+        "The 5-3 left the layout: put it back."
+    )
+    controller.event("alert", samples.alert(21))
+    camera = samples.alert(22, code="UNREADABLE", alert_id="a2", message="Cannot read a tile.")
+    camera["severity"] = "fault"
+    controller.event("alert", camera)
+    expect(page.locator(".alert")).to_have_count(3)
+    expect(page.locator(".alert.compact")).to_have_attribute("data-id", "a0")
+    expect(page.locator(".alert.sev-fault svg.icon-fault")).to_have_count(1)
+    screenshot(page, "800x480-three-alerts")
+    # a later state that no longer lists an alert supersedes it
+    controller.state(samples.state(seq=23, alerts=[camera]))
+    expect(page.locator(".alert")).to_have_count(1)
+    expect(page.locator(".alert")).to_have_attribute("data-code", "UNREADABLE")
