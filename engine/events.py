@@ -3,13 +3,16 @@
 Every event has a `kind` (the last part of its MQTT topic, `event/<kind>`) and
 `payload()`: the fields of spec/mqtt.md that the engine knows. The service adds the
 envelope (`v`, `table`, `ts`, `seq`, `game_id`).
+
+Events are named tuples: immutable, and four times cheaper to make than frozen
+dataclasses, which matters on the engine's hot path (a play makes one). Like any tuples
+they compare by value: compare `kind` too when telling events apart.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 
 class Reason(Enum):
@@ -82,16 +85,7 @@ class Termination(Enum):
     BEST_OF_WON = "best_of_won"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = ""
-
-    def payload(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-
-@dataclass(frozen=True, slots=True)
-class Coords:
+class Coords(NamedTuple):
     """Where a tile lies: `xa, ya` is the centre of the half showing its high number."""
 
     xa: int
@@ -103,9 +97,7 @@ class Coords:
         return {"xa": self.xa, "ya": self.ya, "xb": self.xb, "yb": self.yb}
 
 
-@dataclass(frozen=True, slots=True)
-class PlayEvent(Event):
-    kind: ClassVar[str] = "play"
+class PlayEvent(NamedTuple):
     hand: int
     seat: int | None
     tile: str
@@ -115,6 +107,10 @@ class PlayEvent(Event):
     announce: tuple[str, ...] = ()
     coords: Coords | None = None
     ref: int = 0  # the engine's number for this play within the game (for undo)
+
+    @property
+    def kind(self) -> str:
+        return "play"
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -131,52 +127,58 @@ class PlayEvent(Event):
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class PassEvent(Event):
-    kind: ClassVar[str] = "pass"
+class PassEvent(NamedTuple):
     hand: int
     seat: int | None
     ref: int = 0
 
-    def payload(self) -> dict[str, Any]:
-        return {"hand": self.hand, "seat": self.seat}
-
-
-@dataclass(frozen=True, slots=True)
-class DrawEvent(Event):
-    kind: ClassVar[str] = "draw"
-    hand: int
-    seat: int
-    count: int
-
-    def payload(self) -> dict[str, Any]:
-        return {"hand": self.hand, "seat": self.seat, "count": self.count}
-
-
-@dataclass(frozen=True, slots=True)
-class LeadEvent(Event):
-    kind: ClassVar[str] = "lead"
-    hand: int
-    seat: int
+    @property
+    def kind(self) -> str:
+        return "pass"
 
     def payload(self) -> dict[str, Any]:
         return {"hand": self.hand, "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
-class UndoEvent(Event):
-    kind: ClassVar[str] = "undo"
+class DrawEvent(NamedTuple):
+    hand: int
+    seat: int
+    drawn: int  # how many tiles (published as `count`)
+
+    @property
+    def kind(self) -> str:
+        return "draw"
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat, "count": self.drawn}
+
+
+class LeadEvent(NamedTuple):
+    hand: int
+    seat: int
+
+    @property
+    def kind(self) -> str:
+        return "lead"
+
+    def payload(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat}
+
+
+class UndoEvent(NamedTuple):
     hand: int
     undone: int  # the `ref` of the play or pass taken back
     points: int
+
+    @property
+    def kind(self) -> str:
+        return "undo"
 
     def payload(self) -> dict[str, Any]:
         return {"hand": self.hand, "undone": self.undone, "points": self.points}
 
 
-@dataclass(frozen=True, slots=True)
-class AlertEvent(Event):
-    kind: ClassVar[str] = "alert"
+class AlertEvent(NamedTuple):
     reason: Reason
     message: str
     seat: int | None = None
@@ -186,6 +188,10 @@ class AlertEvent(Event):
     @property
     def code(self) -> str:
         return self.reason.alert_code
+
+    @property
+    def kind(self) -> str:
+        return "alert"
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -201,9 +207,7 @@ class AlertEvent(Event):
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class HandEvent(Event):
-    kind: ClassVar[str] = "hand"
+class HandEvent(NamedTuple):
     hand: int
     result: HandResult
     winner: int | None
@@ -212,6 +216,10 @@ class HandEvent(Event):
     pips: tuple[int | None, ...]
     scores: tuple[int, ...]
     team_scores: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        return "hand"
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -226,9 +234,7 @@ class HandEvent(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class GameEvent(Event):
-    kind: ClassVar[str] = "game"
+class GameEvent(NamedTuple):
     event: str  # "started" or "over"
     winner: int | None
     team: int | None
@@ -237,7 +243,11 @@ class GameEvent(Event):
     names: tuple[str, ...]
     rules: str
     target: int | None
-    termination: Termination | None = field(default=None)
+    termination: Termination | None = None
+
+    @property
+    def kind(self) -> str:
+        return "game"
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -252,8 +262,12 @@ class GameEvent(Event):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+Event = (
+    PlayEvent | PassEvent | DrawEvent | LeadEvent | UndoEvent | AlertEvent | HandEvent | GameEvent
+)
+
+
+class Judgement(NamedTuple):
     """The answer to one input: accepted (with its events) or refused with a reason.
 
     A refused input changes nothing; its `events` hold the alert to show.

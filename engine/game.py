@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.events import (
     AlertEvent,
@@ -47,6 +47,7 @@ from engine.rules import (
     LeadRule,
     NextLeader,
     NoDouble,
+    PlayScoring,
     Rules,
     RulesError,
     TargetCheck,
@@ -82,33 +83,33 @@ class Target:
 Where = OpenEnd | Target | None
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A legal play in full information: `tile` at `end` (None: the lead)."""
 
     tile: Tile
     end: OpenEnd | None
 
 
+# tuple.__new__ builds a named tuple in C, skipping its Python-level __new__ (hot path).
+_new_move = tuple.__new__
+
+
 # --- the journal of a hand ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Play:
+class _Play(NamedTuple):
     tile: Tile
     where: Where
     coords: Coords | None
     ref: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Pass:
+class _Pass(NamedTuple):
     ref: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Draw:
-    count: int
+class _Draw(NamedTuple):
+    tiles: int
 
 
 _Action = _Play | _Pass | _Draw
@@ -152,7 +153,6 @@ class _Turn:
     drawn: list[int] = field(default_factory=list)
     passes_in_row: int = 0
     drew_this_turn: int = 0
-    last_player: int | None = None
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
 
 
@@ -182,7 +182,11 @@ class Game:
         groups = rules.teams_for(seats) if teams is None else tuple(tuple(t) for t in teams)
         _check_teams(groups, seats)
         self.teams = Teams(seats, groups)
+        self._team_of = self.teams.of
         self.target = target if target is not None else rules.win_target
+        self._at_once = rules.target_check is TargetCheck.AT_ONCE and self.target is not None
+        self._scores_in_play = rules.play_scoring is not PlayScoring.NONE
+        self._announce_stitched = rules.announce_stitched
         self.set: DominoSet = rules.domino_set(seats)
         self._set_tiles = frozenset(self.set.tiles())
         self.hand_size = rules.hand_size(seats)
@@ -252,14 +256,27 @@ class Game:
             if start.forced_lead is not None:
                 return [Move(start.forced_lead, None)]
             return [Move(t, None) for t in hand]
-        moves: list[Move] = []
         ends = layout.ends
+        mask = 0
+        for end in ends:
+            mask |= 1 << end.pip
+        moves: list[Move] = []
         for tile in hand:
-            hi, lo = tile.high, tile.low
+            if not tile.mask & mask:
+                continue
+            tmask = tile.mask
+            last = None
             for end in ends:
-                if end.pip == hi or end.pip == lo:
-                    moves.extend(Move(tile, e) for e in layout.joins(tile))
-                    break
+                if tmask >> end.pip & 1:
+                    # mirror-image ends (a double's two sides, a spinner's arms): list once
+                    if (
+                        last is not None
+                        and last.node == end.node
+                        and last.edge >> 1 == end.edge >> 1
+                    ):
+                        continue
+                    moves.append(_new_move(Move, (tile, end)))
+                    last = end
         return moves
 
     def can_draw(self, seat: int | None = None) -> bool:
@@ -664,7 +681,7 @@ class Game:
         old = self._journal[index]
         assert isinstance(old, _Play)
         saved_journal, saved_turn = list(self._journal), self._turn
-        self._journal[index] = replace(old, tile=actual)
+        self._journal[index] = old._replace(tile=actual)
         try:
             self._rebuild(strict=True)
         except _RejectedError as exc:
@@ -707,41 +724,74 @@ class Game:
         return self._apply_draw(action)
 
     def _apply_play(self, action: _Play) -> list[Event]:
+        tile = action.tile
+        end = None
+        if self._turn.layout.nodes:
+            resolved = self._resolve(tile, action.where)
+            assert not isinstance(resolved, JoinProblem)
+            end = resolved
+        return self._lay(tile, end, action.coords, action.ref)
+
+    def push(self, move: Move) -> list[Event]:
+        """Full information: make a move from `legal_moves()`, trusted (not judged again).
+
+        The fast path for simulation; anything else goes through `play`, which judges.
+        """
+        self._refs += 1
+        ref = self._refs
+        tile, end = move
+        self._journal.append(_new_move(_Play, (tile, end, None, ref)))
+        return self._lay(tile, end, None, ref)
+
+    def push_pass(self) -> list[Event]:
+        """Full information: the turn seat passes, trusted (it has no move and cannot draw)."""
+        self._refs += 1
+        action = _Pass(self._refs)
+        self._journal.append(action)
+        return self._apply_pass(action)
+
+    def _lay(self, tile: Tile, end: OpenEnd | None, coords: Coords | None, ref: int) -> list[Event]:
         t = self._turn
         layout = t.layout
-        tile = action.tile
         seat = self.turn
-        end = None if not layout.nodes else self._resolve(tile, action.where)
-        assert not isinstance(end, JoinProblem)
         layout.place(tile, end)
         t.seats_of_plays.append(seat)
         t.passes_in_row = 0
         t.drew_this_turn = 0
-        t.last_player = seat
+        total = layout.ends_total()
+        points = play_points(self.rules.play_scoring, total) if self._scores_in_play else 0
+        score = 0
+        out = False
         if seat is not None:
             t.played[seat] += 1
-            if self.hands is not None:
-                self.hands[seat].remove(tile)
-        total = layout.ends_total()
-        points = play_points(self.rules.play_scoring, total)
-        if seat is not None and points:
-            points = self._add_points(seat, points)
-        score = self.score(seat) if seat is not None else 0
-        announce = ("stitched_up",) if self.rules.announce_stitched and layout.stitched() else ()
-        coords = action.coords
+            hands = self.hands
+            if hands is not None:
+                hand = hands[seat]
+                hand.remove(tile)
+                out = not hand
+            else:
+                out = self.tiles_left(seat) == 0
+            if points:
+                points = self._add_points(seat, points)
+            team = self._team_of[seat]
+            score = self.seat_scores[seat] if team is None else self.team_scores[team]
+        announce = ("stitched_up",) if self._announce_stitched and layout.stitched() else ()
         events: list[Event] = [
-            PlayEvent(
-                self.hand_no, seat, str(tile), points, total, score, announce, coords, action.ref
+            _new_move(
+                PlayEvent,
+                (self.hand_no, seat, tile.text, points, total, score, announce, coords, ref),
             )
         ]
         self.phase = Phase.PLAY
-        if self._target_reached_at_once():
+        if self._at_once and points and self._target_reached_at_once():
             events.extend(self._game_over())
-            return events
-        if seat is not None and self._is_out(seat):
+        elif out:
             events.extend(self._end_play(HandResult.DOMINO, seat))
-            return events
-        self._advance()
+        elif seat is not None:
+            self.turn = (seat + 1) % self.seats
+            if self.rules.both_partners_out:
+                self.turn = seat
+                self._advance()
         return events
 
     def _apply_pass(self, action: _Pass) -> list[Event]:
@@ -761,16 +811,16 @@ class Game:
     def _apply_draw(self, action: _Draw) -> list[Event]:
         t = self._turn
         seat = self.turn
-        t.drew_this_turn += action.count
+        t.drew_this_turn += action.tiles
         if self.hands is not None and self.boneyard is not None and seat is not None:
-            for _ in range(action.count):
+            for _ in range(action.tiles):
                 self.hands[seat].append(self.boneyard.pop())
         if self.boneyard_count is not None:
-            self.boneyard_count -= action.count
+            self.boneyard_count -= action.tiles
         if seat is None:
             return []
-        t.drawn[seat] += action.count
-        return [DrawEvent(self.hand_no, seat, action.count)]
+        t.drawn[seat] += action.tiles
+        return [DrawEvent(self.hand_no, seat, action.tiles)]
 
     def _add_points(self, seat: int, points: int) -> int:
         team = self.teams.of[seat]
@@ -790,10 +840,9 @@ class Game:
         return left == 0
 
     def _active_seats(self) -> int:
-        return self.seats - sum(1 for s in range(self.seats) if self._out_already(s))
-
-    def _out_already(self, seat: int) -> bool:
-        return self.rules.both_partners_out and self._is_out(seat)
+        if not self.rules.both_partners_out:
+            return self.seats
+        return self.seats - sum(1 for s in range(self.seats) if self._is_out(s))
 
     def _boneyard_known_empty(self) -> bool:
         if self.rules.boneyard is not Boneyard.DRAW_ONE:
@@ -803,13 +852,15 @@ class Game:
         return self.boneyard_count is not None and self.boneyard_count <= self.rules.boneyard_keep
 
     def _advance(self) -> None:
-        if self.turn is None:
-            return
         seat = self.turn
-        for _ in range(self.seats):
-            seat = (seat + 1) % self.seats
-            if not self._out_already(seat):
-                break
+        if seat is None:
+            return
+        seat = (seat + 1) % self.seats
+        if self.rules.both_partners_out:
+            for _ in range(self.seats):
+                if not self._is_out(seat):
+                    break
+                seat = (seat + 1) % self.seats
         self.turn = seat
 
     def _end_play(self, result: HandResult, out_seat: int | None) -> list[Event]:
@@ -830,7 +881,7 @@ class Game:
         t = self._turn
         if t.passes_in_row >= self._active_seats() and self.rules.boneyard is Boneyard.DRAW_ONE:
             return Judgement(Reason.OK, tuple(self._end_play(HandResult.BLOCKED, None)))
-        seat = t.last_player
+        seat = t.seats_of_plays[-1] if t.seats_of_plays else None
         if seat is None:
             return self._refuse(Reason.LEAD_UNKNOWN, detail="who went out?")
         if t.played[seat] < self.hand_size:

@@ -55,6 +55,10 @@ class OpenEnd(NamedTuple):
     pip: int
 
 
+# tuple.__new__ builds a named tuple in C, skipping its Python-level __new__ (hot path).
+_new_end = tuple.__new__
+
+
 @dataclass(slots=True)
 class Placed:
     """One tile in the layout."""
@@ -96,6 +100,13 @@ class Layout:
 
     def __len__(self) -> int:
         return len(self.nodes)
+
+    def open_mask(self) -> int:
+        """The numbers showing at open ends, as bits (bit n set: an end shows n)."""
+        mask = 0
+        for end in self.ends:
+            mask |= 1 << end.pip
+        return mask
 
     @property
     def spinner(self) -> Tile | None:
@@ -140,14 +151,12 @@ class Layout:
         """What the open ends add up to under the rules (doubles, spinner, arms)."""
         total = 0
         doubles: list[int] = []
-        nodes = self.nodes
-        for end in self.ends:
-            node = nodes[end.node]
-            if node.tile.high != node.tile.low:
-                total += end.pip
-            elif end.node not in doubles:
-                doubles.append(end.node)
-                total += self.double_value(node, end.pip)
+        for index, edge, pip in self.ends:
+            if edge < 2:  # HIGH or LOW: the end of a plain tile
+                total += pip
+            elif index not in doubles:
+                doubles.append(index)
+                total += self.double_value(self.nodes[index], pip)
         return total
 
     def end_counts(self, end: OpenEnd) -> int:
@@ -218,23 +227,36 @@ class Layout:
 
     def place(self, tile: Tile, end: OpenEnd | None) -> Placed:
         """Lay `tile`: as the lead when `end` is None, else joined at `end` (must fit)."""
-        index = len(self.nodes)
+        nodes = self.nodes
+        index = len(nodes)
+        if end is not None and not tile.is_double:
+            # The common case, kept lean: a plain tile joins an end; its far end opens.
+            ends = self.ends
+            ends.remove(end)
+            parent = nodes[end.node]
+            parent.used.append(end.edge)
+            if tile.high == end.pip:
+                own, far = Edge.HIGH, _new_end(OpenEnd, (index, Edge.LOW, tile.low))
+            else:
+                own, far = Edge.LOW, _new_end(OpenEnd, (index, Edge.HIGH, tile.high))
+            node = Placed(tile, end.node, end.edge, own, False, [own])
+            nodes.append(node)
+            ends.append(far)
+            if parent.spinner and not self._arms_at_once and end.edge >> 1 == 1:
+                self._open_arms_after_sides(end.node, parent)
+            return node
         spinner = tile.is_double and self._becomes_spinner(index)
         if end is None:
             node = Placed(tile, None, None, None, spinner)
-            self.nodes.append(node)
+            nodes.append(node)
             self._open_own(index, node, None)
             return node
-        parent = self.nodes[end.node]
+        parent = nodes[end.node]
         self.ends.remove(end)
         parent.used.append(end.edge)
-        if tile.is_double:
-            own: Edge = Edge.SIDE0
-        else:
-            own = Edge.HIGH if tile.high == end.pip else Edge.LOW
-        node = Placed(tile, end.node, end.edge, own, spinner, [own])
-        self.nodes.append(node)
-        self._open_own(index, node, own)
+        node = Placed(tile, end.node, end.edge, Edge.SIDE0, spinner, [Edge.SIDE0])
+        nodes.append(node)
+        self._open_own(index, node, Edge.SIDE0)
         if parent.spinner and not self._arms_at_once and end.edge in _SIDES:
             self._open_arms_after_sides(end.node, parent)
         return node

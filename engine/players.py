@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from engine.events import Event, Judgement
+from engine.events import Event, Judgement, Reason
 from engine.game import Game, Move, Phase
 from engine.scoring import play_points
 
@@ -26,7 +26,7 @@ class RandomPlayer:
         self.rng = rng
 
     def choose(self, game: Game, moves: Sequence[Move]) -> Move:
-        return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        return moves[int(self.rng.random() * len(moves))]
 
 
 class GreedyPlayer:
@@ -58,8 +58,7 @@ def play_turn(game: Game, player: Player) -> Judgement:
     """The turn seat plays, draws or passes, as the rules and its hand allow."""
     moves = game.legal_moves()
     if moves:
-        move = player.choose(game, moves)
-        return game.play(move.tile, move.end)
+        return Judgement(Reason.OK, tuple(game.push(player.choose(game, moves))))
     if game.can_draw():
         return game.draw()
     return game.pass_turn()
@@ -68,13 +67,17 @@ def play_turn(game: Game, player: Player) -> Judgement:
 def play_hand(game: Game, players: Sequence[Player]) -> list[Event]:
     """Play the current hand to its end; the events it made."""
     events: list[Event] = []
+    extend = events.extend
     while game.phase is Phase.LEAD or game.phase is Phase.PLAY:
-        seat = game.turn
-        assert seat is not None
-        judged = play_turn(game, players[seat])
-        if not judged.ok:
-            raise AssertionError(f"a legal move was refused: {judged}")
-        events.extend(judged.events)
+        moves = game.legal_moves()
+        if moves:
+            seat = game.turn
+            assert seat is not None
+            extend(game.push(players[seat].choose(game, moves)))
+        elif game.can_draw():
+            extend(game.draw().events)
+        else:
+            extend(game.push_pass())
     return events
 
 

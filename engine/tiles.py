@@ -24,13 +24,15 @@ class TileError(ValueError):
 class Tile:
     """One domino tile: `high >= low`, both 0..MAX_PIP. Immutable and interned."""
 
-    __slots__ = ("_hash", "high", "low", "pips")
+    __slots__ = ("high", "is_double", "low", "mask", "pips", "text")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
     low: int
     pips: int
-    _hash: int
+    text: str  # the notation, high first: "6-4"
+    is_double: bool
+    mask: int  # its numbers as bits: (1 << high) | (1 << low)
 
     def __new__(cls, a: int, b: int) -> Tile:
         hi, lo = (a, b) if a >= b else (b, a)
@@ -44,7 +46,9 @@ class Tile:
         object.__setattr__(self, "high", hi)
         object.__setattr__(self, "low", lo)
         object.__setattr__(self, "pips", hi + lo)
-        object.__setattr__(self, "_hash", hi * 32 + lo)
+        object.__setattr__(self, "is_double", hi == lo)
+        object.__setattr__(self, "mask", (1 << hi) | (1 << lo))
+        object.__setattr__(self, "text", f"{hi}-{lo}")
         cls._cache[key] = self
         return self
 
@@ -66,19 +70,14 @@ class Tile:
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.high, self.low))
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (
-            isinstance(other, Tile) and self.high == other.high and self.low == other.low
-        )
+    # Tiles are interned, so identity is equality: the default `==` and hash (both in C)
+    # keep list.remove, sets and dicts fast on the engine's hot path.
 
     def __lt__(self, other: Tile) -> bool:
         return (self.high, self.low) < (other.high, other.low)
 
     def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Tile.parse('{self.high}-{self.low}')"
@@ -86,10 +85,6 @@ class Tile:
     def __iter__(self) -> Iterator[int]:
         yield self.high
         yield self.low
-
-    @property
-    def is_double(self) -> bool:
-        return self.high == self.low
 
     def has(self, pip: int) -> bool:
         return pip in (self.high, self.low)
@@ -101,6 +96,9 @@ class Tile:
         if pip == self.low:
             return self.high
         raise TileError(f"{self} shows no {pip}")
+
+
+_SET_TILES: dict[int, tuple[Tile, ...]] = {}
 
 
 class DominoSet(IntEnum):
@@ -121,8 +119,12 @@ class DominoSet(IntEnum):
 
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile of the set, in a fixed order (0-0, 1-0, 1-1, 2-0, ...)."""
-        n = int(self)
-        return tuple(Tile(hi, lo) for hi in range(n + 1) for lo in range(hi + 1))
+        cached = _SET_TILES.get(int(self))
+        if cached is None:
+            n = int(self)
+            cached = tuple(Tile(hi, lo) for hi in range(n + 1) for lo in range(hi + 1))
+            _SET_TILES[n] = cached
+        return cached
 
     def contains(self, tile: Tile) -> bool:
         return tile.high <= int(self)

@@ -156,7 +156,7 @@ def lockstep(name: str, seats: int, seed: int) -> tuple[list[Event], list[Event]
             assert jf.ok and jt.ok, (jf, jt)
             full_events += jf.events
             table_events += jt.events
-        hand = next(e for e in reversed(full_events) if isinstance(e, HandEvent))
+        hand = next((e for e in reversed(full_events) if isinstance(e, HandEvent)), None)
         if table.phase is Phase.PLAY and isinstance(hand, HandEvent) and hand.winner is not None:
             table_events += table.declare_out(hand.winner).events  # "domino!" in a draw game
         if table.phase is Phase.PLAY:
