@@ -117,12 +117,15 @@ def render_sequence(
 
 
 def _target(before: Scene, after: Scene, cam: Camera, rng: np.random.Generator) -> Point:
-    """Where the hand reaches: the tile that appeared (or went), else anywhere."""
-    added = [t for t in after.tiles if t not in before.tiles]
-    removed = [t for t in before.tiles if t not in after.tiles]
-    changed = added or removed
+    """Where the hand reaches: a face-up tile that appeared or went, else a face-down
+    one, else anywhere on the play area."""
+    ups = [t.centre for t in after.tiles if t not in before.tiles]
+    ups += [t.centre for t in before.tiles if t not in after.tiles]
+    downs = [(f.x, f.y) for f in after.facedown if f not in before.facedown]
+    downs += [(f.x, f.y) for f in before.facedown if f not in after.facedown]
+    changed = ups or downs
     if changed:
-        x, y = changed[0].centre
+        x, y = changed[0]
     else:
         w, h = after.size_mm
         x, y = float(rng.uniform(0.2, 0.8) * w), float(rng.uniform(0.2, 0.8) * h)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.surface import SeenTile
-from vision.render import RenderStyle, Scene
+from vision.render import FaceDownTile, RenderStyle, Scene
 from vision.render_sequence import render_sequence
 
 DOUBLE = SeenTile(6, 6, 450, 288, 450, 312)
@@ -51,3 +51,12 @@ def test_sequences_are_deterministic_and_accept_scenes() -> None:
     again = [f.image for f in render_sequence(scenes, seed=2, still_frames=1, hand_frames=2)]
     assert len(first) == 4
     assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))
+
+
+def test_the_hand_reaches_a_tile_drawn_from_the_boneyard() -> None:
+    pile = (FaceDownTile(150, 500, 0), FaceDownTile(760, 500, 90))
+    scenes = [Scene((DOUBLE,), pile), Scene((DOUBLE,), pile[:1])]
+    frames = list(render_sequence(scenes, seed=4, still_frames=1, hand_frames=4))
+    reaching = frames[1 + 1]  # furthest reach, the tile still there
+    assert reaching.truth.facedown[1].occluded
+    assert not reaching.truth.facedown[0].occluded
