@@ -90,6 +90,14 @@ def render_frame(
     if hand is not None:
         mask = draw_hand(image, hand, cam.px_per_mm(_point(foot)), shadow=look.shadows)
     image = finish(image, look, seed, frame)
+    log.debug(
+        "render: frame %d, %d tiles, %d face down, seed %d, hand %s",
+        frame,
+        len(scene.tiles),
+        len(scene.facedown),
+        seed,
+        hand is not None,
+    )
     return Rendered(image, ground_truth(scene, cam, shapes, mask))
 
 

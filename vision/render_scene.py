@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.surface import SeenTile
+from engine.surface import SeenTile, Snapshot
 from vision.errors import RenderError
 from vision.markers import DEFAULT_MARKER_MM
 from vision.render_styles import BGR
@@ -209,6 +209,10 @@ class Truth:
     @property
     def hand_visible(self) -> bool:
         return self.hand_fraction > 0.0
+
+    def snapshot(self, at: float = 0.0) -> Snapshot:
+        """What a perfect camera source would report for this frame, in table mm."""
+        return Snapshot(tuple(t.tile for t in self.tiles), len(self.facedown), at=at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -264,3 +264,10 @@ def test_glare_jpeg_and_blur_change_the_frame_a_little() -> None:
     sharp = cv2.Laplacian(base.astype(np.float64), cv2.CV_64F).var()
     soft = cv2.Laplacian(blurred.astype(np.float64), cv2.CV_64F).var()
     assert soft < sharp / 2
+
+
+def test_truth_reads_as_a_perfect_snapshot() -> None:
+    snap = render_frame(SCENE, seed=0).truth.snapshot(at=12.5)
+    assert snap.tiles == LINE
+    assert snap.facedown == 2
+    assert snap.at == 12.5
