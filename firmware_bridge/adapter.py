@@ -4,8 +4,9 @@ It runs a `BoardLink` and turns its events into what the service consumes, throu
 way out, `on_event(event)`, called from the link's reader thread:
 
 - `engine.surface.Snapshot` (tiles as `SeenTile`, `facedown=None`: the board never
-  sees face-down tiles) whenever the surface changed and is whole: after a snapshot,
-  a PLACE or a LIFT, never mid-snapshot or while a SYNC is awaited;
+  sees face-down tiles) after every complete board snapshot (handshake, resync), and
+  after a PLACE or LIFT that changed the surface while it is whole; never
+  mid-snapshot or while a SYNC is awaited;
 - `ButtonEvent`, `LinkChanged` (online/offline with a reason), `BoardFault` (ERR),
   `BoardIdentity` (HELLO, at each handshake and board restart), `CommandFailed`.
 
@@ -207,7 +208,7 @@ class BoardAdapter:
     def _on_surface(self, event: SurfaceReceived) -> None:
         self._surface.replace(event.tiles)
         self._whole = True
-        self._emit(event.at)
+        self._emit(event.at, always=True)  # the service reconciles every snapshot
 
     def _on_placed(self, event: TilePlaced) -> None:
         self._surface.place(event.tile)
@@ -220,11 +221,11 @@ class BoardAdapter:
     def _on_button(self, event: ButtonChanged) -> None:
         self._on_event(ButtonEvent(event.button.button, event.button.action, event.at))
 
-    def _emit(self, at: float) -> None:
+    def _emit(self, at: float, always: bool = False) -> None:
         if not self._whole:
             return
         tiles = self._surface.tiles()
-        if frozenset(tiles) == self._last:
+        if frozenset(tiles) == self._last and not always:
             return
         self._last = frozenset(tiles)
         self._snapshot = Snapshot(tuple(t.seen() for t in tiles), facedown=None, at=at)

@@ -428,8 +428,12 @@ class BoardEmulator:
             self._answer(item.seq, None)
             return
         self.acted.append(item)
-        self._answer(item.seq, None)
-        self._act(message)
+        if isinstance(message, Sync):
+            self._answer(item.seq, None)  # the ACK cannot come inside the snapshot
+            self._act(message)
+        else:
+            self._act(message)  # done before it is acked, as a firmware would
+            self._answer(item.seq, None)
 
     def _answer(self, seq: int, nak: NakReason | None) -> None:
         if nak is not None:

@@ -17,8 +17,8 @@ from firmware_bridge.messages import TileAt
 # The protocol's timings scaled down so the tests are quick.
 FAST: dict[str, Any] = {
     "resend_after": 0.1,
-    "heartbeat_timeout": 0.6,
-    "snapshot_timeout": 0.4,
+    "heartbeat_timeout": 1.5,  # 15 heartbeats: no false alarm on a loaded machine
+    "snapshot_timeout": 1.0,
     "backoff_initial": 0.05,
     "backoff_max": 0.2,
     "poll_interval": 0.01,

@@ -164,7 +164,7 @@ def test_a_duplicated_frame_is_acted_on_once(
     board.inject(Fault.DUPLICATE, count=3)
     board.place(SIX_FOUR)
     events.wait_for(is_snapshot_of(DOUBLE_SIX, SIX_FOUR), since=mark)
-    board.wait_until(lambda: host.status()["count_repeats"] == 3, timeout=2)
+    assert board.wait_until(lambda: host.status().get("count_repeats") == 3, timeout=2)
     assert len(events.of(Snapshot, since=mark)) == 1
     assert "count_syncs" not in host.status()
 
@@ -237,12 +237,12 @@ def test_silence_takes_the_link_down_and_it_comes_back(
 ) -> None:
     events.wait_for(is_snapshot_of(DOUBLE_SIX))
     mark = events.mark()
-    board.inject(Fault.SILENCE, seconds=1.0)
+    board.inject(Fault.SILENCE, seconds=2.0)
     down = events.wait_for(lambda e: isinstance(e, LinkChanged) and not e.online, since=mark)
-    assert down.reason.startswith("no frame for 0.6")
+    assert down.reason.startswith("no frame for 1.")
     up = events.wait_for(lambda e: isinstance(e, LinkChanged) and e.online, since=mark, timeout=5)
-    assert up.at - down.at >= 0.3
-    assert host.status()["consistent"] is not None
+    assert up.at - down.at >= 0.3  # back only once the board speaks again
+    events.wait_for(lambda e: isinstance(e, Snapshot), since=mark)  # resynced
 
 
 @pytest.mark.logs_errors
