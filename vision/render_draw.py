@@ -21,7 +21,6 @@ from vision.render_post import finish
 from vision.render_scene import (
     Camera,
     Hand,
-    Point,
     Rendered,
     Scene,
 )
@@ -69,6 +68,28 @@ def render_frame(
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
     canvas = _canvas(scene, cam)
+    table, shapes = _draw_table(scene, cam, canvas, look, seed)
+    image = _warp(table, canvas, cam)
+    mask = None
+    if hand is not None:
+        scale = cam.px_per_mm(cam.centre_mm())
+        mask = draw_hand(image, hand, scale, shadow=look.shadows)
+    image = finish(image, look, seed, frame)
+    log.debug(
+        "render: frame %d, %d tiles, %d face down, seed %d, hand %s",
+        frame,
+        len(scene.tiles),
+        len(scene.facedown),
+        seed,
+        hand is not None,
+    )
+    return Rendered(image, ground_truth(scene, cam, shapes, mask))
+
+
+def _draw_table(
+    scene: Scene, cam: Camera, canvas: Canvas, look: RenderStyle, seed: int
+) -> tuple[Image, list[TileShape]]:
+    """The table seen straight from above: surface, shadows, markers, tiles."""
     x0, y0, x1, y1 = scene.surface_rect_mm
     ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
     table = surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed).copy()
@@ -85,24 +106,7 @@ def render_frame(
             draw_marker(table, canvas, int(corner), centre, scene.marker_mm)
     _draw_backs(table, canvas, look, backs, back_lifts)
     _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes, lifts=lifts)
-    image = _warp(table, canvas, cam, scene)
-    mask = None
-    if hand is not None:
-        mask = draw_hand(image, hand, cam.px_per_mm(_point(foot)), shadow=look.shadows)
-    image = finish(image, look, seed, frame)
-    log.debug(
-        "render: frame %d, %d tiles, %d face down, seed %d, hand %s",
-        frame,
-        len(scene.tiles),
-        len(scene.facedown),
-        seed,
-        hand is not None,
-    )
-    return Rendered(image, ground_truth(scene, cam, shapes, mask))
-
-
-def _point(foot: Points) -> Point:
-    return (float(foot[0]), float(foot[1]))
+    return table, shapes
 
 
 def _small(style: RenderStyle) -> bool:
@@ -165,7 +169,7 @@ def _draw_faces(
         )
 
 
-def _warp(table: Image, canvas: Canvas, cam: Camera, scene: Scene) -> Image:
+def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:
     s = canvas.scale
     ox, oy = canvas.origin
     to_canvas = np.array([[s, 0, -ox * s], [0, s, -oy * s], [0, 0, 1]], dtype=np.float64)
