@@ -38,6 +38,7 @@ class MqttLink:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.listener = listener
         self.connected = False
+        self.stopping = False
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=f"domino-display-{settings.table}-{id(self):x}",
@@ -65,6 +66,7 @@ class MqttLink:
         self.client.loop_start()
 
     def stop(self) -> None:
+        self.stopping = True
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -104,7 +106,10 @@ class MqttLink:
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
-        log.warning("mqtt: lost the broker (%s); reconnecting", reason)
+        if self.stopping:
+            log.info("mqtt: disconnected")
+        else:
+            log.warning("mqtt: lost the broker (%s); reconnecting", reason)
         self._handoff(self._set_connected, False)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:

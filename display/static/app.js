@@ -151,6 +151,11 @@ function renderBanners(stale) {
 
 function renderAlerts() {
   const alerts = app.view ? app.view.alerts : [];
+  const key = JSON.stringify([app.lang, alerts, seats().map((x) => x.name)]);
+  renderIf($("alerts"), key, () => drawAlerts(alerts));
+}
+
+function drawAlerts(alerts) {
   // the two latest in full; older ones still stand, told in one line each
   const compact = (i) => i < alerts.length - 2;
   clear(
@@ -166,6 +171,14 @@ function renderAlerts() {
           a.code === "LEAD_UNKNOWN" ? seatButtons("lead") : null)),
     ),
   );
+}
+
+// Re-render `el` only when what it shows changed, so that a view arriving mid-tap does
+// not replace the button under the player's finger.
+function renderIf(el, key, draw) {
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  draw();
 }
 
 function seatButtons(action) {
@@ -318,10 +331,11 @@ function actionButton(action) {
 
 function renderActions(st) {
   const list = st ? PHASE_ACTIONS[st.phase] || [] : [];
-  clear($("actions"),
+  const key = JSON.stringify([app.lang, list, Date.now() < app.undoArmedUntil]);
+  renderIf($("actions"), key, () => clear($("actions"),
     list.map(actionButton),
     h("button", { class: "btn act act-scores", "data-action": "scores", onclick: openSheet }, L("b_scores")),
-    h("button", { class: "btn act act-more", "data-action": "more", onclick: openMore }, L("b_more")));
+    h("button", { class: "btn act act-more", "data-action": "more", onclick: () => openMore() }, L("b_more"))));
 }
 
 function press(action) {

@@ -118,7 +118,7 @@ def display_server(broker: Mosquitto) -> Iterator[DisplayServer]:
         mqtt_port=broker.port,
         http_host="127.0.0.1",
         http_port=free_port(),
-        reply_timeout_s=2.0,
+        reply_timeout_s=1.0,
         heartbeat_s=1.0,
     )
     loop = asyncio.new_event_loop()

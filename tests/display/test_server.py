@@ -12,6 +12,7 @@ import pytest
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, wait_for
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.spec import validate
 
 
 def get_view(server: DisplayServer) -> dict[str, Any]:
@@ -58,6 +59,7 @@ def test_any_table_id_and_only_its_topics(
     other = samples.state()
     other["table"] = "other"
     other["seats"][0]["name"] = "Zed"
+    validate("state", other)
     controller.client.publish("domino/other/state", json.dumps(other), qos=1, retain=True)
     controller.state(samples.state())
     controller.status("online")
