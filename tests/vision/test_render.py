@@ -273,3 +273,13 @@ def test_truth_reads_as_a_perfect_snapshot() -> None:
     assert snap.tiles == LINE
     assert snap.facedown == 2
     assert snap.at == 12.5
+
+
+def test_brass_pin_sits_on_the_divider_at_the_tile_centre() -> None:
+    scene = Scene((SeenTile(2, 5, 100, 100, 124, 100),), size_mm=(300, 200), margin_mm=40)
+    pinned = render_frame(scene, style=replace(RenderStyle.clean(), brass_pin=True), seed=0)
+    plain = render_frame(scene, style=RenderStyle.clean(), seed=0)
+    x, y = (round(v) for v in pinned.truth.tiles[0].centre_px)
+    b, g, r = (int(c) for c in pinned.image[y + 2, x + 1])
+    assert r > g > b + 40  # brass
+    assert plain.image[y + 2, x].max() < 100  # the dark divider line without it
