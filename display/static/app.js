@@ -24,14 +24,17 @@ const L = (key, params) => t(app.lang, key, params);
 
 function connect() {
   const source = new EventSource("/events");
+  // a ping only keeps a live link alive: after a reconnect, the link is live again
+  // with the first view, so an old view is never shown as current in between
   source.addEventListener("ping", (e) => {
     const beat = Number(e.data);
     if (beat > 0) app.heartbeat = beat;
-    heard();
+    app.lastHeard = Date.now();
   });
   source.addEventListener("view", (e) => {
     app.view = JSON.parse(e.data);
-    heard();
+    app.lastHeard = Date.now();
+    app.linkUp = true;
     render();
   });
   source.onerror = () => {
@@ -39,14 +42,6 @@ function connect() {
     render();
     if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
   };
-}
-
-function heard() {
-  app.lastHeard = Date.now();
-  if (!app.linkUp) {
-    app.linkUp = true;
-    render();
-  }
 }
 
 setInterval(() => {
@@ -250,6 +245,9 @@ function renderBoard(st) {
     info.push(h("span", { id: "last-play", class: "chip" },
       L("last_play", { name: lastPlay.seat !== null ? seatName(lastPlay.seat) : "?", tile: lastPlay.tile }),
       lastPlay.points > 0 ? h("b", {}, ` ${L("scored", { n: lastPlay.points })}`) : null));
+    for (const word of Array.isArray(lastPlay.announce) ? lastPlay.announce : []) {
+      info.push(h("span", { class: "chip announce" }, L(`announce_${word}`) === `announce_${word}` ? word.replace(/_/g, " ") : L(`announce_${word}`)));
+    }
   }
   const ev = app.view.last_event;
   if (ev && ["pass", "draw", "lead", "undo"].includes(ev.kind) && (!lastPlay || ev.seq > lastPlay.seq)) {

@@ -56,6 +56,7 @@ const TEXT = {
     ev_draw: "{name} drew {n}",
     ev_lead: "{name} led",
     ev_undo: "Last move taken back",
+    announce_stitched_up: "Stitched up!",
     stale_server_lost: "The page lost the display server: reconnecting…",
     // alerts
     sev_illegal: "Illegal play",
@@ -155,6 +156,7 @@ const TEXT = {
     ev_draw: "{name} robó {n}",
     ev_lead: "{name} salió",
     ev_undo: "Última jugada deshecha",
+    announce_stitched_up: "¡Puntas iguales!",
     stale_server_lost: "La página perdió el servidor de la pantalla: reconectando…",
     sev_illegal: "Jugada ilegal",
     sev_warning: "Atención",

@@ -15,7 +15,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from display.server import serve
 from display.settings import DisplaySettings
@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 PREFIX = f"domino/{samples.TABLE}"
+
+# generous: the machine running the tests may be busy; a passing test never waits this long
+expect.set_options(timeout=10_000)
 
 
 def wait_for(check: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
@@ -162,7 +165,7 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 800, "height": 480})
     pg = context.new_page()
-    pg.set_default_timeout(5000)
+    pg.set_default_timeout(10_000)
     try:
         yield pg
     finally:

@@ -41,7 +41,14 @@ def common(seq: int | None = None, **fields: Any) -> Json:
     return {**out, **fields}
 
 
-def play(seq: int, tile: str = "4-1", seat: int = 0, points: int = 10, score: int = 85) -> Json:
+def play(
+    seq: int,
+    tile: str = "4-1",
+    seat: int = 0,
+    points: int = 10,
+    score: int = 85,
+    announce: tuple[str, ...] = (),
+) -> Json:
     placed = next(t for t in TILES if t["tile"] == tile)
     payload = common(
         seq,
@@ -50,7 +57,7 @@ def play(seq: int, tile: str = "4-1", seat: int = 0, points: int = 10, score: in
         points=points,
         ends_total=10,
         score=score,
-        announce=[],
+        announce=list(announce),
         **{k: placed[k] for k in ("tile", "xa", "ya", "xb", "yb")},
     )
     validate("play", payload)

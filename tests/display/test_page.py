@@ -346,3 +346,11 @@ def test_standing_alerts_follow_the_state_and_stack(
     controller.state(samples.state(seq=23, alerts=[camera]))
     expect(page.locator(".alert")).to_have_count(1)
     expect(page.locator(".alert")).to_have_attribute("data-code", "UNREADABLE")
+
+
+def test_an_announced_play_is_told(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.event("play", samples.play(21, announce=("stitched_up",)))
+    expect(page.locator(".chip.announce")).to_have_text("Stitched up!")
