@@ -62,6 +62,8 @@ class Settings:
     max_hole_share: float = 1 / 400  # largest enclosed dark region that can be a mark
     margin: int = 24  # px searched beyond the play area, so edge tiles are whole
     min_half_fill: float = 0.6  # share of a half that must be tile material
+    divider_contrast: float = 0.6  # on small tiles, dividers need this share of a pip's
+    small_tile_px: float = 40.0  # tiles narrower than this (or none) get that second pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +204,45 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     return _Found(tiles, [], unsure, width, kept)
 
 
+def _pass(
+    planes: _Planes, tile: NDArray[np.bool_], offset: Point, divider_scale: float, s: Settings
+) -> _Found:
+    """Find dividers at `divider_scale` of the pip contrast, then read the pips."""
+    img, bright, solid = planes.img, planes.bright, planes.solid
+    max_area = img.size / 50.0
+    faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
+    lines = find_blobs(faint, img, bright, max_area)
+    cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
+    agreed, _ = consensus(lines, cands)
+    # Pips are the strong marks left once the dividers' pixels are taken out, so a
+    # pip touching its divider is still one round blob.
+    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
+    if divider_scale < 1.0:
+        on_divider = np.isin(lines.labels, [c.blob for c in agreed]).astype(np.uint8)
+        marks[cv2.dilate(on_divider, np.ones((3, 3), np.uint8)) > 0] = 0
+        blobs = find_blobs(marks, img, bright, max_area)
+    else:
+        blobs = lines
+    return _read(blobs, agreed, offset, planes)
+
+
+def _score(found: _Found) -> float:
+    return sum(t.confidence for t in found.tiles)
+
+
 def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark)."""
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     bright = local_bright(img, s.window)
+    planes = _Planes(img, bright, solid)
+    found = _pass(planes, tile, offset, 1.0, s)
+    if found.width < s.small_tile_px:
+        # Small tiles (or none found): their dividers are thin, blurred and faint.
+        again = _pass(planes, tile, offset, s.divider_contrast, s)
+        if _score(again) > _score(found):
+            found = again
+    width = found.width
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
-    blobs = find_blobs(marks, img, bright, max_area=img.size / 50.0)
-    cands = [c for c in hypotheses(blobs, tile) if _half_fill(tile, marks, c) >= s.min_half_fill]
-    agreed, width = consensus(blobs, cands)
-    found = _read(blobs, agreed, offset, _Planes(img, bright, solid))
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]

@@ -27,8 +27,8 @@ logger = logging.getLogger(__name__)
 # Shape of a divider blob: long and thin.
 MIN_ELONGATION = 4.0
 MIN_DIVIDER_PX = 15.0
-MIN_DIVIDER_AREA = 30.0
-MIN_DIVIDER_THICKNESS = 1.5
+MIN_DIVIDER_AREA = 15.0
+MIN_DIVIDER_THICKNESS = 1.0
 # Dividers of one frame agree on length and tile width within these shares.
 LENGTH_TOLERANCE = 0.25
 WIDTH_TOLERANCE = 0.3

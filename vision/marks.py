@@ -96,13 +96,16 @@ def local_bright(img: U8, window: int) -> U8:
     return np.asarray(cv2.blur(bright, (window // 2 | 1, window // 2 | 1)), dtype=np.uint8)
 
 
-def mark_mask(img: U8, bright: U8, solid: U8, min_contrast: int, rel_contrast: float) -> U8:
+def mark_mask(
+    img: U8, bright: U8, solid: U8, min_contrast: int, rel_contrast: float, scale: float = 1.0
+) -> U8:
     """1 where a pixel on tile material is clearly darker than the tile around it.
 
     "Clearly" is `rel_contrast` of the local brightness (deep enough to ignore the
     shading of a glossy, rounded face), lowered to the frame's own split between
     face and mark contrast (Otsu over the tile pixels) when the pips are pale, and
-    never below `min_contrast` grey levels.
+    never below `min_contrast` grey levels. `scale` lowers the whole threshold (the
+    faint, thin divider lines of small tiles are looked for at a lower one).
     """
     contrast = bright.astype(np.int16) - img.astype(np.int16)
     on_tile = np.clip(contrast[solid > 0], 0, 255).astype(np.uint8).reshape(-1, 1)
@@ -111,8 +114,8 @@ def mark_mask(img: U8, bright: U8, solid: U8, min_contrast: int, rel_contrast: f
         otsu, _ = cv2.threshold(on_tile, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         split = max(min_contrast, int(otsu))
     need = np.maximum(
-        min_contrast,
-        np.minimum(split, (bright.astype(np.float32) * rel_contrast).astype(np.int16)),
+        min_contrast * scale,
+        np.minimum(split, bright.astype(np.float32) * rel_contrast) * scale,
     )
     return np.asarray((contrast > need) & (solid > 0), dtype=np.uint8)
 

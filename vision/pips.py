@@ -69,7 +69,6 @@ def in_half(blobs: Blobs, tile: TileHypothesis, side: int) -> NDArray[np.intp]:
         & (from_divider > DIVIDER_CLEARANCE * tile.width)
     )
     ok[0] = False
-    ok[tile.blob] = False
     return np.flatnonzero(ok)
 
 
