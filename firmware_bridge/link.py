@@ -98,7 +98,7 @@ class BoardLink:
         self._next_attempt = 0.0
         self._up = False
         self._failure: str | None = None
-        self._reported_refusal: str | None = None
+        self._reported_down: str | None = None
         self.counts: Counter[str] = Counter()
         self._where = settings.path or "{:04x}:{:04x}".format(*settings.usb_id or (0, 0))
 
@@ -127,7 +127,8 @@ class BoardLink:
                 if left <= 0:
                     break
                 self._changed.wait(min(left, 0.1))
-            failure, refused = self._failure or self._session.failure, phase is Phase.REFUSED
+            refused = phase is Phase.REFUSED
+            failure = self._session.failure if refused else self._failure
         self.close()
         if refused:
             raise BoardRefusedError(failure or "board refused")
@@ -225,7 +226,10 @@ class BoardLink:
             port.reset_input_buffer()
         except (BoardNotFoundError, serial.SerialException, OSError) as exc:
             self.counts["open_failures"] += 1
-            self._retry_later(str(exc))
+            with self._lock:
+                event = self._offline(str(exc), was_up=False)
+                self._retry_later(str(exc))
+            self._deliver([event] if event else [])
             return
         with self._lock:
             now = self._clock()
@@ -268,7 +272,7 @@ class BoardLink:
                 and silent > self.settings.heartbeat_timeout
                 and self._port is not None
             ):
-                reason = f"no frame for {silent:.1f} s"
+                reason = f"no frame for {self.settings.heartbeat_timeout:g} s"
         self._deliver(events)
         if reason is not None:
             self._down(reason)
@@ -284,7 +288,7 @@ class BoardLink:
             except (serial.SerialException, OSError) as exc:
                 self._failure = f"writing {self._session.port} failed: {exc}"
         if any(isinstance(e, LinkUp) for e in events):
-            self._up, self._failure, self._reported_refusal = True, None, None
+            self._up, self._failure, self._reported_down = True, None, None
             self._backoff = self.settings.backoff_initial
             log.info("board: online on %s", self._session.port)
         self._changed.notify_all()
@@ -298,15 +302,25 @@ class BoardLink:
             events = self._flush()
             if refused:
                 self._backoff = self.settings.backoff_max
-                if reason != self._reported_refusal:
-                    self._reported_refusal = reason
-                    log.error("board refused: %s", reason)
-                    events.append(LinkDown(f"refused: {reason}", self._clock()))
-            elif was_up:
-                log.warning("board %s: link down (%s), reopening", self._where, reason)
-                events.append(LinkDown(reason, self._clock()))
+                reason = f"refused: {reason}"
+            event = self._offline(reason, was_up)
+            if event is not None:
+                events.append(event)
             self._retry_later(reason)
         self._deliver(events)
+
+    def _offline(self, reason: str, was_up: bool) -> LinkDown | None:
+        """A `LinkDown` when the link was up, or is offline for a new reason; else None."""
+        if not was_up and reason == self._reported_down:
+            return None
+        self._reported_down = reason
+        if reason.startswith("refused: "):
+            log.error("board %s %s", self._where, reason)
+        elif was_up:
+            log.warning("board %s: link down (%s), reopening", self._where, reason)
+        else:
+            log.info("board %s: offline (%s), retrying", self._where, reason)
+        return LinkDown(reason, self._clock())
 
     def _retry_later(self, reason: str) -> None:
         self._failure = reason
