@@ -226,6 +226,7 @@ def test_losing_the_broker_is_shown_and_recovers(
     broker.stop()
     expect(page.locator(".banner-broker_lost")).to_contain_text("lost the table's broker")
     expect(page.locator(".card .last-known")).to_have_count(4)
+    screenshot(page, "800x480-broker-lost")
     broker.start()
     expect(page.locator(".banner")).to_have_count(0, timeout=10000)
     expect(page.locator("body")).to_have_class("live phase-play ")
@@ -257,6 +258,11 @@ def test_phone_layout(
         controller.event("alert", samples.alert(21))
         expect(page.locator(".alert")).to_be_visible()
         screenshot(page, "390x844-alert")
+        controller.event("alert", samples.alert(22, resolved=True))
+        controller.event("hand", samples.hand(23))
+        controller.state(samples.state(seq=23, phase="hand_over", turn=None))
+        expect(page.locator(".hand-panel")).to_be_visible()
+        screenshot(page, "390x844-hand-over")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, "the page must not scroll sideways on a phone"
     finally:
