@@ -19,7 +19,18 @@ from engine.events import (
     Termination,
     UndoEvent,
 )
-from engine.game import Game, HandRecord, Mode, Move, Phase, Target
+from engine.game import (
+    DrawInput,
+    Game,
+    HandInput,
+    HandRecord,
+    Mode,
+    Move,
+    PassInput,
+    Phase,
+    PlayInput,
+    Target,
+)
 from engine.layout import Edge, EdgeKind, Layout, OpenEnd
 from engine.rules import Rules, RulesError
 from engine.tiles import DominoSet, Tile, TileError
@@ -29,12 +40,14 @@ __all__ = [
     "Coords",
     "DominoSet",
     "DrawEvent",
+    "DrawInput",
     "Edge",
     "EdgeKind",
     "Event",
     "Game",
     "GameEvent",
     "HandEvent",
+    "HandInput",
     "HandRecord",
     "HandResult",
     "Judgement",
@@ -44,8 +57,10 @@ __all__ = [
     "Move",
     "OpenEnd",
     "PassEvent",
+    "PassInput",
     "Phase",
     "PlayEvent",
+    "PlayInput",
     "Reason",
     "Rules",
     "RulesError",

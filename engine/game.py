@@ -97,22 +97,24 @@ _new_move = tuple.__new__
 # --- the journal of a hand ------------------------------------------------------------
 
 
-class _Play(NamedTuple):
+class PlayInput(NamedTuple):
+    """A play accepted this hand (the hand's journal; `where` as it was given)."""
+
     tile: Tile
     where: Where
     coords: Coords | None
     ref: int
 
 
-class _Pass(NamedTuple):
+class PassInput(NamedTuple):
     ref: int
 
 
-class _Draw(NamedTuple):
+class DrawInput(NamedTuple):
     tiles: int
 
 
-_Action = _Play | _Pass | _Draw
+HandInput = PlayInput | PassInput | DrawInput
 
 
 @dataclass(slots=True)
@@ -149,6 +151,7 @@ class _Turn:
 
     layout: Layout
     seats_of_plays: list[int | None] = field(default_factory=list)
+    coords: list[Coords | None] = field(default_factory=list)
     played: list[int] = field(default_factory=list)
     drawn: list[int] = field(default_factory=list)
     passes_in_row: int = 0
@@ -200,7 +203,7 @@ class Game:
         self.winning_team: int | None = None
         self.termination: Termination | None = None
         self._start: _HandStart | None = None
-        self._journal: list[_Action] = []
+        self._journal: list[HandInput] = []
         self._refs = 0
         self._turn = _Turn(Layout(rules))
         self.hands: list[list[Tile]] | None = None
@@ -240,6 +243,14 @@ class Game:
 
     def seat_of_play(self, index: int) -> int | None:
         return self._turn.seats_of_plays[index]
+
+    def coords_of_play(self, index: int) -> Coords | None:
+        """Where the `index`-th tile of the layout lies, when the table said."""
+        return self._turn.coords[index]
+
+    def hand_inputs(self) -> tuple[HandInput, ...]:
+        """The plays, passes and draws accepted this hand, in order (its journal)."""
+        return tuple(self._journal)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Full information: the plays the seat (default: the turn seat) may make now."""
@@ -475,7 +486,7 @@ class Game:
         if problem is not None:
             return problem
         self._refs += 1
-        action = _Play(tile, where, coords, self._refs)
+        action = PlayInput(tile, where, coords, self._refs)
         events = self._apply(action)
         self._journal.append(action)
         return Judgement(Reason.OK, tuple(events))
@@ -525,7 +536,7 @@ class Game:
             if refused is not None:
                 return refused
         self._refs += 1
-        action = _Pass(self._refs)
+        action = PassInput(self._refs)
         events = self._apply(action)
         self._journal.append(action)
         return Judgement(Reason.OK, tuple(events))
@@ -558,7 +569,7 @@ class Game:
                 return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
         elif self.boneyard_count is not None and self.boneyard_count < count:
             return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
-        action = _Draw(count)
+        action = DrawInput(count)
         events = self._apply(action)
         self._journal.append(action)
         return Judgement(Reason.OK, tuple(events))
@@ -659,9 +670,9 @@ class Game:
         undoable = (Phase.LEAD, Phase.PLAY, Phase.COUNTING)
         if self.phase not in undoable or not self._journal:
             return self._refuse(Reason.NOTHING_TO_UNDO)
-        index = max(i for i, a in enumerate(self._journal) if not isinstance(a, _Draw))
+        index = max(i for i, a in enumerate(self._journal) if not isinstance(a, DrawInput))
         action = self._journal[index]
-        assert isinstance(action, _Play | _Pass)
+        assert isinstance(action, PlayInput | PassInput)
         before = self._points_made()
         self._journal = self._journal[:index] + self._journal[index + 1 :]
         self._rebuild()
@@ -671,7 +682,7 @@ class Game:
     def correct(self, read: Tile, actual: Tile) -> Judgement:
         """A tile on the table was misread: it is really `actual`. Rebuilds the hand."""
         index = next(
-            (i for i, a in enumerate(self._journal) if isinstance(a, _Play) and a.tile is read),
+            (i for i, a in enumerate(self._journal) if isinstance(a, PlayInput) and a.tile is read),
             None,
         )
         if index is None or self.phase not in (Phase.LEAD, Phase.PLAY):
@@ -679,7 +690,7 @@ class Game:
         if actual not in self._set_tiles:
             return self._refuse(Reason.UNKNOWN_TILE, actual)
         old = self._journal[index]
-        assert isinstance(old, _Play)
+        assert isinstance(old, PlayInput)
         saved_journal, saved_turn = list(self._journal), self._turn
         self._journal[index] = old._replace(tile=actual)
         try:
@@ -708,7 +719,7 @@ class Game:
         self.out_seat = None
         self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
         for action in self._journal:
-            if strict and isinstance(action, _Play):
+            if strict and isinstance(action, PlayInput):
                 refused = self._check_place(action.tile, action.where, action.coords)
                 if refused is not None or action.tile in self._turn.layout.tiles():
                     raise _RejectedError(
@@ -716,14 +727,14 @@ class Game:
                     )
             self._apply(action)
 
-    def _apply(self, action: _Action) -> list[Event]:
-        if isinstance(action, _Play):
+    def _apply(self, action: HandInput) -> list[Event]:
+        if isinstance(action, PlayInput):
             return self._apply_play(action)
-        if isinstance(action, _Pass):
+        if isinstance(action, PassInput):
             return self._apply_pass(action)
         return self._apply_draw(action)
 
-    def _apply_play(self, action: _Play) -> list[Event]:
+    def _apply_play(self, action: PlayInput) -> list[Event]:
         tile = action.tile
         end = None
         if self._turn.layout.nodes:
@@ -740,13 +751,13 @@ class Game:
         self._refs += 1
         ref = self._refs
         tile, end = move
-        self._journal.append(_new_move(_Play, (tile, end, None, ref)))
+        self._journal.append(_new_move(PlayInput, (tile, end, None, ref)))
         return self._lay(tile, end, None, ref)
 
     def push_pass(self) -> list[Event]:
         """Full information: the turn seat passes, trusted (it has no move and cannot draw)."""
         self._refs += 1
-        action = _Pass(self._refs)
+        action = PassInput(self._refs)
         self._journal.append(action)
         return self._apply_pass(action)
 
@@ -756,6 +767,7 @@ class Game:
         seat = self.turn
         layout.place(tile, end)
         t.seats_of_plays.append(seat)
+        t.coords.append(coords)
         t.passes_in_row = 0
         t.drew_this_turn = 0
         total = layout.ends_total()
@@ -794,7 +806,7 @@ class Game:
                 self._advance()
         return events
 
-    def _apply_pass(self, action: _Pass) -> list[Event]:
+    def _apply_pass(self, action: PassInput) -> list[Event]:
         t = self._turn
         seat = self.turn
         t.passes_in_row += 1
@@ -808,7 +820,7 @@ class Game:
         self._advance()
         return events
 
-    def _apply_draw(self, action: _Draw) -> list[Event]:
+    def _apply_draw(self, action: DrawInput) -> list[Event]:
         t = self._turn
         seat = self.turn
         t.drew_this_turn += action.tiles
@@ -1034,7 +1046,7 @@ class Game:
             ],
             "layout": {
                 "tiles": [
-                    {"tile": str(n.tile), "seat": self._turn.seats_of_plays[i]}
+                    _placed(n.tile, self._turn.seats_of_plays[i], self._turn.coords[i])
                     for i, n in enumerate(layout.nodes)
                 ],
                 "spinner": str(layout.spinner) if layout.spinner is not None else None,
@@ -1062,6 +1074,13 @@ class Game:
                 for h in self.history
             ],
         }
+
+
+def _placed(tile: Tile, seat: int | None, coords: Coords | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tile": tile.text, "seat": seat}
+    if coords is not None:
+        out.update(coords.fields())
+    return out
 
 
 class _RejectedError(Exception):
