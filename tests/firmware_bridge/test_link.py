@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,13 @@ from firmware_bridge.messages import (
     Sync,
     TileAt,
 )
-from firmware_bridge.script import Fault
+from firmware_bridge.script import ErrorStep, Fault, LiftStep, PlaceStep, WaitStep
 from tests.firmware_bridge.conftest import DOUBLE_SIX, FAST, SIX_FOUR, Recorder, emulator, tiles_of
 
 THREE_FOUR = TileAt(4, 3, 522, 300, 546, 300)
 
 
-def is_snapshot_of(*tiles: TileAt) -> object:
+def is_snapshot_of(*tiles: TileAt) -> Callable[[object], bool]:
     return lambda e: isinstance(e, Snapshot) and tiles_of(e) == set(tiles)
 
 
@@ -68,8 +69,6 @@ def test_place_and_lift_become_snapshots(
 def test_a_tile_lifted_before_it_settles_is_never_reported(
     board: BoardEmulator, host: BoardAdapter, events: Recorder
 ) -> None:
-    from firmware_bridge.script import LiftStep, PlaceStep, WaitStep
-
     board.play([PlaceStep(SIX_FOUR), WaitStep(0.005), LiftStep(SIX_FOUR.tile), WaitStep(0.2)])
     board.place(THREE_FOUR)
     events.wait_for(is_snapshot_of(DOUBLE_SIX, THREE_FOUR))
@@ -79,8 +78,6 @@ def test_a_tile_lifted_before_it_settles_is_never_reported(
 def test_buttons_and_board_faults_come_through(
     board: BoardEmulator, host: BoardAdapter, events: Recorder
 ) -> None:
-    from firmware_bridge.script import ErrorStep
-
     board.press(3, ButtonAction.HOLD)
     board.play([ErrorStep("E3", "sensor 3 dead")])
     button = events.wait_for(lambda e: isinstance(e, ButtonEvent))

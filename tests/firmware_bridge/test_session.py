@@ -252,3 +252,9 @@ def test_a_minor_version_and_more_pips_are_accepted() -> None:
     session.open("test", 0.0)
     feed(session, board((0, Hello("1.4", "fw", "B1", 900, 600, 12))))
     assert session.phase is Phase.ONLINE
+
+
+def test_a_board_reflashed_to_another_version_is_refused_when_it_restarts() -> None:
+    session = online()
+    feed(session, board((0, Hello("2", "fw-2", "B7", 900, 600, 6))))
+    assert session.phase is Phase.REFUSED and "version 2" in (session.failure or "")
