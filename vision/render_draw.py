@@ -58,12 +58,14 @@ def render_frame(
     *,
     frame: int = 0,
     hand: Hand | None = None,
+    exposure: float = 1.0,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
     `camera` defaults to `Camera.overhead(scene.size_mm)` (1280x960) and `style` to
     `RenderStyle()`. `seed` fixes the table texture, light and tile shading; `frame`
-    varies the sensor noise only; `hand`, when given, reaches over the table.
+    varies the sensor noise only; `hand`, when given, reaches over the table;
+    `exposure` scales the light of the whole scene (1 = as the style says).
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
@@ -74,7 +76,7 @@ def render_frame(
     if hand is not None:
         scale = cam.px_per_mm(cam.centre_mm())
         mask = draw_hand(image, hand, scale, shadow=look.shadows)
-    image = finish(image, look, seed, frame)
+    image = finish(image, look, seed, frame, exposure)
     log.debug(
         "render: frame %d, %d tiles, %d face down, seed %d, hand %s",
         frame,

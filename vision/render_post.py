@@ -22,9 +22,13 @@ def _grid(h: int, w: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float
 
 
 def light_field(
-    style: RenderStyle, shape: tuple[int, int], rng: np.random.Generator
+    style: RenderStyle, shape: tuple[int, int], rng: np.random.Generator, exposure: float = 1.0
 ) -> tuple[Image, Image]:
-    """Per-pixel light gains (x128, BGR) and an additive glare image (BGR)."""
+    """Per-pixel light gains (x128, BGR) and an additive glare image (BGR).
+
+    `exposure` scales the whole light (a cloud, a lamp switched on); gains saturate
+    at twice the base level.
+    """
     h, w = shape
     xx, yy = _grid(h, w)
     aspect = w / h
@@ -36,7 +40,8 @@ def light_field(
         a = rng.uniform(0, 2 * math.pi)
         level = 0.96 + 0.12 * ((xx - 0.5) * math.cos(a) + (yy - 0.5) * math.sin(a))
     gains = np.array(LIGHT_GAINS[style.lighting], dtype=np.float32)
-    field = np.clip(level[:, :, None] * gains[None, None, :] * 128.0, 0, 255).astype(np.uint8)
+    lit = level[:, :, None] * gains[None, None, :] * (128.0 * exposure)
+    field = np.clip(lit, 0, 255).astype(np.uint8)
     gx, gy = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
     spread = 0.09 if style.surface is Surface.DARK_GLOSSY else 0.05
     g2 = ((xx - gx) * aspect) ** 2 + (yy - gy) ** 2
@@ -54,13 +59,13 @@ def _up(small: Image, w: int, h: int) -> Image:
     return np.ascontiguousarray(big[:h, :w])
 
 
-def finish(frame: Image, style: RenderStyle, seed: int, index: int) -> Image:
+def finish(frame: Image, style: RenderStyle, seed: int, index: int, exposure: float = 1.0) -> Image:
     """Light, glare, blur, noise and JPEG, in that order, for one frame.
 
-    The light depends on `seed` only; the noise also on the frame `index`.
+    The light depends on `seed` (and `exposure`); the noise also on the frame `index`.
     """
     h, w = frame.shape[:2]
-    gains, glare = light_field(style, (h, w), np.random.default_rng([seed, 0x11]))
+    gains, glare = light_field(style, (h, w), np.random.default_rng([seed, 0x11]), exposure)
     rng = np.random.default_rng([seed, index, 0x13])
     out = cv2.multiply(frame, gains, scale=1 / 128)
     if style.glare > 0:

@@ -7,7 +7,7 @@ tests use its `settled` flag and the hand visible in between placements.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,7 +44,8 @@ class SequenceFrame:
 
     `scene_index` is the scene on the table; `settled` is true when no hand is in
     view and the previous frame showed the same scene without a hand, i.e. the
-    moment a motion gate should let a reading through.
+    moment a motion gate should let a reading through (a change of `exposure`
+    alone, a cloud or a lamp, leaves a scene settled).
     """
 
     index: int
@@ -52,6 +53,7 @@ class SequenceFrame:
     image: npt.NDArray[np.uint8]
     truth: Truth
     settled: bool
+    exposure: float = 1.0
 
     @property
     def hand_visible(self) -> bool:
@@ -68,6 +70,7 @@ def render_sequence(
     template: Scene | None = None,
     still_frames: int = 3,
     hand_frames: int = 6,
+    exposures: Callable[[int], float] | None = None,
 ) -> Iterator[SequenceFrame]:
     """Frames of `scenes` in order: `still_frames` of each, and with `hands`,
     `hand_frames` of a hand reaching in before each later scene (the table changes
@@ -75,6 +78,8 @@ def render_sequence(
 
     A scene is a `Scene` or a list of `SeenTile` laid on `template` (default
     `Scene()`). `camera` defaults to `Camera.overhead` for the first scene's size.
+    `exposures`, given a frame index, returns that frame's exposure (1 = the style's
+    light), e.g. `lambda i: 0.7 if 8 <= i < 12 else 1.0` for a passing cloud.
     The whole sequence is fixed by `seed`.
     """
     base = template or Scene()
@@ -88,32 +93,39 @@ def render_sequence(
         if cam is None:
             cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
         if previous is not None and hands:
-            target = _target(previous, scene, cam, rng)
-            entry = _entry(cam, rng)
-            grip = _beyond(entry, target, GRIP_MM * cam.px_per_mm(_scene_centre(scene)))
-            skin = SKINS[int(rng.integers(len(SKINS)))]
-            sleeve = SLEEVES[int(rng.integers(len(SLEEVES)))]
-            for j in range(hand_frames):
-                reach = min(1.0, REACH_BOOST * math.sin(math.pi * (j + 1) / (hand_frames + 1)))
-                tip = (
-                    entry[0] + reach * (grip[0] - entry[0]),
-                    entry[1] + reach * (grip[1] - entry[1]),
-                )
-                shown, shown_index = (
-                    (previous, scene_index - 1) if j < hand_frames // 2 else (scene, scene_index)
-                )
-                hand = Hand(tip, entry, skin, sleeve)
-                out = render_frame(shown, cam, style, seed, frame=index, hand=hand)
-                yield SequenceFrame(index, shown_index, out.image, out.truth, settled=False)
+            for hand, placed in _hand_pass(previous, scene, cam, rng, hand_frames):
+                shown, shown_index = (scene, scene_index) if placed else (previous, scene_index - 1)
+                light = exposures(index) if exposures else 1.0
+                out = render_frame(shown, cam, style, seed, frame=index, hand=hand, exposure=light)
+                yield SequenceFrame(index, shown_index, out.image, out.truth, False, light)
                 index += 1
             last_settled_scene = -1
         for _ in range(still_frames):
-            out = render_frame(scene, cam, style, seed, frame=index)
+            light = exposures(index) if exposures else 1.0
+            out = render_frame(scene, cam, style, seed, frame=index, exposure=light)
             settled = last_settled_scene == scene_index
-            yield SequenceFrame(index, scene_index, out.image, out.truth, settled=settled)
+            yield SequenceFrame(index, scene_index, out.image, out.truth, settled, light)
             last_settled_scene = scene_index
             index += 1
         previous = scene
+
+
+def _hand_pass(
+    before: Scene, after: Scene, cam: Camera, rng: np.random.Generator, frames: int
+) -> list[tuple[Hand, bool]]:
+    """One hand's way in and out, frame by frame, and whether the change is made yet
+    (it is, from the middle frame on: at the hand's furthest reach)."""
+    target = _target(before, after, cam, rng)
+    entry = _entry(cam, rng)
+    grip = _beyond(entry, target, GRIP_MM * cam.px_per_mm(_scene_centre(after)))
+    skin = SKINS[int(rng.integers(len(SKINS)))]
+    sleeve = SLEEVES[int(rng.integers(len(SLEEVES)))]
+    path = []
+    for j in range(frames):
+        reach = min(1.0, REACH_BOOST * math.sin(math.pi * (j + 1) / (frames + 1)))
+        tip = (entry[0] + reach * (grip[0] - entry[0]), entry[1] + reach * (grip[1] - entry[1]))
+        path.append((Hand(tip, entry, skin, sleeve), j >= frames // 2))
+    return path
 
 
 def _target(before: Scene, after: Scene, cam: Camera, rng: np.random.Generator) -> Point:

@@ -60,3 +60,14 @@ def test_the_hand_reaches_a_tile_drawn_from_the_boneyard() -> None:
     reaching = frames[1 + 1]  # furthest reach, the tile still there
     assert reaching.truth.facedown[1].occluded
     assert not reaching.truth.facedown[0].occluded
+
+
+def test_a_passing_cloud_dims_settled_frames_without_unsettling_them() -> None:
+    def cloud(i: int) -> float:
+        return 0.7 if i in (3, 4) else 1.0
+
+    frames = list(render_sequence(GAME[:1], seed=1, hands=False, still_frames=6, exposures=cloud))
+    assert [f.exposure for f in frames] == [1.0, 1.0, 1.0, 0.7, 0.7, 1.0]
+    assert [f.settled for f in frames] == [False] + [True] * 5
+    bright, dim = (float(f.image.mean()) for f in frames[2:4])
+    assert dim < 0.8 * bright
