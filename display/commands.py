@@ -54,8 +54,8 @@ def _tiles(value: Any) -> list[str]:
 
 
 def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 40:
-        raise CommandError("a name is 1 to 40 characters")
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 32:
+        raise CommandError("a name is 1 to 32 characters")
     return value.strip()
 
 
@@ -71,9 +71,16 @@ def _seats(value: Any) -> int | list[str]:
     return _positive(value)
 
 
-def _teams(value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, list)):
-        raise CommandError("teams is a number of teams or a list of seat lists")
+def _teams(value: Any) -> list[int]:
+    """One team number per seat, e.g. [0, 1, 0, 1] for seats 1+3 against 2+4."""
+    if not isinstance(value, list):
+        raise CommandError("teams is one team number per seat, like [0, 1, 0, 1]")
+    return [_team(v) for v in value]
+
+
+def _team(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CommandError("a team is a number from 0")
     return value
 
 

@@ -437,7 +437,8 @@ function newGameForm() {
     const list = d.names.split("\n").map((x) => x.trim()).filter(Boolean);
     const payload = { rules: d.rules.trim(), seats: list.length ? list : 4, language: d.language };
     if (d.target) payload.target = Number(d.target);
-    if (d.partners) payload.teams = [[0, 2], [1, 3]];
+    const count = list.length || 4;
+    if (d.partners) payload.teams = Array.from({ length: count }, (_, seat) => seat % 2);
     return ["new_game", payload];
   });
 }
@@ -458,7 +459,7 @@ function openMore(focus) {
       form("correct", L("b_correct"), [field(L("f_tile_read"), h("input", { name: "tile", required: true, placeholder: "6-4" })),
         field(L("f_tile_as"), h("input", { name: "as", required: true, placeholder: "6-1" }))],
         (d) => ["correct", { tile: d.tile.trim(), as: d.as.trim() }]),
-      form("rename", L("b_rename"), [field(L("f_seat"), seatSelect("seat")), field(L("f_name"), h("input", { name: "name", required: true, maxlength: 40 }))],
+      form("rename", L("b_rename"), [field(L("f_seat"), seatSelect("seat")), field(L("f_name"), h("input", { name: "name", required: true, maxlength: 32 }))],
         (d) => ["rename", { seat: Number(d.seat), name: d.name.trim() }]),
     ] : null,
     newGameForm());

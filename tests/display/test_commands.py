@@ -27,7 +27,7 @@ from tests.fixtures.spec import validate
         {"action": "correct", "tile": "6-2", "as": "6-3"},
         {"action": "rename", "seat": 0, "name": "Ana"},
         {"action": "new_game", "rules": "walnut", "seats": ["Ana", "Ben"], "target": 100},
-        {"action": "new_game", "rules": "puerto-rico", "seats": 4, "teams": [[0, 2], [1, 3]]},
+        {"action": "new_game", "rules": "puerto-rico", "seats": 4, "teams": [0, 1, 0, 1]},
     ],
 )
 def test_valid_commands_get_an_id_and_match_the_schema(body: dict[str, object]) -> None:
@@ -60,6 +60,8 @@ def test_tiles_are_written_high_first() -> None:
         ({"action": "rename", "seat": 0, "name": " "}, "name"),
         ({"action": "undo", "id": "x" * 200}, "command id"),
         ({"action": "draw", "count": True}, "count"),
+        ({"action": "new_game", "rules": "walnut", "seats": 4, "teams": [[0, 2]]}, "team"),
+        ({"action": "rename", "seat": 0, "name": "x" * 33}, "1 to 32"),
     ],
 )
 def test_bad_commands_are_refused_with_a_reason(body: object, words: str) -> None:

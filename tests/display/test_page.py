@@ -151,8 +151,9 @@ def test_forms_in_more_send_their_fields(
     page.locator("#actions [data-action=more]").click()
     form = page.locator('form[data-form="new-game"]')
     form.locator("input[name=rules]").fill("outdoor")
-    form.locator("textarea[name=names]").fill("Ana\nBen\n\n")
+    form.locator("textarea[name=names]").fill("Ana\nBen\nCarla\nDev\n")
     form.locator("input[name=target]").fill("100")
+    form.locator("input[name=partners]").check()
     screenshot(page, "800x480-more")
     form.locator("button[type=submit]").click()
     expect(page.locator("#toast-text")).to_have_text("New game: done")
@@ -160,8 +161,9 @@ def test_forms_in_more_send_their_fields(
     assert {k: v for k, v in new_game.items() if k != "id"} == {
         "action": "new_game",
         "rules": "outdoor",
-        "seats": ["Ana", "Ben"],
+        "seats": ["Ana", "Ben", "Carla", "Dev"],
         "target": 100,
+        "teams": [0, 1, 0, 1],
         "language": "en",
     }
 
