@@ -133,20 +133,7 @@ def draw_face(
     if palette.grain:
         _grain(img, canvas, shape, face)
     _bevel(img, canvas, shape, face)
-    width = _half_dims(shape)[1]
-    p0 = shape.centre + shape.v * (width * 0.82)
-    p1 = shape.centre - shape.v * (width * 0.82)
-    line = canvas.fixed(np.array([p0, p1]))
-    thick = max(1, round(canvas.scale * 0.7))
-    cv2.line(
-        img,
-        tuple(int(x) for x in line[0]),
-        tuple(int(x) for x in line[1]),
-        palette.divider,
-        thick,
-        cv2.LINE_AA,
-        SHIFT,
-    )
+    _divider(img, canvas, shape, palette.divider)
     for count, centres in ((tile.a, shape.pips_a), (tile.b, shape.pips_b)):
         for at in centres:
             _pip(
@@ -161,6 +148,16 @@ def draw_face(
     if brass_pin:
         disc(img, canvas, shape.centre, 1.6, BRASS)
         disc(img, canvas, shape.centre - np.array([0.4, 0.4]), 0.6, BRASS_LIGHT)
+
+
+def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR) -> None:
+    """The line across the tile's middle, stopping short of its long edges."""
+    reach = shape.v * (_half_dims(shape)[1] * 0.82)
+    ends = canvas.fixed(np.array([shape.centre + reach, shape.centre - reach]))
+    thick = max(1, round(canvas.scale * 0.7))
+    p0 = (int(ends[0][0]), int(ends[0][1]))
+    p1 = (int(ends[1][0]), int(ends[1][1]))
+    cv2.line(img, p0, p1, colour, thick, cv2.LINE_AA, SHIFT)
 
 
 def _bevel(img: Image, canvas: Canvas, shape: TileShape, face: BGR) -> None:
