@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.tiles import Tile
 from firmware_bridge.codec import Decoder, Frame, Rejected, RejectKind, crc16, encode
+from firmware_bridge.errors import BoardNotFoundError
 from firmware_bridge.messages import (
     SEQ_MODULO,
     BoardErr,
@@ -191,7 +192,7 @@ class BoardEmulator:
         """The pty's slave device now (changes at each replug); `link` points at it."""
         with self._lock:
             if self._pty is None:
-                raise RuntimeError("the emulated board is unplugged")
+                raise BoardNotFoundError("the emulated board is unplugged: start() it, or wait")
             return self._pty.path
 
     # --- the Python API ------------------------------------------------------------------
