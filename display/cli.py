@@ -45,6 +45,11 @@ def _password(path: Path | None) -> str | None:
     help="Language of the page [default: the table's own (state.language), else en].",
 )
 @click.option(
+    "--topic-prefix",
+    default=None,
+    help="The table's topic prefix when the controller uses another  [default: domino/<table>].",
+)
+@click.option(
     "--reply-timeout",
     default=5.0,
     show_default=True,
@@ -61,6 +66,7 @@ def display(
     http_host: str,
     http_port: int,
     language: str | None,
+    topic_prefix: str | None,
     reply_timeout: float,
 ) -> None:
     """Serve the table display: a web page fed only from the table's MQTT topics."""
@@ -75,6 +81,7 @@ def display(
             http_port=http_port,
             language=language,
             reply_timeout_s=reply_timeout,
+            topic_prefix=topic_prefix,
         )
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from display.errors import SettingsError
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+TOPIC_PREFIX = re.compile(r"^[^/+#\x00]+(/[^/+#\x00]+)*$")
 LANGUAGES = ("en", "es")
 
 
@@ -28,6 +29,7 @@ class DisplaySettings:
     language: str | None = None
     reply_timeout_s: float = 5.0
     heartbeat_s: float = 5.0
+    topic_prefix: str | None = None
 
     def __post_init__(self) -> None:
         if not TABLE_ID.match(self.table) or self.table == "tournament":
@@ -42,9 +44,15 @@ class DisplaySettings:
             raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
         if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:
             raise SettingsError("reply timeout and heartbeat must be positive seconds")
+        if self.topic_prefix is not None and not TOPIC_PREFIX.match(self.topic_prefix):
+            raise SettingsError(
+                f"topic prefix {self.topic_prefix!r} is not valid: topic levels joined by '/', "
+                "without '+', '#' or a '/' at either end"
+            )
         if self.mqtt_password is not None and self.mqtt_username is None:
             raise SettingsError("an MQTT password needs an MQTT username (--mqtt-username)")
 
     @property
     def prefix(self) -> str:
-        return f"domino/{self.table}"
+        """The table's topic prefix: `domino/<table>` unless set otherwise."""
+        return self.topic_prefix or f"domino/{self.table}"

@@ -46,3 +46,12 @@ def test_status_and_results_are_routed() -> None:
     snap = h.view.snapshot(0)
     assert snap["controller"]["status"] == "online"
     assert snap["game_over"]["winner"] == 3
+
+
+def test_another_topic_prefix_and_utf8_names() -> None:
+    h = Hub(DisplaySettings(table=samples.TABLE, topic_prefix="club/t7"), clock=lambda: 0.0)
+    state = samples.state()
+    state["seats"][1]["name"] = "Begoña"
+    h.on_message("club/t7/state", json.dumps(state, ensure_ascii=False).encode())
+    assert h.view.state is not None
+    assert h.view.state["seats"][1]["name"] == "Begoña"
