@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Final
 
 import cv2
@@ -10,9 +11,11 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.render_scene import Hand
+from vision.render_styles import BGR
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.uint8]
+Vec = npt.NDArray[np.float64]
 
 # (offset across the hand, length) of index, middle, ring and little fingers, in mm
 _FINGERS: Final = ((-27.0, 66.0), (-9.0, 75.0), (9.0, 70.0), (27.0, 56.0))
@@ -21,59 +24,76 @@ _PALM: Final = (52.0, 44.0)  # half length, half width
 _HAND_ABOVE_TABLE: Final = 1.15  # the hand is nearer the lens than the table
 
 
-def _pt(p: npt.NDArray[np.float64]) -> tuple[int, int]:
+def _pt(p: Vec) -> tuple[int, int]:
     return (round(float(p[0])), round(float(p[1])))
 
 
-def _darker(colour: tuple[int, int, int], f: float) -> tuple[int, int, int]:
+def _darker(colour: BGR, f: float) -> BGR:
     b, g, r = (round(c * f) for c in colour)
     return (b, g, r)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pen:
+    """Draws into the colour layer and the mask at once; lengths in mm."""
+
+    colour: Image
+    mask: Mask
+    k: float  # pixels per mm at the hand's height
+
+    def line(self, a: Vec, b: Vec, width_mm: float, c: BGR) -> None:
+        t = max(1, round(width_mm * self.k))
+        cv2.line(self.colour, _pt(a), _pt(b), c, t, cv2.LINE_AA)
+        cv2.line(self.mask, _pt(a), _pt(b), 255, t, cv2.LINE_AA)
+
+    def ellipse(self, at: Vec, axes_mm: tuple[float, float], angle: float, c: BGR) -> None:
+        axes = (round(axes_mm[0] * self.k), round(axes_mm[1] * self.k))
+        cv2.ellipse(self.colour, _pt(at), axes, angle, 0, 360, c, -1, cv2.LINE_AA)
+        cv2.ellipse(self.mask, _pt(at), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
 
 
 def hand_layers(hand: Hand, shape: tuple[int, int], px_per_mm: float) -> tuple[Image, Mask]:
     """The hand's colours and its coverage mask (255 = hand), both full-frame."""
     h, w = shape
-    colour = np.zeros((h, w, 3), dtype=np.uint8)
-    mask = np.zeros((h, w), dtype=np.uint8)
-    k = px_per_mm * _HAND_ABOVE_TABLE
+    pen = _Pen(
+        np.zeros((h, w, 3), dtype=np.uint8),
+        np.zeros((h, w), dtype=np.uint8),
+        px_per_mm * _HAND_ABOVE_TABLE,
+    )
     tip = np.array(hand.tip, dtype=np.float64)
     d = tip - np.array(hand.entry, dtype=np.float64)
     d /= max(1e-9, float(np.linalg.norm(d)))
+    knuckles = tip - d * (78.0 * pen.k)
+    palm = knuckles - d * (_PALM[0] * pen.k)
+    _arm(pen, hand, palm, d)
+    _hand(pen, hand, palm, knuckles, d)
+    return pen.colour, pen.mask
+
+
+def _arm(pen: _Pen, hand: Hand, palm: Vec, d: Vec) -> None:
+    """Sleeve (reaching far beyond the frame), cuff and wrist."""
+    k = pen.k
+    pen.line(palm - d * (95.0 * k), palm - d * (2000.0 * k), 108.0, hand.sleeve)
+    pen.line(palm - d * (92.0 * k), palm - d * (100.0 * k), 112.0, _darker(hand.sleeve, 0.8))
+    pen.line(palm, palm - d * (90.0 * k), 64.0, _darker(hand.skin, 0.92))
+
+
+def _hand(pen: _Pen, hand: Hand, palm: Vec, knuckles: Vec, d: Vec) -> None:
+    """Palm, four fingers, thumb and a highlight on the back of the hand."""
+    k = pen.k
     n = np.array([-d[1], d[0]])
-    knuckles = tip - d * (78.0 * k)
-    palm = knuckles - d * (_PALM[0] * k)
-    far = tip - d * (2000.0 * k)
-
-    def line(
-        a: npt.NDArray[np.float64],
-        b: npt.NDArray[np.float64],
-        width_mm: float,
-        c: tuple[int, int, int],
-    ) -> None:
-        t = max(1, round(width_mm * k))
-        cv2.line(colour, _pt(a), _pt(b), c, t, cv2.LINE_AA)
-        cv2.line(mask, _pt(a), _pt(b), 255, t, cv2.LINE_AA)
-
-    sleeve = hand.sleeve
-    line(palm - d * (95.0 * k), far, 108.0, sleeve)
-    line(palm - d * (92.0 * k), palm - d * (100.0 * k), 112.0, _darker(sleeve, 0.8))
-    line(palm, palm - d * (90.0 * k), 64.0, _darker(hand.skin, 0.92))
     angle = math.degrees(math.atan2(d[1], d[0]))
-    axes = (round(_PALM[0] * k), round(_PALM[1] * k))
-    cv2.ellipse(colour, _pt(palm), axes, angle, 0, 360, hand.skin, -1, cv2.LINE_AA)
-    cv2.ellipse(mask, _pt(palm), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
+    pen.ellipse(palm, _PALM, angle, hand.skin)
     for across, length in _FINGERS:
         base = knuckles + n * (across * k) - d * (10.0 * k)
         end = knuckles + n * (across * 0.9 * k) + d * ((length - 8.5) * k)
-        line(base, end, _FINGER_WIDTH, hand.skin)
-    thumb0 = palm + n * (34.0 * k) - d * (12.0 * k)
-    line(thumb0, thumb0 + n * (22.0 * k) + d * (48.0 * k), 21.0, _darker(hand.skin, 0.96))
-    highlight = (round(axes[0] * 0.55), round(axes[1] * 0.5))
-    lighter = tuple(min(255, round(c * 1.08)) for c in hand.skin)
-    cv2.ellipse(
-        colour, _pt(palm - n * (8.0 * k)), highlight, angle, 0, 360, lighter, -1, cv2.LINE_AA
-    )
-    return colour, mask
+        pen.line(base, end, _FINGER_WIDTH, hand.skin)
+    thumb = palm + n * (34.0 * k) - d * (12.0 * k)
+    pen.line(thumb, thumb + n * (22.0 * k) + d * (48.0 * k), 21.0, _darker(hand.skin, 0.96))
+    b, g, r = (min(255, round(c * 1.08)) for c in hand.skin)
+    axes = (round(_PALM[0] * 0.55 * k), round(_PALM[1] * 0.5 * k))
+    at = _pt(palm - n * (8.0 * k))
+    cv2.ellipse(pen.colour, at, axes, angle, 0, 360, (b, g, r), -1, cv2.LINE_AA)
 
 
 def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Mask:
