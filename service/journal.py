@@ -192,6 +192,14 @@ class Journal:
         rows = self._query("SELECT seq, kind, payload FROM events WHERE acked=0 ORDER BY seq")
         return [_event(row) for row in rows]
 
+    def pending_since(self, first_seq: int) -> list[JournalEvent]:
+        """The pending events plus every event from `first_seq` on, acked or not, in order."""
+        rows = self._query(
+            "SELECT seq, kind, payload FROM events WHERE acked=0 OR seq>=? ORDER BY seq",
+            (first_seq,),
+        )
+        return [_event(row) for row in rows]
+
     def pending_count(self) -> int:
         return int(self._query("SELECT count(*) FROM events WHERE acked=0")[0][0])
 

@@ -10,6 +10,9 @@
   acknowledged that very publish (paho's `on_publish` for its mid). Nothing is handed to
   paho while disconnected: paho would keep it in memory only; the journal republishes
   it on reconnect instead. Subscribers drop repeats by `seq`.
+- A broker that dies (SIGKILL, power cut) may have acknowledged events it never
+  delivered or saved. So after an unexpected disconnect the link also republishes the
+  last `replay_window` events it had published before the link went down, acked or not.
 - Commands on `<prefix>/cmd` go through `CommandIntake`; a retained command is ignored.
 
 Threads: paho's network thread runs the callbacks; every public method may be called
@@ -42,6 +45,7 @@ log = logging.getLogger(__name__)
 QOS = 1
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 2
+REPLAY_WINDOW = 100
 ClientFactory = Callable[[str], mqtt.Client]
 
 
@@ -92,6 +96,7 @@ class MqttLink:
         state: Callable[[], Mapping[str, Any] | None],
         on_command: Callable[[Command], None],
         seats: int = 4,
+        replay_window: int = REPLAY_WINDOW,
         client_factory: ClientFactory = _default_client,
     ) -> None:
         self.settings = settings
@@ -110,6 +115,8 @@ class MqttLink:
         self._failures = 0
         self._latest_state: dict[str, Any] | None = None
         self._unsent_results: dict[str, dict[str, Any]] = {}
+        self._replay_window = replay_window
+        self._replay_from: int | None = None  # set when the link went down unexpectedly
         self._client = client_factory(settings.client_id)
         self._configure()
 
@@ -281,15 +288,17 @@ class MqttLink:
             self._latest_state = stamp(self.table_id, state)
             self._publish(self.topics.state, encode(self._latest_state), retain=True)
         self._publish(self.topics.status, "online", retain=True)
-        pending = self._journal.pending()
+        if self._replay_from is None:
+            pending = self._journal.pending()
+        else:
+            pending = self._journal.pending_since(self._replay_from)
+            self._replay_from = None
         for event in pending:
             self._publish(
                 self.topics.event(event.kind), encode(event.payload), retain=False, seq=event.seq
             )
         if pending:
-            log.info(
-                "mqtt: republished %d pending events from seq %d", len(pending), pending[0].seq
-            )
+            log.info("mqtt: republished %d events from seq %d", len(pending), pending[0].seq)
         for topic, result in self._unsent_results.items():
             self._publish(topic, encode(result), retain=True)
         self._unsent_results.clear()
@@ -307,8 +316,11 @@ class MqttLink:
         reason_code: ReasonCode,
         properties: Any,
     ) -> None:
+        was_connected = self._connected.is_set()
         self._connected.clear()
         if self._started:
+            if was_connected:
+                self._replay_from = self._journal.last_seq() - self._replay_window + 1
             self._note_failure(f"disconnected from the broker: {reason_code}")
 
     def _note_failure(self, message: str) -> None:

@@ -188,3 +188,11 @@ def test_kill_9_mid_write_loses_nothing_committed(tmp_path: Path) -> None:
             assert len(i.seqs) == 1 + n % 3
             assert [events[s - 1].payload["i"] for s in i.seqs] == [n] * len(i.seqs)
         assert j.append(None, [("play", {"game_id": "g"})]) == [last + 1]
+
+
+def test_pending_since_adds_recent_acked_events(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(i)) for i in range(6)])
+        for seq in (1, 2, 4, 5):
+            j.mark_acked(seq)
+        assert [e.seq for e in j.pending_since(5)] == [3, 5, 6]
