@@ -213,7 +213,7 @@ def _pass(
     faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
     lines = find_blobs(faint, img, bright, max_area)
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
-    agreed, _ = consensus(lines, cands)
+    agreed, _ = consensus(lines, cands, _trust(lines, cands))
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
     # pip touching its divider is still one round blob.
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
@@ -224,6 +224,19 @@ def _pass(
     else:
         blobs = lines
     return _read(blobs, agreed, offset, planes)
+
+
+def _trust(blobs: Blobs, cands: list[TileHypothesis]) -> list[float]:
+    """How much each hypothesis reads like a domino: a stroke of print taken for a
+    divider has letters, not pips, beside it."""
+    ref = pip_area(blobs, cands)
+    if ref <= 0:
+        return [1.0] * len(cands)
+    out = []
+    for c in cands:
+        ra, rb = read_half(blobs, c, 0, ref), read_half(blobs, c, 1, ref)
+        out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
+    return out
 
 
 def _score(found: _Found) -> float:

@@ -31,6 +31,7 @@ MIN_DIVIDER_AREA = 15.0
 MIN_DIVIDER_THICKNESS = 1.0
 # Dividers of one frame agree on length and tile width within these shares.
 LENGTH_TOLERANCE = 0.25
+MODE_TOLERANCE = 0.15
 WIDTH_TOLERANCE = 0.3
 # A divider is this share of the tile's width when the tile edge cannot be measured
 # (white tiles on white paper): real sets are 0.6-0.9.
@@ -135,10 +136,16 @@ def _hypothesis(blobs: Blobs, i: int, width: float, score: float) -> TileHypothe
     )
 
 
-def _weighted_median(values: NDArray[np.float64], weights: NDArray[np.float64]) -> float:
-    order = np.argsort(values)
-    cum = np.cumsum(weights[order])
-    return float(values[order][np.searchsorted(cum, cum[-1] / 2.0)])
+def _typical(values: NDArray[np.float64], weights: NDArray[np.float64], tol: float) -> float:
+    """The value with the most weight within `tol` (a share) of it: the mode of a set.
+
+    A frame's dividers all have one length; a few big printed strokes, however dark,
+    do not outvote a dozen dividers.
+    """
+    near = np.abs(values[:, None] - values[None, :]) <= tol * values[:, None]
+    support = near.astype(np.float64) @ weights
+    best = int(np.argmax(support))
+    return float(np.median(values[near[best]]))
 
 
 def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
@@ -152,18 +159,21 @@ def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
     return out
 
 
-def consensus(blobs: Blobs, cands: list[TileHypothesis]) -> tuple[list[TileHypothesis], float]:
+def consensus(
+    blobs: Blobs, cands: list[TileHypothesis], trust: list[float] | None = None
+) -> tuple[list[TileHypothesis], float]:
     """Keep the hypotheses that agree on one tile size, all set to that size.
 
-    Every tile in a frame is the same size, and the dark, solid dividers weigh most
-    in deciding it; thin scratches and printed strokes of other lengths drop out.
-    Each survivor is scored by how typical its divider is.
+    Every tile in a frame is the same size: the divider length shared by the most
+    dark lines (each weighted by `trust`, how well its tile reads) decides it; thin
+    scratches and printed strokes of other lengths drop out. Each survivor is scored
+    by how typical its divider is.
     """
     if not cands:
         return [], 0.0
     idx = np.array([c.blob for c in cands])
-    weight = blobs.area[idx] * blobs.darkness[idx]
-    med_len = _weighted_median(blobs.length[idx], weight)
+    weight = blobs.darkness[idx] * (np.asarray(trust) if trust is not None else 1.0)
+    med_len = _typical(blobs.length[idx], weight, MODE_TOLERANCE)
     near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
     width = float(np.median([c.width for c, ok in zip(cands, near, strict=True) if ok]))
     med_thick = float(np.median(blobs.thickness[idx[near]]))
