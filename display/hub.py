@@ -53,7 +53,12 @@ class Hub:
         route = self._routes.get(rest.split("/", 1)[0])
         if route is None:
             return
-        route(rest, payload)
+        try:
+            route(rest, payload)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # network input: a payload of the wrong shape must not stop the display
+            log.warning("mqtt: %s has an unexpected shape (%s): ignored", topic, exc)
+            return
         self.push()
 
     def _state(self, rest: str, payload: bytes) -> None:

@@ -43,8 +43,26 @@ def parse_json(topic: str, raw: bytes) -> Json | None:
     return value
 
 
+# state field -> the JSON type the page relies on
+_STATE_TYPES: dict[str, type] = {
+    "seats": list,
+    "teams": list,
+    "layout": dict,
+    "surface": dict,
+}
+
+
 def is_state(payload: Json) -> bool:
-    return payload.keys() >= STATE_KEYS and isinstance(payload.get("seats"), list)
+    """True when `payload` has what the page draws from (seats, layout, surface...)."""
+    if not payload.keys() >= STATE_KEYS:
+        return False
+    if not all(isinstance(payload[k], t) for k, t in _STATE_TYPES.items()):
+        return False
+    seats_ok = all(
+        isinstance(s, dict) and int_or_none(s.get("seat")) is not None for s in payload["seats"]
+    )
+    layout = payload["layout"]
+    return seats_ok and isinstance(layout.get("tiles", []), list)
 
 
 def kind_of(payload: Json) -> str | None:
@@ -56,6 +74,41 @@ def kind_of(payload: Json) -> str | None:
         if fields <= payload.keys():
             return name
     return None
+
+
+# event kind -> the fields the spec requires of it (besides `seq` and `game_id`)
+EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset(("hand", "seat", "tile", "points", "ends_total", "score", "announce")),
+    "pass": frozenset(("hand", "seat")),
+    "draw": frozenset(("hand", "seat", "count")),
+    "lead": frozenset(("hand", "seat")),
+    "undo": frozenset(("hand", "undone", "points")),
+    "alert": frozenset(("code", "severity", "message", "resolved", "id")),
+    "hand": frozenset(("hand", "result", "winner", "team", "points", "pips", "scores")),
+    "game": frozenset(("event", "winner", "team", "scores", "names")),
+}
+# field -> the type it must have where present
+_FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "game_id": str,
+    "tile": str,
+    "message": str,
+    "code": str,
+    "severity": str,
+    "id": str,
+    "resolved": bool,
+    "announce": list,
+    "pips": list,
+    "scores": list,
+    "names": list,
+}
+
+
+def is_event(kind: str, payload: Json) -> bool:
+    """True when `payload` has the fields of a `kind` event the page relies on."""
+    needed = EVENT_FIELDS.get(kind, frozenset()) | {"game_id"}
+    if not payload.keys() >= needed or int_or_none(payload.get("seq")) is None:
+        return False
+    return all(isinstance(payload[k], t) for k, t in _FIELD_TYPES.items() if k in payload)
 
 
 def int_or_none(value: object) -> int | None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from display.payloads import Json, int_or_none, is_state, kind_of
+from display.payloads import Json, int_or_none, is_event, is_state, kind_of
 from display.settings import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,9 @@ class TableView:
 
     def on_event(self, kind: str, payload: Json) -> bool:
         """Fold one event in; True when a gap shows `state` must be re-read."""
+        if not is_event(kind, payload):
+            log.warning("mqtt: %s event lacks required fields: ignored", kind)
+            return False
         seq = _seq(payload)
         known = max(self.max_seq, _seq(self.state) if self.state else 0)
         gap = known > 0 and seq > known + 1
@@ -118,14 +121,14 @@ class TableView:
         return gap
 
     def on_result(self, game_id: str, payload: Json) -> None:
-        if payload.get("event") == "over":
+        if is_event("game", payload) and payload.get("event") == "over":
             self.game_over[game_id] = payload
 
     # ---- folding events -----------------------------------------------------------
 
     def _fold(self, event: Json, from_state: bool) -> None:
         kind = kind_of(event)
-        if kind is None:
+        if kind is None or not is_event(kind, event):
             return
         if self.last_event is None or _seq(event) >= _seq(self.last_event):
             self.last_event = {**event, "kind": kind}

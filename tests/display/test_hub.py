@@ -55,3 +55,17 @@ def test_another_topic_prefix_and_utf8_names() -> None:
     h.on_message("club/t7/state", json.dumps(state, ensure_ascii=False).encode())
     assert h.view.state is not None
     assert h.view.state["seats"][1]["name"] == "Begoña"
+
+
+def test_payloads_of_the_wrong_shape_are_ignored() -> None:
+    h = hub()
+    send(h, "state", samples.state(seq=20))
+    broken = samples.state(seq=21)
+    broken["layout"] = []
+    send(h, "state", broken)
+    send(h, "event/alert", {"seq": "x", "id": [], "resolved": "no"})
+    send(h, "event/play", {"seq": 22, "tile": None, "hand": {}})
+    send(h, "event/game", {"seq": 23, "event": "over", "game_id": ["x"]})
+    send(h, f"result/{samples.GAME}", [1, 2])
+    assert h.view.state is not None and h.view.state["seq"] == 20
+    h.view.snapshot(0)  # still renders

@@ -126,3 +126,13 @@ def test_state_last_is_classified_by_its_fields() -> None:
     assert kind_of(samples.game_over(5)) == "game"
     assert kind_of(samples.common(5, hand=1, undone=4, points=0)) == "undo"
     assert kind_of(samples.common(5, hand=1, seat=0)) is None  # pass or lead: unsure
+
+
+def test_events_without_their_required_fields_are_ignored() -> None:
+    view = live_view()
+    broken = samples.alert(21)
+    del broken["message"]
+    assert view.on_event("alert", broken) is False
+    assert view.on_event("alert", {**samples.alert(22), "resolved": "no"}) is False
+    assert view.alerts() == []
+    assert view.max_seq == 20
