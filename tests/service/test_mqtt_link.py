@@ -21,8 +21,10 @@ P = "domino/t1"
 class Table:
     """A journal, a state the link reads, and a link: the bits of the service the link sees."""
 
-    def __init__(self, tmp_path: Path, broker: Mosquitto, **kw: Any) -> None:
-        self.journal = Journal(tmp_path / "state", "t1")
+    def __init__(
+        self, tmp_path: Path, broker: Mosquitto, journal: Journal | None = None, **kw: Any
+    ) -> None:
+        self.journal = journal or Journal(tmp_path / "state", "t1")
         self.state: dict[str, Any] | None = state_payload(seq=self.journal.last_seq())
         self.commands: list[Command] = []
         self.link = MqttLink(
@@ -39,6 +41,13 @@ class Table:
         self.link.publish_journaled([seq])
         self.link.publish_state(self.state)
         return seq
+
+    def wait_commands(self, n: int, timeout: float = 5.0) -> list[Command]:
+        deadline = time.monotonic() + timeout
+        while len(self.commands) < n:
+            assert time.monotonic() < deadline, f"commands handed on: {self.commands}"
+            time.sleep(0.01)
+        return self.commands
 
     def close(self) -> None:
         self.link.stop()
