@@ -96,6 +96,28 @@ def _hand(pen: _Pen, hand: Hand, palm: Vec, knuckles: Vec, d: Vec) -> None:
     cv2.ellipse(pen.colour, at, axes, angle, 0, 360, (b, g, r), -1, cv2.LINE_AA)
 
 
+def _motion_kernel(hand: Hand) -> npt.NDArray[np.float32] | None:
+    """A line kernel along the arm, `hand.blur_px` long (None: a still hand)."""
+    if hand.blur_px < 1.0:
+        return None
+    half = math.ceil(hand.blur_px / 2)
+    size = 2 * half + 1
+    kernel = np.zeros((size, size), dtype=np.float32)
+    dx, dy = hand.tip[0] - hand.entry[0], hand.tip[1] - hand.entry[1]
+    n = max(1e-9, math.hypot(dx, dy))
+    ux, uy = dx / n * hand.blur_px / 2, dy / n * hand.blur_px / 2
+    p0 = (round(half - ux), round(half - uy))
+    p1 = (round(half + ux), round(half + uy))
+    cv2.line(kernel, p0, p1, 1.0, 1, cv2.LINE_AA)
+    return np.asarray(kernel / kernel.sum(), dtype=np.float32)
+
+
+def _soften(layer: Image, kernel: npt.NDArray[np.float32] | None) -> Image:
+    """Anti-alias the hand's edge, and smear it along its motion."""
+    out = layer if kernel is None else cv2.filter2D(layer, -1, kernel)
+    return np.asarray(cv2.GaussianBlur(out, (0, 0), 0.8), dtype=np.uint8)
+
+
 def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Mask:
     """Draw the hand (and its soft shadow) into `frame`; return its coverage mask."""
     h, w = frame.shape[:2]
@@ -108,12 +130,18 @@ def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Ma
         soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, 12.0 * px_per_mm))
         keep = cv2.merge([255 - (soft // 2)] * 3)
         cv2.multiply(frame, keep, dst=frame, scale=1 / 255)
-    alpha = cv2.GaussianBlur(mask, (0, 0), 0.8)
-    x, y, bw, bh = cv2.boundingRect(alpha)
+    x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return mask
-    a = alpha[y : y + bh, x : x + bw, None].astype(np.float32) / 255.0
-    roi = frame[y : y + bh, x : x + bw]
-    blended = roi * (1.0 - a) + colour[y : y + bh, x : x + bw] * a
+    pad = 3 + math.ceil(hand.blur_px)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+    kernel = _motion_kernel(hand)
+    cover = _soften(mask[y0:y1, x0:x1], kernel)
+    alpha = cover.astype(np.float32) / 255.0
+    paint = _soften(colour[y0:y1, x0:x1], kernel).astype(np.float32)
+    roi = frame[y0:y1, x0:x1]
+    blended = roi * (1.0 - alpha[:, :, None]) + paint  # paint is already premultiplied
     roi[...] = np.clip(blended, 0, 255).astype(np.uint8)
+    np.maximum(mask[y0:y1, x0:x1], cover, out=mask[y0:y1, x0:x1])  # smeared coverage
     return mask

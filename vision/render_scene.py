@@ -155,12 +155,14 @@ class Camera:
 @dataclass(frozen=True, slots=True)
 class Hand:
     """A hand reaching over the table, in image pixels: the arm comes in through
-    `entry` (at or beyond the frame edge) and the fingertips are at `tip`."""
+    `entry` (at or beyond the frame edge) and the fingertips are at `tip`.
+    `blur_px` smears it along the arm, as a moving hand is smeared in one exposure."""
 
     tip: Point
     entry: Point
     skin: BGR = (120, 150, 200)
     sleeve: BGR = (110, 60, 40)
+    blur_px: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

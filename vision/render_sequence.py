@@ -21,6 +21,8 @@ from vision.render_styles import BGR, RenderStyle
 
 REACH_BOOST: Final = 1.2  # the hand dwells at full reach for the middle frames
 GRIP_MM: Final = 20.0  # fingertips reach this far past the tile they hold
+SHUTTER: Final = 0.3  # share of the time between frames the shutter is open (motion blur)
+MAX_SMEAR_PX: Final = 30.0
 SKINS: Final[tuple[BGR, ...]] = (
     (150, 180, 225),
     (120, 150, 200),
@@ -121,10 +123,13 @@ def _hand_pass(
     skin = SKINS[int(rng.integers(len(SKINS)))]
     sleeve = SLEEVES[int(rng.integers(len(SLEEVES)))]
     path = []
+    last = entry
     for j in range(frames):
         reach = min(1.0, REACH_BOOST * math.sin(math.pi * (j + 1) / (frames + 1)))
         tip = (entry[0] + reach * (grip[0] - entry[0]), entry[1] + reach * (grip[1] - entry[1]))
-        path.append((Hand(tip, entry, skin, sleeve), j >= frames // 2))
+        smear = min(MAX_SMEAR_PX, SHUTTER * math.hypot(tip[0] - last[0], tip[1] - last[1]))
+        path.append((Hand(tip, entry, skin, sleeve, smear), j >= frames // 2))
+        last = tip
     return path
 
 

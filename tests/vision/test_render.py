@@ -283,3 +283,20 @@ def test_brass_pin_sits_on_the_divider_at_the_tile_centre() -> None:
     b, g, r = (int(c) for c in pinned.image[y + 2, x + 1])
     assert r > g > b + 40  # brass
     assert plain.image[y + 2, x].max() < 100  # the dark divider line without it
+
+
+def test_a_moving_hand_is_smeared_along_the_arm() -> None:
+    clean = RenderStyle.clean()
+    still = render_frame(Scene(), None, clean, hand=Hand((640, 480), (1300, 900)))
+    moving = render_frame(Scene(), None, clean, hand=Hand((640, 480), (1300, 900), blur_px=25))
+    assert moving.truth.hand_fraction > still.truth.hand_fraction
+    box = (slice(380, 560), slice(560, 760))  # fingers and palm
+
+    def sharpness(image: npt.NDArray[np.uint8]) -> float:
+        gray = cv2.cvtColor(image[box], cv2.COLOR_BGR2GRAY).astype(np.float64)
+        dx = cv2.Sobel(gray, cv2.CV_64F, 1, 0, ksize=3)
+        dy = cv2.Sobel(gray, cv2.CV_64F, 0, 1, ksize=3)
+        ux, uy = np.array([640 - 1300, 480 - 900]) / np.hypot(660, 420)
+        return float(np.abs(dx * ux + dy * uy).max())  # edges across the motion
+
+    assert sharpness(moving.image) < 0.7 * sharpness(still.image)
