@@ -20,7 +20,7 @@ from vision.overlay import draw
 
 logger = logging.getLogger(__name__)
 
-TONES = {"light": Tone.LIGHT, "dark": Tone.DARK, "auto": None}
+TONES = {"light": Tone.LIGHT, "dark": Tone.DARK, "grey": Tone.GREY, "auto": None}
 DDD_A_AREA = ",".join(f"{v:g}" for v in DDD_A_GRID)
 
 
@@ -110,7 +110,8 @@ def vision() -> None:
     type=click.Choice(sorted(TONES)),
     default="light",
     show_default=True,
-    help="Light tiles with dark pips, dark tiles with light pips, or try both.",
+    help="Light tiles with dark pips, dark tiles with light pips, coloured (wooden) "
+    "faces by grey level, or try light and dark.",
 )
 def detect_cmd(
     images: tuple[Path, ...], as_lines: bool, show: Path | None, area: PlayArea | None, tone: str

@@ -29,6 +29,7 @@ class Tone(Enum):
 
     LIGHT = "light"  # light tiles, dark (or coloured) pips: ivory, white
     DARK = "dark"  # dark tiles, light pips: black, navy
+    GREY = "grey"  # coloured faces (wood, bone) with darker pips: plain luminance
 
 
 def tone_image(bgr: U8, tone: Tone) -> U8:
@@ -36,8 +37,12 @@ def tone_image(bgr: U8, tone: Tone) -> U8:
 
     Light tiles: the smallest of B, G, R, so coloured pips (red, green, blue, yellow)
     are as dark as black ones and a saturated table is darker than a white tile. Dark
-    tiles: 255 minus the largest channel, so light or coloured pips turn dark.
+    tiles: 255 minus the largest channel, so light or coloured pips turn dark. Grey:
+    plain luminance, for faces whose own colour would make the smallest channel dark
+    (wooden tiles).
     """
+    if tone is Tone.GREY:
+        return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     b, g, r = bgr[:, :, 0], bgr[:, :, 1], bgr[:, :, 2]
     if tone is Tone.LIGHT:
         return np.asarray(cv2.min(cv2.min(b, g), r), dtype=np.uint8)

@@ -359,3 +359,14 @@ def test_glare_on_a_glossy_table_washes_out_some_pips() -> None:
     img = np.clip(img.astype(np.float32) + glare[:, :, None] * 170, 0, 255).astype(np.uint8)
     det = detect(img)
     assert_reads(det, drawn)
+
+
+def test_wooden_faces_read_by_grey_level() -> None:
+    img = background(500, 800, (40, 120, 40))
+    face, pip = (90, 150, 210), (30, 45, 70)
+    drawn = [
+        draw_tile(img, (200, 150), (6, 1), face=face, pip=pip),
+        draw_tile(img, (320, 150), (1, 4), face=face, pip=pip),
+        draw_tile(img, (550, 320), (5, 3), vertical=True, face=face, pip=pip),
+    ]
+    assert_reads(detect(img, settings=Settings(tone=Tone.GREY)), drawn)
