@@ -262,7 +262,10 @@ class BoardEmulator:
                 if self._pty is not pty:
                     continue
                 data = self._read(pty) if readable else b""
-                self._tick(data, time.monotonic())
+                try:
+                    self._tick(data, time.monotonic())
+                except Exception:
+                    log.exception("emulator: fault in the board's loop; carrying on")
                 self._changed.notify_all()
 
     def _read(self, pty: _Pty) -> bytes:
@@ -463,7 +466,11 @@ class BoardEmulator:
 
     def _play_due(self, now: float) -> None:
         while self._scripts and now >= self._step_at:
-            step = next(self._scripts[0], None)
+            try:
+                step = next(self._scripts[0], None)
+            except Exception:
+                log.exception("emulator: the step source failed; dropping it")
+                step = None
             if step is None:
                 self._scripts.popleft()
                 continue

@@ -180,7 +180,8 @@ class Session:
         self._next_seq = 0
         self._last_rx: int | None = None
         self._last_was_hello = False
-        self._hello_asked = False
+        self._hellos_out = 0  # host HELLOs sent (or resent) and not answered yet
+        self._hellos_until = 0.0  # after this, an answer to them is not expected any more
         self._snap: list[TileAt] | None = None
         self._snap_expected = 0
         self._snap_broken: str | None = None
@@ -195,7 +196,6 @@ class Session:
         self._drop_pending("link reopened", now)
         self._reset_state()
         self.port, self.phase, self.failure, self.identity = port, Phase.HANDSHAKE, None, None
-        self._hello_asked = True
         self.send(HostHello(), now, internal=True)
 
     def close(self, reason: str, now: float) -> None:
@@ -215,7 +215,15 @@ class Session:
         self._pending[seq] = cmd
         self._writes.append(cmd.data)
         self.counts["sent"] += 1
+        if isinstance(message, HostHello):
+            self._hello_sent(now)
         return cmd
+
+    def _hello_sent(self, now: float) -> None:
+        # The board answers every HELLO it hears: a resend can earn a second answer.
+        self._hellos_out += 1
+        self._hellos_until = now + self.resend_after * (self.max_resends + 1)
+        self._hellos_until += self.snapshot_timeout
 
     def receive(self, item: Frame | Rejected, now: float) -> None:
         if isinstance(item, Rejected):
@@ -245,6 +253,8 @@ class Session:
                 cmd.sent_at = now
                 self.counts["resends"] += 1
                 self._writes.append(cmd.data)
+                if isinstance(cmd.message, HostHello):
+                    self._hello_sent(now)
                 continue
             del self._pending[cmd.seq]
             self.counts["commands_lost"] += 1
@@ -307,9 +317,15 @@ class Session:
             self.phase, self.failure, self.identity = Phase.REFUSED, why, hello
             self.counts["refusals"] += 1
             return
-        asked, self._hello_asked = self._hello_asked, False
+        asked = self._hellos_out > 0 and now <= self._hellos_until
+        self._hellos_out -= 1 if asked else 0
         self.identity = hello
         self._snap, self._consistent = None, False
+        if asked and self.phase is Phase.ONLINE:
+            # The answer to a resent HELLO: a snapshot follows it again.
+            self.counts["extra_hello_answers"] += 1
+            self._sync_wanted, self._sync_deadline = True, now + self.snapshot_timeout
+            return
         if asked:
             for cmd in [c for c in self._pending.values() if isinstance(c.message, HostHello)]:
                 del self._pending[cmd.seq]

@@ -258,3 +258,19 @@ def test_a_board_reflashed_to_another_version_is_refused_when_it_restarts() -> N
     session = online()
     feed(session, board((0, Hello("2", "fw-2", "B7", 900, 600, 6))))
     assert session.phase is Phase.REFUSED and "version 2" in (session.failure or "")
+
+
+def test_the_answer_to_a_resent_hello_is_not_a_board_reset() -> None:
+    session = Session(6)
+    session.open("test", 0.0)
+    session.tick(0.21)  # no answer yet: HELLO goes out again
+    assert sent(session) == [HOST_LINES[0].decode().strip()] * 2
+    snapshot = ((1, Snap(1)), (2, SnapTile(DOUBLE_SIX)), (3, End()))
+    feed(session, board((0, HELLO), *snapshot), now=0.25)
+    feed(session, board((0, HELLO), *snapshot), now=0.3)
+    _, events = session.take_output()
+    assert [type(e) for e in events] == [LinkUp, SurfaceReceived, SurfaceReceived]
+    assert session.consistent
+    # Much later an unasked HELLO is a restart again.
+    feed(session, board((0, HELLO)), now=5.0)
+    assert [type(e) for e in session.take_output()[1]] == [BoardReset, SyncStarted]
