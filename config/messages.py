@@ -58,7 +58,11 @@ def _unknown_key(root: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     model = _model_at(root, loc[:-1])
     if model is None:
         return "unknown key"
-    allowed = [name for name in model.model_fields if name not in _HIDDEN_FIELDS]
+    allowed = [
+        field.alias or name
+        for name, field in model.model_fields.items()
+        if name not in _HIDDEN_FIELDS
+    ]
     what = "section" if len(loc) == 1 else "key"
     where = f" in [{key_of(loc[:-1])}]" if len(loc) > 1 else ""
     close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)

@@ -39,6 +39,7 @@ from config.checks import (
     toml_type,
 )
 from config.rulesets import check_rules
+from hardware.settings import PanelSettings
 
 SYSTEM_STATE_DIR = Path("/var/lib/domino-table")
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
@@ -273,8 +274,7 @@ class Settings(Section):
     camera: CameraSettings = CameraSettings()
     mqtt: MqttSettings = MqttSettings()
     state: StateSettings = StateSettings()
-    # The panel's settings are defined by `hardware`; kept as an opaque table for now.
-    panel: dict[str, Any] = Field(default_factory=dict)
+    panel: PanelSettings = Field(default_factory=PanelSettings)  # defined by `hardware`
     # Seat zones: seat number (as a TOML key) -> [x0, y0, x1, y1] in mm on the surface.
     zones: dict[int, Rect] = Field(default_factory=dict, strict=False)
     display: DisplaySettings = DisplaySettings()
@@ -312,9 +312,14 @@ class Settings(Section):
         return out
 
     @model_validator(mode="after")
-    def _zones_fit(self) -> Settings:
+    def _fits_the_table(self) -> Settings:
         surface = self.table.surface
         problems = []
+        if self.panel.seats and self.panel.seats != self.table.seats:
+            problems.append(
+                f"panel: its per-seat pins are for {self.panel.seats} seats but table.seats "
+                f"is {self.table.seats}: give one pin per seat"
+            )
         for seat, (x0, y0, x1, y1) in sorted(self.zones.items()):
             if seat >= self.table.seats:
                 problems.append(f"zones.{seat}: there is no seat {seat} ({self.table.seats} seats)")
@@ -330,7 +335,7 @@ class Settings(Section):
 
     def redacted(self) -> dict[str, Any]:
         """The settings as plain data for printing or logging, secrets shown as `***`."""
-        data = self.model_dump(mode="json")
+        data = self.model_dump(mode="json", by_alias=True)
         data["mqtt"]["password"] = "***" if self.mqtt.password is not None else None
         tls = data["mqtt"]["tls"]
         tls["key_passphrase"] = "***" if self.mqtt.tls.key_passphrase is not None else None

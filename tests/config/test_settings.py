@@ -260,3 +260,18 @@ def test_settings_are_frozen() -> None:
     s = load_settings(None, {})
     with pytest.raises(ValueError, match="frozen"):
         s.table.seats = 3  # type: ignore[misc]
+
+
+def test_panel_section_is_the_hardware_panel_settings(tmp_path: Path) -> None:
+    path = write(tmp_path, "[panel]\nenabled = true\npass = [5, 6, 13, 19]\nundo = 'GPIO26'\n")
+    s = load_settings(path, {})
+    assert s.panel.pass_ == ("GPIO5", "GPIO6", "GPIO13", "GPIO19")
+    assert s.redacted()["panel"]["pass"] == ["GPIO5", "GPIO6", "GPIO13", "GPIO19"]
+    (line,) = problems(write(tmp_path, "[panel]\nundoo = 26\n"))
+    assert line.startswith(
+        f"{tmp_path / 'settings.toml'}: panel.undoo: unknown key: did you mean 'undo'?"
+    )
+    (line,) = problems(write(tmp_path, "[panel]\npass = [5, 6]\n"))
+    assert "panel: its per-seat pins are for 2 seats but table.seats is 4" in line
+    (line,) = problems(write(tmp_path, "[panel]\npass = [5, 5, 6, 7]\n"))
+    assert line.startswith(f"{tmp_path / 'settings.toml'}: panel: ") and "GPIO5 is used by" in line
