@@ -206,7 +206,9 @@ class TableView:
         standing = self.state.get("alerts", []) if self.state else []
         out: dict[str, Json] = {}
         for alert in standing if isinstance(standing, list) else []:
-            if isinstance(alert, dict) and str(alert.get("id")) not in self.overlay.resolved:
+            if not isinstance(alert, dict) or not is_event("alert", alert):
+                continue
+            if alert.get("resolved") is not True and alert["id"] not in self.overlay.resolved:
                 out[str(alert.get("id"))] = alert
         out.update(self.overlay.raised)
         return list(out.values())
@@ -246,9 +248,10 @@ class TableView:
         return None
 
     def _game_over(self) -> Json | None:
-        if self.state is None:
+        """The current game's end, once `state` says it is over."""
+        if self.state is None or self.state.get("phase") != "over":
             return None
         over = self.game_over.get(str(self.state.get("game_id")))
-        if over is None and self.state.get("phase") == "over":
-            return {"event": "over", "winner": None, "team": None, "from_state": True}
-        return over
+        if over is None and kind_of(self.state.get("last") or {}) == "game":
+            over = self.state["last"]
+        return over or {"event": "over", "winner": None, "team": None, "from_state": True}

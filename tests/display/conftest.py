@@ -113,8 +113,7 @@ class DisplayServer:
     stop: Callable[[], None]
 
 
-@pytest.fixture
-def display_server(broker: Mosquitto) -> Iterator[DisplayServer]:
+def _start_display(broker: Mosquitto) -> DisplayServer:
     settings = DisplaySettings(
         table=samples.TABLE,
         mqtt_host=broker.host,
@@ -147,10 +146,28 @@ def display_server(broker: Mosquitto) -> Iterator[DisplayServer]:
     thread = threading.Thread(target=run, name="display", daemon=True)
     thread.start()
     wait_for(ready.is_set, 10, "the display server")
+    return DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings, stop)
+
+
+@pytest.fixture
+def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
+    """Starts display servers on `broker` when the test says so; stops them after."""
+    started: list[DisplayServer] = []
+
+    def start() -> DisplayServer:
+        started.append(_start_display(broker))
+        return started[-1]
+
     try:
-        yield DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings, stop)
+        yield start
     finally:
-        stop()
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture
+def display_server(start_display: Callable[[], DisplayServer]) -> DisplayServer:
+    return start_display()
 
 
 @pytest.fixture(scope="session")

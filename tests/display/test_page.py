@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.sync_api import Browser, Page, expect
 
 from display.tally import tally
@@ -53,6 +55,7 @@ def test_mid_game_page_shows_the_whole_game_from_retained_messages(
     expect(layout.locator(".last-points")).to_have_text("+10")
     expect(page.locator("#ends-total")).to_have_text("Ends 10")
     expect(page.locator("#last-play")).to_have_text("Ana played 4-1 +10")
+    expect(page.locator("#result")).to_be_hidden()  # the game is not over: phase says play
     screenshot(page, "800x480-play")
 
 
@@ -362,3 +365,21 @@ def test_an_announced_play_is_told(
     open_live(page, controller, display_server, samples.state())
     controller.event("play", samples.play(21, announce=("stitched_up",)))
     expect(page.locator(".chip.announce")).to_have_text("Stitched up!")
+
+
+def test_a_display_started_mid_game_shows_it_from_retained_messages_alone(
+    controller: Controller, start_display: Callable[[], DisplayServer], page: Page
+) -> None:
+    standing = samples.alert(19, code="TILE_LIFTED", alert_id="a0", message="Put the 5-3 back.")
+    controller.state(samples.state(alerts=[standing]))
+    controller.status("online")
+    controller.publish(f"result/{samples.GAME}", samples.game_over(18), retain=True)
+    server = start_display()  # subscribes after everything was published
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-play ")
+    expect(page.locator("#scores .card .score")).to_have_text(["85", "40", "6", "130"])
+    expect(page.locator(".card.turn")).to_have_attribute("data-seat", "1")
+    expect(page.locator("svg.layout .tile")).to_have_count(5)
+    expect(page.locator(".alert .alert-message")).to_have_text("Put the 5-3 back.")
+    expect(page.locator("#last-play")).to_have_text("Ana played 4-1 +10")
+    expect(page.locator("#result")).to_be_hidden()  # the game is not over: phase says play

@@ -136,3 +136,17 @@ def test_events_without_their_required_fields_are_ignored() -> None:
     assert view.on_event("alert", {**samples.alert(22), "resolved": "no"}) is False
     assert view.alerts() == []
     assert view.max_seq == 20
+
+
+def test_game_over_waits_for_the_state_to_say_so() -> None:
+    view = live_view()
+    view.on_event("game", samples.game_over(21))
+    assert view.snapshot(NOW)["game_over"] is None
+    view.on_state(samples.state(seq=21, phase="over", turn=None, last=samples.game_over(21)), NOW)
+    assert view.snapshot(NOW)["game_over"]["winner"] == 3
+
+
+def test_game_over_from_state_last_alone() -> None:
+    view = TableView(samples.TABLE)
+    view.on_state(samples.state(seq=21, phase="over", turn=None, last=samples.game_over(21)), NOW)
+    assert view.snapshot(NOW)["game_over"]["winner"] == 3
