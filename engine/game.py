@@ -191,7 +191,8 @@ class Game:
         self._scores_in_play = rules.play_scoring is not PlayScoring.NONE
         self._announce_stitched = rules.announce_stitched
         self.set: DominoSet = rules.domino_set(seats)
-        self._set_tiles = frozenset(self.set.tiles())
+        self._set_list = self.set.tiles()
+        self._set_tiles = frozenset(self._set_list)
         self.hand_size = rules.hand_size(seats)
         self.rng = random.Random(seed)
         self.seat_scores = [0] * seats
@@ -268,6 +269,14 @@ class Game:
                 return [Move(start.forced_lead, None)]
             return [Move(t, None) for t in hand]
         ends = layout.ends
+        new = _new_move
+        if len(ends) == 2:
+            first, second = ends
+            if first.edge < 2 and second.edge < 2:  # a plain line: two ends, no mirrors
+                a, b = 1 << first.pip, 1 << second.pip
+                return [new(Move, (t, first)) for t in hand if t.mask & a] + [
+                    new(Move, (t, second)) for t in hand if t.mask & b
+                ]
         mask = 0
         for end in ends:
             mask |= 1 << end.pip
@@ -286,7 +295,7 @@ class Game:
                         and last.edge >> 1 == end.edge >> 1
                     ):
                         continue
-                    moves.append(_new_move(Move, (tile, end)))
+                    moves.append(new(Move, (tile, end)))
                     last = end
         return moves
 
@@ -370,8 +379,11 @@ class Game:
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
-        tiles = list(self.set.tiles())
-        self.rng.shuffle(tiles)
+        # A uniform shuffle: sort by random keys (one C-level sort instead of a Python loop).
+        every = self._set_list
+        random_key = self.rng.random
+        keys = [random_key() for _ in every]
+        tiles = [every[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
         n = self.hand_size
         hands = [tiles[i * n : (i + 1) * n] for i in range(self.seats)]
         return hands, tiles[self.seats * n :]
