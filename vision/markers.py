@@ -28,6 +28,7 @@ DICTIONARY: Final = cv2.aruco.DICT_4X4_50
 MODULES: Final = 6  # a 4x4 marker is 6 modules wide with its black border
 DEFAULT_MARKER_MM: Final = 40.0  # printed side of the black square
 MM_PER_INCH: Final = 25.4
+HERSHEY_CAP_PX: Final = 22.0  # capital height of FONT_HERSHEY_SIMPLEX at scale 1
 
 Points = npt.NDArray[np.float64]
 
@@ -173,6 +174,7 @@ def render_marker_sheet(
             marker_mm=marker_mm,
             dpi=dpi,
         )
+    _draw_title(sheet, px_per_mm, marker_mm)
     _draw_scale_bar(sheet, px_per_mm, size_mm)
     return sheet
 
@@ -194,26 +196,10 @@ def _draw_cell(
     sheet[y0 : y0 + side, x0 : x0 + side] = marker_image(int(corner), side)
     pad = round(marker_mm * 0.2 * k)
     _dashed_rect(sheet, (x0 - pad, y0 - pad), (x0 + side + pad, y0 + side + pad), k)
-    scale = 0.9 * k / 11.8  # Hershey size 0.9 at 300 dpi
-    thick = max(1, round(k / 5))
-    lines = (
-        f"id {int(corner)}: {corner.label}",
-        f"centre = play-area corner {_corner_formula(corner)}",
-    )
-    for i, text in enumerate(lines):
-        size = scale if i == 0 else scale * 0.6
-        (tw, _th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thick)
-        ty = round(y0 + side + pad + (7 + 6 * i) * k)
-        cv2.putText(
-            sheet,
-            text,
-            (round(cx - tw / 2), ty),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            size,
-            0,
-            thick if i == 0 else max(1, thick // 2),
-            cv2.LINE_AA,
-        )
+    below = y0 + side + pad
+    _text(sheet, f"id {int(corner)}: {corner.label}", (cx, below + 8 * k), 4.0, k)
+    formula = f"centre = play-area corner {_corner_formula(corner)}"
+    _text(sheet, formula, (cx, below + 14 * k), 2.5, k)
 
 
 def _corner_formula(corner: Corner) -> str:
@@ -234,6 +220,35 @@ def _dashed_rect(
         sheet[y : min(y + dash, y1), x1] = 150
 
 
+def _draw_title(sheet: npt.NDArray[np.uint8], k: float, marker_mm: float) -> None:
+    middle = sheet.shape[1] / 2
+    title = f"Corner markers (ArUco 4x4, ids 0-3), black square {marker_mm:g} mm"
+    _text(sheet, title, (middle, 10 * k), 3.5, k)
+    hint = "Put each marker's centre on its play-area corner; W x H is between centres"
+    _text(sheet, hint, (middle, 16 * k), 2.5, k)
+
+
+def _text(
+    sheet: npt.NDArray[np.uint8],
+    text: str,
+    at: tuple[float, float],
+    height_mm: float,
+    k: float,
+) -> None:
+    """`text` centred on `at` (x centre, baseline y, pixels), `height_mm` tall capitals,
+    shrunk if needed to fit 90 % of the sheet's width."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = height_mm * k / HERSHEY_CAP_PX
+    thick = max(1, round(scale * 1.6))
+    (tw, _th), _ = cv2.getTextSize(text, font, scale, thick)
+    if tw > 0.9 * sheet.shape[1]:
+        scale *= 0.9 * sheet.shape[1] / tw
+        thick = max(1, round(scale * 1.6))
+        (tw, _th), _ = cv2.getTextSize(text, font, scale, thick)
+    origin = (round(at[0] - tw / 2), round(at[1]))
+    cv2.putText(sheet, text, origin, font, scale, 0, thick, cv2.LINE_AA)
+
+
 def _draw_scale_bar(sheet: npt.NDArray[np.uint8], k: float, size_mm: tuple[float, float]) -> None:
     length = min(100.0, size_mm[0] - 20)
     x0 = round((size_mm[0] - length) / 2 * k)
@@ -243,16 +258,8 @@ def _draw_scale_bar(sheet: npt.NDArray[np.uint8], k: float, size_mm: tuple[float
     cv2.line(sheet, (x0, y), (x1, y), 0, thick)
     for x in (x0, x1):
         cv2.line(sheet, (x, y - round(2 * k)), (x, y + round(2 * k)), 0, thick)
-    cv2.putText(
-        sheet,
-        f"{length:g} mm: print at 100 %",
-        (x0, y - round(3 * k)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        0.5 * k / 11.8,
-        0,
-        max(1, thick // 2),
-        cv2.LINE_AA,
-    )
+    label = f"{length:g} mm: print at 100 % (actual size)"
+    _text(sheet, label, ((x0 + x1) / 2, y - 3 * k), 2.5, k)
 
 
 def _with_dpi(png: bytes, dpi: int) -> bytes:
