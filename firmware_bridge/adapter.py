@@ -174,7 +174,15 @@ class BoardAdapter:
             raise BoardCommandError(f"a beep lasts 1 to {MAX_BEEP_MS} ms, not {ms}")
         return self.link.send(Beep(ms))
 
+    def sync(self) -> None:
+        """Ask the board for a snapshot now (a Snapshot follows once it is complete)."""
+        self.link.sync("asked by the service")
+
     # --- state -----------------------------------------------------------------------
+
+    @property
+    def online(self) -> bool:
+        return self.link.online
 
     @property
     def snapshot(self) -> Snapshot | None:

@@ -135,6 +135,10 @@ def board_emulator(
 
     for signum in (signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_signal)
+    try:
+        emulator.start()
+    except OSError as exc:
+        raise click.ClickException(f"cannot set up the pseudo-terminal or --link: {exc}") from exc
     with emulator:
         click.echo(emulator.path + (f" (linked from {link})" if link else ""))
         while not done.wait(0.1):

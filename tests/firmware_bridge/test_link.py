@@ -185,8 +185,10 @@ def test_a_bad_frame_inside_a_snapshot_spoils_it_and_the_host_asks_again(
     events.wait_for(is_snapshot_of(DOUBLE_SIX, SIX_FOUR))
     board.wait_until(board.idle)
     board.inject(Fault.BAD_CRC, after=2)  # ACK, SNAP, then the first TILE
-    host.link.sync("test")
+    mark = events.mark()
+    host.sync()
     assert board.wait_until(lambda: host.status().get("count_snapshots") == 2, timeout=3)
+    events.wait_for(is_snapshot_of(DOUBLE_SIX, SIX_FOUR), since=mark)  # every snapshot
     status = host.status()
     assert status["count_snapshots_spoilt"] == 1 and status["count_rejected_bad_crc"] == 1
     assert status["consistent"] is True and status["tiles"] == 2

@@ -161,3 +161,16 @@ def test_the_board_emulator_command(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_board_emulator_command_explains_a_bad_link(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "from service.cli import main; main()", "board-emulator"]
+    done = subprocess.run(
+        [*command, "--link", str(tmp_path / "no" / "dir" / "board")],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "cannot set up the pseudo-terminal or --link" in done.stderr
