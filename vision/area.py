@@ -34,7 +34,10 @@ class PlayArea:
         parts = text.split(",")
         if len(parts) != 4:
             raise ValueError(f"play area {text!r}: expected x0,y0,x1,y1")
-        x0, y0, x1, y1 = (float(p) for p in parts)
+        try:
+            x0, y0, x1, y1 = (float(p) for p in parts)
+        except ValueError as exc:
+            raise ValueError(f"play area {text!r}: expected four numbers x0,y0,x1,y1") from exc
         if x1 <= x0 or y1 <= y0:
             raise ValueError(f"play area {text!r}: x1 and y1 must exceed x0 and y0")
         return cls.rect(x0, y0, x1, y1)
