@@ -16,6 +16,7 @@ const app = {
   undoArmedUntil: 0,
   hiddenResult: null,
   toastTimer: null,
+  source: null,
 };
 const $ = (id) => document.getElementById(id);
 const L = (key, params) => t(app.lang, key, params);
@@ -23,7 +24,9 @@ const L = (key, params) => t(app.lang, key, params);
 // ---- the live link --------------------------------------------------------------------
 
 function connect() {
+  if (app.source) app.source.close();
   const source = new EventSource("/events");
+  app.source = source;
   // a ping only keeps a live link alive: after a reconnect, the link is live again
   // with the first view, so an old view is never shown as current in between
   source.addEventListener("ping", (e) => {
@@ -44,10 +47,16 @@ function connect() {
   };
 }
 
+// a link that went silent (no ping for 2.5 heartbeats) is dead even if the socket looks
+// open: say so, and open a new one
 setInterval(() => {
-  if (app.linkUp && Date.now() - app.lastHeard > app.heartbeat * 2500) {
-    app.linkUp = false;
-    render();
+  if (Date.now() - app.lastHeard > app.heartbeat * 2500 && app.lastHeard > 0) {
+    app.lastHeard = Date.now();
+    if (app.linkUp) {
+      app.linkUp = false;
+      render();
+    }
+    connect();
   }
 }, 1000);
 
