@@ -220,10 +220,7 @@ class BoardLink:
             return
         try:
             path = find_port(self.settings.path, self.settings.usb_id, self.settings.usb_serial)
-            port = serial.Serial(
-                path, BAUDRATE, timeout=self.settings.poll_interval, write_timeout=1.0
-            )
-            port.reset_input_buffer()
+            port = self._open_port(path)
         except (BoardNotFoundError, serial.SerialException, OSError) as exc:
             self.counts["open_failures"] += 1
             with self._lock:
@@ -243,6 +240,22 @@ class BoardLink:
             log.info("board: opened %s, saying HELLO", path)
             events = self._flush()
         self._deliver(events)
+
+    def _open_port(self, path: str) -> serial.Serial:
+        """115200 8N1, locked against a second opener, stale input dropped."""
+        port = serial.Serial(
+            path,
+            BAUDRATE,
+            timeout=self.settings.poll_interval,
+            write_timeout=1.0,
+            exclusive=True,
+        )
+        try:
+            port.reset_input_buffer()
+        except (serial.SerialException, OSError):
+            port.close()
+            raise
+        return port
 
     def _pump(self) -> None:
         port = self._port

@@ -266,3 +266,10 @@ def test_no_board_times_out_naming_where_it_looked(tmp_path: Path) -> None:
     settings = LinkSettings(path=str(tmp_path / "nothing"), **FAST)
     with pytest.raises(BoardTimeoutError, match="nothing does not exist"):
         BoardAdapter(settings, Recorder()).open(timeout=0.3)
+
+
+def test_a_second_host_cannot_take_the_port(board: BoardEmulator, host: BoardAdapter) -> None:
+    second = BoardAdapter(LinkSettings(path=str(board.link), **FAST), Recorder())
+    with pytest.raises(BoardTimeoutError, match="exclusively lock"):
+        second.open(timeout=0.3)
+    assert host.led(5, 5, Colour.GREEN).wait(2) is CommandOutcome.ACKED
