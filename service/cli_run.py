@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import logging
 import random
+import signal
+import threading
 import time
+from pathlib import Path
+from typing import Any
 
 import click
 
+from config.errors import SettingsError
+from config.loader import load_settings
+from config.settings import Settings
 from engine import rulesets
 from engine.events import GameEvent, HandEvent, PlayEvent
 from engine.game import Game, Mode, Phase
 from engine.players import GreedyPlayer, RandomPlayer, play_turn
+from service.app import TableService
 
 
 @click.command()
@@ -42,3 +51,72 @@ def demo(rules_name: str, players: int, seed: int | None, pace: float) -> None:
             elif isinstance(event, GameEvent):
                 click.echo(f"game over: scores {list(event.scores)}")
         time.sleep(pace)
+
+
+log = logging.getLogger(__name__)
+
+# flag name -> dotted settings key
+_FLAGS = {
+    "serial": "serial.port",
+    "mqtt_host": "mqtt.host",
+    "mqtt_port": "mqtt.port",
+    "table": "table.id",
+    "rules": "table.rules",
+    "seats": "table.seats",
+    "state_dir": "state.dir",
+}
+
+
+def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Settings:
+    """The settings file (or the defaults) with the flags given on top; exits on errors."""
+    overrides = {_FLAGS[k]: v for k, v in flags.items() if v is not None and k in _FLAGS}
+    if flags.get("serial") is not None:
+        overrides["serial.enabled"] = True
+    names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS}
+    try:
+        return load_settings(settings_file, overrides, flags=names)
+    except SettingsError as exc:
+        lines = "\n  ".join(exc.problems)
+        raise click.UsageError(f"the settings are not valid:\n  {lines}") from None
+
+
+def service_options(f: Any) -> Any:
+    options = [
+        click.option(
+            "--settings",
+            "settings_file",
+            type=click.Path(path_type=Path, dir_okay=False, exists=True),
+            help="Settings file (TOML); default: the built-in defaults.",
+        ),
+        click.option("--serial", help="The board's serial port (a stable /dev/serial/by-id path)."),
+        click.option("--mqtt-host", help="MQTT broker host."),
+        click.option("--mqtt-port", type=click.IntRange(1, 65535), help="MQTT broker port."),
+        click.option("--table", help="Table id: the topic prefix domino/<id>."),
+        click.option("--rules", help="Ruleset name or TOML file."),
+        click.option("--seats", type=click.IntRange(2, 10), help="Number of seats."),
+        click.option(
+            "--state-dir",
+            type=click.Path(path_type=Path, file_okay=False),
+            help="Where the game's journal lives.",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@click.command()
+@service_options
+def run(settings_file: Path | None, **flags: Any) -> None:
+    """Run the table service until stopped (SIGTERM or Ctrl-C)."""
+    settings = settings_from_flags(settings_file, flags)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    service = TableService(settings)
+    service.start()
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        service.stop()

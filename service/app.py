@@ -1,0 +1,272 @@
+"""The table service: the source, the core, MQTT and the panel, joined.
+
+Concurrency model (one rule): every thread that has news — the board's reader, paho's
+network loop, gpiozero's button callbacks, the camera — calls `TableService.submit(item)`,
+which puts the item on one queue. One worker thread takes items off that queue in order
+and is the only caller of the `TableCore`. Publishing happens on the worker thread too,
+after the journal has the change (paho's `publish` is thread-safe).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from config.settings import Settings
+from engine.rules import Rules
+from firmware_bridge.adapter import (
+    BoardAdapter,
+    BoardFault,
+    BoardIdentity,
+    ButtonEvent,
+    LinkChanged,
+)
+from firmware_bridge.link import LinkSettings
+from service import commands as cmd
+from service.cli_engine import find_rules
+from service.journal import Journal
+from service.mqtt_link import MqttLink
+from service.payloads import stamp
+from service.table import Published, TableConfig, TableCore
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.25
+
+
+@dataclass(frozen=True)
+class _Stop:
+    pass
+
+
+@dataclass(frozen=True)
+class _Tick:
+    pass
+
+
+@dataclass(frozen=True)
+class _FromPanel:
+    """A command the panel made (a dict in the MQTT command's shape)."""
+
+    body: dict[str, Any]
+
+
+class TableService:
+    """Runs one table. `start()`, then `stop()`; a context manager."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rules: Callable[[str], Rules] = find_rules,
+        panel_factory: Callable[[TableService], Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        table = settings.table
+        state_dir = Path(settings.state.dir)
+        state_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal(state_dir, table.id)
+        self.core = TableCore(
+            TableConfig(
+                table=table.id,
+                rules=table.rules,
+                seats=table.seats,
+                names=tuple(table.names),
+                target=table.target,
+                language=str(table.language),
+                surface=(table.surface.width_mm, table.surface.height_mm),
+            ),
+            self.journal,
+            rules,
+        )
+        self.inbox: queue.Queue[object] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self._state: dict[str, Any] | None = None
+        self.mqtt: MqttLink | None = None
+        if settings.mqtt.enabled:
+            self.mqtt = MqttLink(
+                settings.mqtt,
+                table.id,
+                self.journal,
+                state=lambda: self._state,
+                on_command=self.submit,
+                seats=table.seats,
+            )
+        self.board: BoardAdapter | None = None
+        if settings.serial.enabled:
+            self.board = BoardAdapter(_link_settings(settings), self.submit)
+        self.panel = panel_factory(self) if panel_factory is not None else None
+        self._handlers: dict[type[Any], Callable[[Any], None]] = {
+            LinkChanged: self._on_link,
+            ButtonEvent: self._on_button,
+            BoardFault: self._on_fault,
+            BoardIdentity: self._on_identity,
+            _FromPanel: self._on_panel,
+        }
+        self.core.listeners.append(self._publish)
+
+    # --- the one way in --------------------------------------------------------------------
+
+    def submit(self, item: object) -> None:
+        """Hand news to the service from any thread."""
+        self.inbox.put(item)
+
+    def submit_panel(self, body: dict[str, Any]) -> None:
+        """The panel's `submit`: a command dict from a gpiozero thread."""
+        self.inbox.put(_FromPanel(dict(body)))
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        t0 = time.monotonic()
+        self.core.start()
+        self._state = self._stamped(self.core.state())
+        if self.mqtt is not None:
+            self.mqtt.set_seats(self.core.game.seats if self.core.game else 4)
+            self.mqtt.start()
+        if self.board is not None:
+            self.board.start()
+        self._worker = threading.Thread(target=self._run, name="table-worker", daemon=True)
+        self._worker.start()
+        log.info("table %s: started in %.2f s", self.settings.table.id, time.monotonic() - t0)
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self.inbox.put(_Stop())
+            self._worker.join(10)
+            self._worker = None
+        if self.board is not None:
+            self.board.close()
+        if self.panel is not None:
+            self.panel.close()
+        if self.mqtt is not None:
+            self.mqtt.stop()
+        self.journal.close()
+
+    def __enter__(self) -> TableService:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                item = self.inbox.get(timeout=TICK_S)
+            except queue.Empty:
+                item = _Tick()
+            if isinstance(item, _Stop):
+                return
+            try:
+                self._dispatch(item)
+            except Exception:
+                log.exception("table %s: could not handle %r", self.settings.table.id, item)
+
+    def _dispatch(self, item: object) -> None:
+        if isinstance(item, cmd.Command):
+            self._on_command(item)
+            return
+        handler = self._handlers.get(type(item))
+        if handler is None:
+            log.debug("table: ignored %r", item)
+            return
+        handler(item)
+
+    # --- handlers (worker thread) ----------------------------------------------------------
+
+    def _on_command(self, command: cmd.Command) -> None:
+        error = self.core.command(command)
+        if error is not None:
+            log.info("table: %s refused: %s", command.action.value, error)
+        if self.mqtt is not None:
+            self.mqtt.reply(command.id, error is None, error)
+
+    def _on_panel(self, item: _FromPanel) -> None:
+        try:
+            command = cmd.parse_command(json.dumps(item.body).encode())
+        except cmd.CommandError as exc:
+            log.warning("panel: command refused: %s", exc)
+            return
+        error = self.core.command(command)
+        if error is not None:
+            log.info("panel: %s refused: %s", command.action.value, error)
+
+    def _on_link(self, change: LinkChanged) -> None:
+        self.core.source_status("board", change.online, change.reason)
+
+    def _on_button(self, event: ButtonEvent) -> None:
+        log.debug("board button %d %s", event.button, event.action)
+
+    def _on_fault(self, fault: BoardFault) -> None:
+        log.warning("board fault %s: %s", fault.code, fault.text)
+
+    def _on_identity(self, identity: BoardIdentity) -> None:
+        log.info(
+            "board %s firmware %s (%d x %d mm)",
+            identity.board_id,
+            identity.firmware,
+            identity.width_mm,
+            identity.height_mm,
+        )
+
+    # --- publishing (worker thread) --------------------------------------------------------
+
+    def _stamped(self, state: dict[str, Any]) -> dict[str, Any]:
+        return stamp(self.settings.table.id, state)
+
+    def _publish(self, published: Published) -> None:
+        self._state = self._stamped(published.state)
+        if self.mqtt is not None:
+            self.mqtt.publish_journaled(published.seqs)
+            self.mqtt.publish_state(self._state)
+            if published.result is not None:
+                self.mqtt.publish_result(self.core.game_id, published.result)
+        if self.panel is not None:
+            self.panel.show_state(published.state)
+            for seq in published.seqs:
+                event = self.journal.event(seq)
+                if event is not None and event.kind == "alert":
+                    self.panel.on_alert(event.payload)
+        self._signal_board(published)
+
+    def _signal_board(self, published: Published) -> None:
+        """Light and beep the board under an illegal tile."""
+        if self.board is None:
+            return
+        for seq in published.seqs:
+            event = self.journal.event(seq)
+            if event is None or event.kind != "alert":
+                continue
+            alert = event.payload
+            try:
+                if alert.get("resolved"):
+                    self.board.leds_off()
+                elif alert.get("severity") == "illegal":
+                    x, y = alert.get("xa"), alert.get("ya")
+                    if isinstance(x, int) and isinstance(y, int):
+                        self.board.led(x, y, "RED")
+                    self.board.beep(200)
+            except Exception as exc:  # the board being away must not stop the table
+                log.info("board: could not signal the alert: %s", exc)
+
+
+def _link_settings(settings: Settings) -> LinkSettings:
+    serial = settings.serial
+    usb = None
+    if serial.usb is not None:
+        vendor, product = str(serial.usb).split(":")
+        usb = (int(vendor, 16), int(product, 16))
+    rules = find_rules(settings.table.rules)
+    return LinkSettings(
+        path=str(serial.port) if serial.port is not None else None,
+        usb_id=usb,
+        needed_max_pip=rules.domino_set(settings.table.seats).max_pip,
+    )
