@@ -414,8 +414,7 @@ class BoardEmulator:
         message = item.message
         if isinstance(message, HostHello):
             self.acted.append(item)
-            self._power_up(now)
-            self._rx_last = item.seq
+            self._tx, self._rx_last = 0, item.seq  # HELLO restarts both counters
             self._send(self.identity)
             self._snapshot()
             return

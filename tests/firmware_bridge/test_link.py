@@ -235,6 +235,7 @@ def test_silence_takes_the_link_down_and_it_comes_back(
     board: BoardEmulator, host: BoardAdapter, events: Recorder
 ) -> None:
     events.wait_for(is_snapshot_of(DOUBLE_SIX))
+    assert host.led(7, 7, Colour.GREEN).wait(2) is CommandOutcome.ACKED
     mark = events.mark()
     board.inject(Fault.SILENCE, seconds=2.0)
     down = events.wait_for(lambda e: isinstance(e, LinkChanged) and not e.online, since=mark)
@@ -242,6 +243,7 @@ def test_silence_takes_the_link_down_and_it_comes_back(
     up = events.wait_for(lambda e: isinstance(e, LinkChanged) and e.online, since=mark, timeout=5)
     assert up.at - down.at >= 0.3  # back only once the board speaks again
     events.wait_for(lambda e: isinstance(e, Snapshot), since=mark)  # resynced
+    assert board.leds == {(7, 7): Colour.GREEN}  # a HELLO is no reboot
 
 
 @pytest.mark.logs_errors
