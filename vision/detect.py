@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from engine.surface import SeenTile, Snapshot, Unsure
 from vision.area import PlayArea
-from vision.dividers import TileHypothesis, consensus, hypotheses, suppress
+from vision.dividers import TileHypothesis, consensus, hypotheses, overlap, suppress
 from vision.errors import VisionError
 from vision.facedown import leftovers
 from vision.marks import (
@@ -132,7 +132,8 @@ class _Found:
     facedown: list[Point]
     unsure: list[UnsureRegion]
     width: float
-    kept: list[TileHypothesis] = field(default_factory=list)
+    kept: list[TileHypothesis] = field(default_factory=list)  # all that won material
+    read: list[TileHypothesis] = field(default_factory=list)  # those behind `tiles`
 
 
 def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
@@ -193,6 +194,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     unsure: list[UnsureRegion] = []
     ox, oy = offset
     kept = suppress(rescored)
+    read: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
         if ra.foreign or rb.foreign:
@@ -201,7 +203,25 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         (xa, ya), (xb, yb) = t.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
-    return _Found(tiles, [], unsure, width, kept)
+        read.append(t)
+    return _Found(tiles, [], unsure, width, kept, read)
+
+
+def _merge(base: _Found, extra: _Found) -> _Found:
+    """`base` plus the tiles of `extra` on material that `base` left unclaimed."""
+    new = [
+        (tile, hyp)
+        for tile, hyp in zip(extra.tiles, extra.read, strict=True)
+        if not any(overlap(hyp, k) for k in base.kept)
+    ]
+    return _Found(
+        base.tiles + [t for t, _ in new],
+        [],
+        base.unsure,
+        base.width,
+        base.kept + [h for _, h in new],
+        base.read + [h for _, h in new],
+    )
 
 
 def _pass(
@@ -251,9 +271,11 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.
+        # Each pass sees dividers the other misses (a faint line; a line that merged
+        # with a tile gap at the lower threshold): the better is kept, and the
+        # other's tiles fill the places it left empty.
         again = _pass(planes, tile, offset, s.divider_contrast, s)
-        if _score(again) > _score(found):
-            found = again
+        found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
     width = found.width
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
     ox, oy = offset
