@@ -246,6 +246,9 @@ class BoardLink:
         port = serial.Serial(
             path,
             BAUDRATE,
+            bytesize=serial.EIGHTBITS,
+            parity=serial.PARITY_NONE,
+            stopbits=serial.STOPBITS_ONE,
             timeout=self.settings.poll_interval,
             write_timeout=1.0,
             exclusive=True,
