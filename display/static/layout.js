@@ -32,9 +32,10 @@ function geometry(placed) {
   return { mx: (xa + xb) / 2, my: (ya + yb) / 2, d, angle: (Math.atan2(yb - ya, xb - xa) * 180) / Math.PI };
 }
 
-function half(n, cx, d) {
+function half(n, cx, d, angle) {
   if (n > 9) {
-    return [s("text", { x: cx, y: 0, class: "pip-number", "font-size": d * 0.55, "dominant-baseline": "central", "text-anchor": "middle" }, n)];
+    // written upright whatever way the tile lies
+    return [s("text", { x: cx, y: 0, class: "pip-number", "font-size": d * 0.5, "dominant-baseline": "central", "text-anchor": "middle", transform: `rotate(${-angle} ${cx} 0)` }, n)];
   }
   const step = d * 0.26;
   return PIPS[n].map((key) =>
@@ -51,8 +52,8 @@ function tileGroup(placed, g, marks) {
     { class: cls, "data-tile": placed.tile, transform: `translate(${g.mx} ${g.my}) rotate(${g.angle})` },
     s("rect", { x: -d, y: -d / 2, width: 2 * d, height: d, rx: d * 0.14, class: "tile-body" }),
     s("line", { x1: 0, y1: -d * 0.38, x2: 0, y2: d * 0.38, class: "tile-divider" }),
-    half(a, -d / 2, d),
-    half(b, d / 2, d),
+    half(a, -d / 2, d, g.angle),
+    half(b, d / 2, d, g.angle),
   );
 }
 
@@ -105,15 +106,16 @@ export function layoutSvg(state, lastPlay, words) {
   });
   svg.append(s("rect", { x: 0, y: 0, width: surface.width_mm, height: surface.height_mm, class: "surface" }));
   const lastTile = lastPlay ? lastPlay.tile : null;
-  let spinnerMark = null;
   for (const { t, g } of placed) {
     const marks = { spinner: layout.spinner && t.tile === layout.spinner, last: t.tile === lastTile };
     svg.append(tileGroup(t, g, marks));
-    if (marks.spinner) spinnerMark = g;
   }
-  if (spinnerMark) {
-    const { mx, my, d } = spinnerMark;
-    svg.append(s("g", { class: "spinner-mark" }, star(mx, my, d * 0.3), s("title", {}, words.spinner)));
+  // the spinner's star, over everything, on a corner (no joined tile covers a corner)
+  const spin = placed.find(({ t }) => layout.spinner && t.tile === layout.spinner);
+  if (spin) {
+    const { mx, my, d, angle } = spin.g;
+    svg.append(s("g", { class: "spinner-mark", transform: `translate(${mx} ${my}) rotate(${angle})` },
+      star(d * 0.9, -d * 0.45, d * 0.3), s("title", {}, words.spinner)));
   }
   for (const e of ends) {
     if (!Number.isFinite(e.x) || !Number.isFinite(e.y)) continue;

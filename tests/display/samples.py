@@ -260,3 +260,28 @@ def late_state(seq: int = 40) -> Json:
     payload["boneyard"] = 0
     validate("state", payload)
     return payload
+
+
+def two_seat_state(seq: int = 50) -> Json:
+    """Two players with a double-twelve set: numbers above 9 are written, not pipped."""
+    payload = state(seq, scores=(235, 170), turn=0)
+    payload["seats"] = payload["seats"][:2]
+    payload["layout"] = {
+        "tiles": [
+            {"tile": "12-12", "seat": 1, "xa": 450, "ya": 288, "xb": 450, "yb": 312},
+            {"tile": "12-10", "seat": 0, "xa": 474, "ya": 300, "xb": 498, "yb": 300},
+            {"tile": "12-9", "seat": 1, "xa": 426, "ya": 300, "xb": 402, "yb": 300},
+        ],
+        "spinner": "12-12",
+        "open_ends": [
+            {"tile": "12-10", "pip": 10, "x": 510, "y": 300, "counts": 10},
+            {"tile": "12-9", "pip": 9, "x": 390, "y": 300, "counts": 9},
+            {"tile": "12-12", "pip": 12, "x": 450, "y": 276, "counts": 0},
+            {"tile": "12-12", "pip": 12, "x": 450, "y": 324, "counts": 0},
+        ],
+        "ends_total": 19,
+    }
+    payload["last"] = None
+    payload["target"] = 250
+    validate("state", payload)
+    return payload

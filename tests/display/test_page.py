@@ -383,3 +383,17 @@ def test_a_display_started_mid_game_shows_it_from_retained_messages_alone(
     expect(page.locator(".alert .alert-message")).to_have_text("Put the 5-3 back.")
     expect(page.locator("#last-play")).to_have_text("Ana played 4-1 +10")
     expect(page.locator("#result")).to_be_hidden()  # the game is not over: phase says play
+
+
+def test_two_players_with_double_twelve(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.two_seat_state())
+    expect(page.locator("#scores .card")).to_have_count(2)
+    expect(page.locator("#scores .card .score")).to_have_text(["235", "170"])
+    expect(page.locator('.card[data-seat="0"] .tally-house')).to_have_count(5)
+    expect(page.locator('.card[data-seat="0"] .tally-dot')).to_have_count(0)
+    numbers = page.locator('svg.layout .tile[data-tile="12-10"] .pip-number')
+    expect(numbers).to_have_text(["12", "10"])
+    expect(page.locator('svg.layout .tile[data-tile="12-9"] .pip')).to_have_count(9)
+    screenshot(page, "800x480-two-seats")
