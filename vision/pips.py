@@ -28,6 +28,8 @@ HALF_REACH = 0.40
 DIVIDER_CLEARANCE = 0.12
 MAX_ROUND_ELONGATION = 1.8
 MAX_PIPS = 12
+# length / thickness (second moments) of k touching round pips in a row
+CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3)}
 # how far (in tile widths) a pip may sit from the mirror image of another
 SYMMETRY_TOLERANCE = 0.15
 
@@ -116,13 +118,19 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
     single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
-    double = ~single & (rel > 1.5) & (rel <= 3.0) & (elong > 1.5) & (elong <= 3.2)
+    chain = np.zeros_like(single)
+    merged = np.zeros(idx.size, dtype=np.int64)
+    for k in (2, 3):  # k pips merged in a row: k times the area, stretched to match
+        fits = ~single & ~chain & (np.abs(rel - k) <= 0.6) & (np.abs(elong - CHAIN[k]) <= 0.8)
+        merged[fits] = k
+        chain |= fits
+    double = chain
     tiny = rel < 0.25
     # a dark region larger than a quarter of the half is the table showing through a
     # gap, not a mark on this tile
     backdrop = (area > 0.25 * tile.width**2) | (blobs.length[idx] > tile.width)
     foreign = ~(single | double | tiny | backdrop)
-    pips = int(single.sum() + 2 * double.sum())
+    pips = int(single.sum() + merged.sum())
     confidence = 1.0
     if foreign.any():
         confidence = 0.2

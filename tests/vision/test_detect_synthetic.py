@@ -370,3 +370,17 @@ def test_wooden_faces_read_by_grey_level() -> None:
         draw_tile(img, (550, 320), (5, 3), vertical=True, face=face, pip=pip),
     ]
     assert_reads(detect(img, settings=Settings(tone=Tone.GREY)), drawn)
+
+
+def test_pips_merged_in_a_row_count_one_by_one() -> None:
+    img = background(400, 700, (60, 110, 40))
+    # pips 16 px across, 15.6 px apart: each column of a 6 is one blob of 3
+    drawn = [
+        draw_tile(img, (180, 150), (6, 6), pip_px=16),
+        draw_tile(img, (420, 150), (6, 2), pip_px=16),
+        draw_tile(img, (300, 300), (4, 5), pip_px=16),
+    ]
+    det = detect(img)
+    assert_reads(det, drawn)
+    merged = [t for t in det.tiles if 6 in t.pips]
+    assert all(t.confidence < 1.0 for t in merged)  # merged pips are read, not trusted
