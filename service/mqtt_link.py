@@ -21,11 +21,12 @@ from any thread.
 
 from __future__ import annotations
 
+import functools
 import logging
 import ssl
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
@@ -34,7 +35,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from config.settings import MqttSettings
 from service.commands import Command
-from service.journal import Journal
+from service.journal import Journal, JournalError
 from service.mqtt_discovery import discovery_messages, seat_config_topic
 from service.mqtt_intake import CommandIntake
 from service.mqtt_topics import HA_STATUS, Topics
@@ -55,6 +56,26 @@ class MqttLinkError(Exception):
 
 def _default_client(client_id: str) -> mqtt.Client:
     return mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+
+
+_Callback = TypeVar("_Callback", bound=Callable[..., None])
+
+
+def _guarded(callback: _Callback) -> _Callback:
+    """Keep paho's network thread alive: an exception in a callback is logged, not raised.
+
+    (paho re-raises it, which ends the thread and with it every reconnect.)
+    """
+
+    @functools.wraps(callback)
+    def run(self: MqttLink, *args: Any) -> None:
+        try:
+            callback(self, *args)
+        except Exception as exc:
+            self._last_error = f"{callback.__name__.strip('_')}: {exc}"
+            log.exception("mqtt: %s failed", callback.__name__.strip("_"))
+
+    return cast("_Callback", run)
 
 
 class _Acks:
@@ -260,6 +281,7 @@ class MqttLink:
 
     # -- paho callbacks (paho's thread) ---------------------------------------------------
 
+    @_guarded
     def _on_connect(
         self,
         client: mqtt.Client,
@@ -304,10 +326,12 @@ class MqttLink:
         self._unsent_results.clear()
         self._publish_discovery()
 
+    @_guarded
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         s = self.settings
         self._note_failure(f"cannot reach the broker at {s.host}:{s.port}")
 
+    @_guarded
     def _on_disconnect(
         self,
         client: mqtt.Client,
@@ -329,6 +353,7 @@ class MqttLink:
         level = logging.WARNING if self._failures == 1 else logging.DEBUG
         log.log(level, "mqtt: %s; retrying every %d s", message, RECONNECT_MAX_S)
 
+    @_guarded
     def _on_publish(
         self,
         client: mqtt.Client,
@@ -345,6 +370,7 @@ class MqttLink:
             return
         self._journal.mark_acked(seq)
 
+    @_guarded
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         if msg.topic == HA_STATUS:
             if msg.payload == b"online":
@@ -361,10 +387,15 @@ class MqttLink:
 
     def status(self) -> dict[str, Any]:
         """The link as plain data: connected, pending events, last error (no secrets)."""
+        last_error = self._last_error
+        try:
+            pending: int | None = self._journal.pending_count()
+        except JournalError as exc:
+            pending, last_error = None, last_error or str(exc)
         return {
             "connected": self._connected.is_set(),
             "broker": f"{self.settings.host}:{self.settings.port}",
             "prefix": self.settings.prefix,
-            "pending": self._journal.pending_count(),
-            "last_error": self._last_error,
+            "pending": pending,
+            "last_error": last_error,
         }

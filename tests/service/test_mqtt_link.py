@@ -195,3 +195,31 @@ def test_status_reports_the_broker_down(table: Table, broker: Mosquitto) -> None
     broker.start()
     assert table.link.wait_connected(10)
     wait_acked(table.journal)
+
+
+@pytest.mark.logs_errors
+def test_a_failing_journal_does_not_kill_the_network_thread(
+    table: Table, broker: Mosquitto
+) -> None:
+    rec = Recorder(broker.host, broker.port, [f"{P}/state"])
+    try:
+        table.link.start()
+        assert table.link.wait_connected(5)
+        table.journal.close()  # every journal call now fails, in paho's thread too
+        rec.client.publish(f"{P}/cmd", b'{"id": "c1", "action": "undo"}', qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 5
+        while not (table.link.status()["last_error"] or "").startswith("on_message"):
+            assert time.monotonic() < deadline, table.link.status()
+            time.sleep(0.02)
+        assert table.link.status()["pending"] is None
+        table.link.publish_state(state_payload(seq=7))  # the link still works
+        rec.wait_for(lambda s: any(x.json()["seq"] == 7 for x in s))
+    finally:
+        rec.close()
+
+
+def test_acks_are_not_fsynced_but_appends_are(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play_payload(1))])
+        j.mark_acked(1)
+        assert j._query("PRAGMA synchronous")[0][0] == 2  # FULL again after the ack
