@@ -116,7 +116,6 @@ class BoardAdapter:
         self._whole = False
         self._last: frozenset[TileAt] | None = None
         self._snapshot: Snapshot | None = None
-        self._identity: Hello | None = None
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
             LinkUp: self._on_up,
             LinkDown: self._on_down,
@@ -130,6 +129,7 @@ class BoardAdapter:
             BoardFaulted: lambda e: self._on_event(BoardFault(e.code, e.text, e.at)),
             CommandFailed: self._on_event,
         }
+        self._clock = clock
         self.link = BoardLink(settings, self._handle, clock)
 
     def start(self) -> None:
@@ -139,7 +139,7 @@ class BoardAdapter:
     def open(self, timeout: float = 5.0) -> BoardIdentity:
         """Start and wait for the handshake; raises `BoardRefusedError`/`BoardTimeoutError`."""
         hello = self.link.open(timeout)
-        return BoardIdentity.of(hello, False, time.monotonic())
+        return BoardIdentity.of(hello, False, self._clock())
 
     def close(self) -> None:
         self.link.close()
@@ -152,8 +152,9 @@ class BoardAdapter:
 
     # --- commands --------------------------------------------------------------------
 
-    def led(self, x_mm: int, y_mm: int, colour: Colour | str) -> Command:
-        """Light the surface under (x_mm, y_mm); `Colour.OFF` puts that light out."""
+    def led(self, x: float, y: float, colour: Colour | str) -> Command:
+        """Light the surface under (x, y) mm (rounded to whole mm); `OFF` puts it out."""
+        x_mm, y_mm = round(x), round(y)
         try:
             light = Colour(colour.upper() if isinstance(colour, str) else colour)
         except ValueError as exc:

@@ -92,6 +92,8 @@ def test_led_and_beep_are_acked_and_done(board: BoardEmulator, host: BoardAdapte
     assert board.leds == {(486, 300): Colour.RED} and board.beeps == [200]
     assert host.leds_off().wait(2) is CommandOutcome.ACKED
     assert board.leds == {}
+    assert host.led(474.4, 299.6, Colour.AMBER).wait(2) is CommandOutcome.ACKED  # a SeenTile's mm
+    assert board.leds == {(474, 300): Colour.AMBER}
 
 
 def test_commands_are_checked_before_they_go_out(host: BoardAdapter) -> None:
