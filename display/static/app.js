@@ -185,9 +185,13 @@ function renderIf(el, key, draw) {
   draw();
 }
 
-function seatButtons(action) {
+function seatButtons(action, before = () => {}) {
+  const press = (seat) => () => {
+    before();
+    send(action, { seat });
+  };
   return h("div", { class: "seat-buttons" },
-    seats().map((x) => h("button", { class: "btn", "data-action": action, "data-seat": x.seat, onclick: () => send(action, { seat: x.seat }) }, x.name || L("seat_n", { n: x.seat + 1 }))));
+    seats().map((x) => h("button", { class: "btn", "data-action": action, "data-seat": x.seat, onclick: press(x.seat) }, x.name || L("seat_n", { n: x.seat + 1 }))));
 }
 
 function scoreBlock(score, stale) {
@@ -455,7 +459,7 @@ function newGameForm() {
 function openMore(focus) {
   const st = state();
   const simple = (action) => h("button", { class: "btn", "data-action": action, onclick: () => { $("more").close(); send(action, {}); } }, L(`b_${action}`));
-  const row = (action) => h("div", { class: "row" }, h("h3", {}, L(`b_${action}`)), seatButtons(action));
+  const row = (action) => h("div", { class: "row" }, h("h3", {}, L(`b_${action}`)), seatButtons(action, () => $("more").close()));
   clear($("more"),
     h("div", { class: "more-head" }, h("h2", {}, L("b_more")), h("button", { class: "btn", onclick: () => $("more").close() }, L("close"))),
     st ? [

@@ -397,3 +397,38 @@ def test_two_players_with_double_twelve(
     expect(numbers).to_have_text(["12", "10"])
     expect(page.locator('svg.layout .tile[data-tile="12-9"] .pip')).to_have_count(9)
     screenshot(page, "800x480-two-seats")
+
+
+def test_more_holds_the_rarer_commands(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state(phase="counting", turn=None))
+    controller.answer = lambda c: samples.reply(c["id"])
+    more = page.locator("#actions [data-action=more]")
+    more.click()
+    form = page.locator('form[data-form="count"]')
+    form.locator("select[name=seat]").select_option("1")
+    form.locator("input[name=pips]").fill("12")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#toast-text")).to_have_text("Count a hand: done")
+    more.click()
+    form = page.locator('form[data-form="count"]')
+    form.locator("input[name=tiles]").fill("2-6, 3-3")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#toast-text")).to_have_text("Count a hand: done")
+    more.click()
+    page.locator('#more button[data-action=out][data-seat="3"]').click()
+    expect(page.locator("#toast-text")).to_have_text("Went out: done")
+    more.click()
+    page.locator("#more button[data-action=end_hand]").click()
+    expect(page.locator("#toast-text")).to_have_text("End hand (blocked): done")
+    page.locator("#actions [data-action=confirm]").click()
+    expect(page.locator("#toast-text")).to_have_text("Confirm counts: done")
+    sent = [{k: v for k, v in c.items() if k != "id"} for c in controller.commands]
+    assert sent == [
+        {"action": "count", "seat": 1, "pips": 12},
+        {"action": "count", "seat": 0, "tiles": ["6-2", "3-3"]},
+        {"action": "out", "seat": 3},
+        {"action": "end_hand"},
+        {"action": "confirm"},
+    ]
