@@ -342,9 +342,8 @@ class MqttLink:
     ) -> None:
         was_connected = self._connected.is_set()
         self._connected.clear()
-        if self._started:
-            if was_connected:
-                self._replay_from = self._journal.last_seq() - self._replay_window + 1
+        if self._started and was_connected:  # a refused connect was reported already
+            self._replay_from = self._journal.last_seq() - self._replay_window + 1
             self._note_failure(f"disconnected from the broker: {reason_code}")
 
     def _note_failure(self, message: str) -> None:

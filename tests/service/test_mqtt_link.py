@@ -223,3 +223,24 @@ def test_acks_are_not_fsynced_but_appends_are(tmp_path: Path) -> None:
         j.append(None, [("play", play_payload(1))])
         j.mark_acked(1)
         assert j._query("PRAGMA synchronous")[0][0] == 2  # FULL again after the ack
+
+
+def test_acks_map_mids_to_seqs_and_never_ack_queued_publishes() -> None:
+    import paho.mqtt.client as mqtt
+
+    from service.mqtt_link import _Acks
+
+    def info(mid: int, rc: int) -> mqtt.MQTTMessageInfo:
+        i = mqtt.MQTTMessageInfo(mid)
+        i.rc = rc
+        return i
+
+    acks = _Acks()
+    assert acks.sent(info(1, 0), 10) is False
+    assert acks.acked(1) == 10  # the usual order
+    assert acks.acked(2) is None  # the ack beat publish() back
+    assert acks.sent(info(2, 0), 11) is True
+    assert acks.sent(info(3, 4), 12) is False  # rc 4: queued by paho while offline
+    assert acks.acked(3) is None  # paho's later resend is never taken as the event's ack
+    assert acks.sent(info(4, 0), None) is False  # state, status, replies: not events
+    assert acks.acked(4) is None
