@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
+    .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
 
 It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
 time), then, in the same process on the same photos, a plain threshold-and-blob
@@ -10,11 +11,19 @@ counter (global Otsu threshold, connected components for tiles, dark blobs count
 per half), and prints both sets of figures next to the targets. OpenCV runs on one
 thread by default, so the times are one core's: CPU time of the process, each
 photo's the best of three runs (wall-clock times are printed too).
+
+With `--rendered` it runs instead on frames from the project's renderer
+(`vision.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
+set, table and light, each with `--tiles` tiles in rows (some touching end to end,
+some side by side, some turned) and one face-down tile. A tile counts as found when
+both half centres are within 8 px of the renderer's truth, and as right when its
+pips match too. Dark sets are read with `tone=dark`, wooden ones with `tone=grey`.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -26,9 +35,21 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.surface import SeenTile
 from vision.area import PlayArea
 from vision.bench import Summary, photos, run, summarise
-from vision.detect import Detection, FoundTile, detect
+from vision.detect import Detection, FoundTile, Settings, detect
+from vision.marks import Tone
+from vision.render import (
+    FaceDownTile,
+    Lighting,
+    RenderStyle,
+    Scene,
+    Surface,
+    TileStyle,
+    render_frame,
+)
+from vision.render_scene import TileTruth
 
 ROOT = Path(__file__).resolve().parents[1]
 DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
@@ -157,6 +178,77 @@ def report(ours: Summary, base: Summary) -> list[str]:
     return lines
 
 
+NEAR_PX = 8.0
+
+
+def scene(rng: random.Random, count: int, top: int) -> Scene:
+    """`count` tiles in rows across the table, some touching, some turned."""
+    tiles: list[SeenTile] = []
+    x, y = 120.0, 100.0
+    while len(tiles) < count:
+        a, b = rng.randint(0, top), rng.randint(0, top)
+        turned = rng.random() < 0.3
+        tiles.append(SeenTile(a, b, x, y, x, y + 24) if turned else SeenTile(a, b, x, y, x + 24, y))
+        x += (24 if turned else 48) + (0 if rng.random() < 0.5 else 20)
+        if x > 780:
+            x, y = 120.0, y + 70
+    return Scene(tiles=tuple(tiles), facedown=(FaceDownTile(700, 520),))
+
+
+def _match(truth: TileTruth, det: Detection) -> tuple[bool, bool]:
+    """(found, right) for one true tile."""
+    want = (truth.a_px, truth.b_px)
+    for t in det.tiles:
+        for (pa, pb), pips in (
+            ((t.px[0], t.px[1]), t.pips),
+            ((t.px[1], t.px[0]), (t.pips[1], t.pips[0])),
+        ):
+            if all(
+                np.hypot(p[0] - q[0], p[1] - q[1]) < NEAR_PX
+                for p, q in zip((pa, pb), want, strict=True)
+            ):
+                return True, pips == (truth.tile.a, truth.tile.b)
+    return False, False
+
+
+def rendered(tiles: int, seed: int) -> None:
+    """Detection on rendered frames: one per set, table and light (see the module doc)."""
+    tone = {TileStyle.BLACK: Tone.DARK, TileStyle.WOOD: Tone.GREY}
+    rng = random.Random(seed)
+    print(
+        f"{'set':<9} {'table':<12} {'light':<9} {'found':>6} {'right':>6} {'extra':>6} "
+        f"{'face down':>9} {'ms':>6}"
+    )
+    totals = [0, 0, 0, 0]
+    times: list[float] = []
+    for style in TileStyle:
+        for surface in Surface:
+            for light in Lighting:
+                top = 12 if style is TileStyle.COLOURED else 6
+                frame = render_frame(
+                    scene(rng, tiles, top),
+                    style=RenderStyle(tiles=style, surface=surface, lighting=light),
+                    seed=rng.randint(0, 999),
+                )
+                det = detect(frame.image, settings=Settings(tone=tone.get(style, Tone.LIGHT)))
+                marks = [_match(t, det) for t in frame.truth.tiles]
+                found = sum(f for f, _ in marks)
+                right = sum(r for _, r in marks)
+                extra = len(det.tiles) - found
+                n = len(frame.truth.tiles)
+                totals = [totals[0] + n, totals[1] + found, totals[2] + right, totals[3] + extra]
+                times.append(det.ms)
+                print(
+                    f"{style:<9} {surface:<12} {light:<9} {found:>3}/{n:<2} {right:>3}/{n:<2} "
+                    f"{extra:>6} {det.facedown:>6}/{len(frame.truth.facedown)} {det.ms:>6.0f}"
+                )
+    n, found, right, extra = totals
+    print(
+        f"all: {found}/{n} found, {right}/{n} right, {extra} extra; "
+        f"median {statistics.median(times):.0f} ms wall per frame"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=DDD_A, help="labelled photo folder")
@@ -164,7 +256,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeats", type=int, default=3, help="time each photo as the best of N runs"
     )
+    parser.add_argument(
+        "--rendered",
+        action="store_true",
+        help="instead of ddd-a, frames from vision.render: every set, table and light",
+    )
+    parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
+    parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
     args = parser.parse_args(argv)
+    if args.rendered:
+        cv2.setNumThreads(args.threads)
+        rendered(args.tiles, args.seed)
+        return 0
     if not (args.folder / "board_state_per_image.csv").is_file():
         print(f"{args.folder}: no labelled photos there (see its README)", file=sys.stderr)
         return 2
