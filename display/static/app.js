@@ -322,6 +322,9 @@ function gameOverPanel(over, st) {
 
 // ---- actions -----------------------------------------------------------------------------
 
+// actions that need a second tap
+const SURE = ["end_hand", "redeal"];
+
 const PHASE_ACTIONS = {
   idle: ["new_game"],
   lead: ["undo"],
@@ -458,7 +461,21 @@ function newGameForm() {
 
 function openMore(focus) {
   const st = state();
-  const simple = (action) => h("button", { class: "btn", "data-action": action, onclick: () => { $("more").close(); send(action, {}); } }, L(`b_${action}`));
+  const simple = (action) => {
+    const button = h("button", { class: "btn", "data-action": action }, L(`b_${action}`));
+    button.addEventListener("click", () => {
+      // ending or abandoning a hand needs a second tap, as undo does
+      if (SURE.includes(action) && !button.classList.contains("armed")) {
+        button.classList.add("armed");
+        button.textContent = L("b_again", { action: L(`b_${action}`) });
+        setTimeout(() => { button.classList.remove("armed"); button.textContent = L(`b_${action}`); }, 3000);
+        return;
+      }
+      $("more").close();
+      send(action, {});
+    });
+    return button;
+  };
   const row = (action) => h("div", { class: "row" }, h("h3", {}, L(`b_${action}`)), seatButtons(action, () => $("more").close()));
   clear($("more"),
     h("div", { class: "more-head" }, h("h2", {}, L("b_more")), h("button", { class: "btn", onclick: () => $("more").close() }, L("close"))),

@@ -198,6 +198,7 @@ def test_hand_result_game_over_and_scoresheet(
     page.locator("#actions [data-action=scores]").click()
     rows = page.locator("#sheet tr[data-hand]")
     expect(rows).to_have_count(2)
+    screenshot(page, "800x480-scoresheet")
     expect(rows.nth(1).locator("td")).to_have_text(
         ["2", "blocked", "Ana", "15", "55", "40", "6", "120"]
     )
@@ -268,6 +269,9 @@ def test_phone_layout(
         controller.state(samples.state(seq=23, phase="hand_over", turn=None))
         expect(page.locator(".hand-panel")).to_be_visible()
         screenshot(page, "390x844-hand-over")
+        page.locator("#actions [data-action=more]").click()
+        expect(page.locator("#more")).to_be_visible()
+        screenshot(page, "390x844-more")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, "the page must not scroll sideways on a phone"
     finally:
@@ -420,7 +424,11 @@ def test_more_holds_the_rarer_commands(
     page.locator('#more button[data-action=out][data-seat="3"]').click()
     expect(page.locator("#toast-text")).to_have_text("Went out: done")
     more.click()
-    page.locator("#more button[data-action=end_hand]").click()
+    end_hand = page.locator("#more button[data-action=end_hand]")
+    end_hand.click()
+    expect(end_hand).to_have_text("Tap again: End hand (blocked)")
+    assert len(controller.commands) == 3
+    end_hand.click()
     expect(page.locator("#toast-text")).to_have_text("End hand (blocked): done")
     page.locator("#actions [data-action=confirm]").click()
     expect(page.locator("#toast-text")).to_have_text("Confirm counts: done")
