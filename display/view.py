@@ -94,8 +94,12 @@ class TableView:
         if not is_state(payload):
             log.warning("mqtt: state payload lacks required fields: ignored")
             return
+        same = self.state is not None and all(
+            payload.get(k) == self.state.get(k) for k in ("seq", "ts", "game_id")
+        )
+        if not same:  # a re-read of the same retained state does not make it newer
+            self.state_received = now
         self.state = payload
-        self.state_received = now
         seq = _seq(payload)
         self.max_seq = max(self.max_seq, seq)
         self.overlay.prune(seq)

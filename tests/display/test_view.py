@@ -150,3 +150,11 @@ def test_game_over_from_state_last_alone() -> None:
     view = TableView(samples.TABLE)
     view.on_state(samples.state(seq=21, phase="over", turn=None, last=samples.game_over(21)), NOW)
     assert view.snapshot(NOW)["game_over"]["winner"] == 3
+
+
+def test_re_reading_the_same_state_keeps_its_time() -> None:
+    view = live_view()
+    view.on_state(samples.state(seq=20), NOW + 60)
+    assert view.snapshot(NOW + 60)["state_received"] == "2023-11-14T22:13:20.000Z"
+    view.on_state(samples.state(seq=21), NOW + 61)
+    assert view.snapshot(NOW + 61)["state_received"] == "2023-11-14T22:14:21.000Z"
