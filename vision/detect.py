@@ -157,6 +157,7 @@ class _Planes:
     img: NDArray[np.uint8]
     bright: NDArray[np.uint8]
     solid: NDArray[np.uint8]
+    marks: NDArray[np.uint8]  # at the pips' contrast
 
 
 def _read_tile(
@@ -225,19 +226,26 @@ def _merge(base: _Found, extra: _Found) -> _Found:
 
 
 def _pass(
-    planes: _Planes, tile: NDArray[np.bool_], offset: Point, divider_scale: float, s: Settings
+    planes: _Planes,
+    tile: NDArray[np.bool_],
+    offset: Point,
+    divider_scale: float,
+    s: Settings,
 ) -> _Found:
     """Find dividers at `divider_scale` of the pip contrast, then read the pips."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = img.size / 50.0
-    faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
+    if divider_scale < 1.0:
+        faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
+    else:
+        faint = planes.marks
     lines = find_blobs(faint, img, bright, max_area)
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
     agreed, _ = consensus(lines, cands, _trust(lines, cands))
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
     # pip touching its divider is still one round blob.
-    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
     if divider_scale < 1.0:
+        marks = planes.marks.copy()
         on_divider = np.isin(lines.labels, [c.blob for c in agreed]).astype(np.uint8)
         marks[cv2.dilate(on_divider, np.ones((3, 3), np.uint8)) > 0] = 0
         blobs = find_blobs(marks, img, bright, max_area)
@@ -267,7 +275,8 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark)."""
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     bright = local_bright(img, s.window)
-    planes = _Planes(img, bright, solid)
+    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
+    planes = _Planes(img, bright, solid, marks)
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.
@@ -277,7 +286,6 @@ def _search(img: NDArray[np.uint8], offset: Point, s: Settings) -> _Found:
         again = _pass(planes, tile, offset, s.divider_contrast, s)
         found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
     width = found.width
-    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]

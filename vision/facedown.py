@@ -60,13 +60,13 @@ def leftovers(
     rest = np.asarray(
         cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), dtype=np.uint8
     )
-    count, labels, stats, cents = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(rest, connectivity=4)
     want = 2.0 * width * width
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sized = np.flatnonzero(np.abs(areas - want) <= 0.35 * want)
     out: list[Leftover] = []
-    for i in range(1, int(count)):
-        area = float(stats[i, cv2.CC_STAT_AREA])
-        if abs(area - want) > 0.35 * want:
-            continue
+    for i in sized[sized > 0]:
+        area = float(areas[i])
         x, y, w, h = (int(v) for v in stats[i, :4])
         comp = np.asarray(labels[y : y + h, x : x + w] == i, dtype=np.uint8)
         pts = np.asarray(cv2.findNonZero(comp), dtype=np.float32)

@@ -6,6 +6,7 @@ from the set's CSV, the cell grid is used only to score.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import cv2
@@ -90,8 +91,18 @@ def test_score_track_outside_the_play_area_is_ignored(ddd_a: Path) -> None:
 
 
 def test_speed_of_one_photo(ddd_a: Path) -> None:
-    """Generous bound for a loaded CI machine; the benchmark measures the real figure."""
+    """CPU time (other load does not count), bound generous for a slow CI machine;
+    `benchmarks/vision.py` measures the real figure (about 40 ms)."""
     image = np.asarray(cv2.imread(str(ddd_a / "images" / "3_20.jpg")), np.uint8)
     area = PlayArea.rect(*DDD_A_GRID)
-    best = min(detect(image, area).ms for _ in range(3))
-    assert best < 250
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        spent = []
+        for _ in range(3):
+            start = time.process_time()
+            detect(image, area)
+            spent.append((time.process_time() - start) * 1000.0)
+    finally:
+        cv2.setNumThreads(threads)
+    assert min(spent) < 150
