@@ -174,11 +174,13 @@ class MqttLink:
 
     def start(self) -> None:
         """Connect in the background (and keep reconnecting every 1-2 s)."""
+        if self._started:
+            return
         s = self.settings
         log.info("mqtt: connecting to %s:%d as %s", s.host, s.port, s.client_id)
+        self._started = True
         self._client.connect_async(s.host, s.port, keepalive=s.keepalive, clean_start=True)
         self._client.loop_start()
-        self._started = True
 
     def wait_connected(self, timeout: float) -> bool:
         """True once connected and caught up (state, online and pending events sent)."""
@@ -189,15 +191,17 @@ class MqttLink:
         if not self._started:
             return
         self._started = False
-        with self._pub_lock:
+        info = None
+        with self._pub_lock:  # nothing else is published after `offline`
             if self._connected.is_set():
                 info = self._client.publish(self.topics.status, "offline", qos=QOS, retain=True)
-                try:
-                    info.wait_for_publish(timeout)
-                except (RuntimeError, ValueError) as exc:
-                    log.warning("mqtt: could not publish offline before stopping (%s)", exc)
             self._connected.clear()
-            self._client.disconnect()
+        if info is not None:  # wait outside the lock: paho's thread may need it meanwhile
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as exc:
+                log.warning("mqtt: could not publish offline before stopping (%s)", exc)
+        self._client.disconnect()
         self._client.loop_stop()
         log.info("mqtt: stopped")
 
@@ -301,6 +305,8 @@ class MqttLink:
         if s.discovery:
             client.subscribe(HA_STATUS, options=SubscribeOptions(qos=QOS))
         with self._pub_lock:
+            if not self._started:
+                return  # stop() came first: publish nothing after its `offline`
             self._catch_up()
             self._connected.set()
 
