@@ -141,6 +141,14 @@ class SerialSettings(Section):
             )
         return value
 
+    @property
+    def usb_id(self) -> tuple[int, int] | None:
+        """`usb` as numbers: (vendor id, product id), or None."""
+        if self.usb is None:
+            return None
+        vendor, product = self.usb.split(":")
+        return int(vendor, 16), int(product, 16)
+
     @model_validator(mode="after")
     def _where(self) -> SerialSettings:
         if self.enabled and self.port is None and self.usb is None:

@@ -180,6 +180,10 @@ def test_overrides_apply_and_errors_name_the_flag(tmp_path: Path) -> None:
     path = write(tmp_path, "[serial]\nbaud = 9600\n")
     s = load_settings(path, {"serial.port": "/dev/ttyACM0", "serial.enabled": True})
     assert s.serial.port == Path("/dev/ttyACM0") and s.serial.enabled and s.serial.baud == 9600
+    assert s.serial.usb_id is None
+    assert load_settings(path, {"serial.usb": "2E8A:000a"}).serial.usb_id == (0x2E8A, 0x000A)
+    (line,) = problems(path, {"serial.usb": "2e8a"})
+    assert line.startswith("--serial-usb (serial.usb): '2e8a' is not a USB id")
     assert problems(path, {"mqtt.port": 70000}) == [
         "--mqtt-port (mqtt.port): 70000 is not a port (1-65535)"
     ]
