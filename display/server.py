@@ -65,7 +65,7 @@ async def events(request: web.Request) -> web.StreamResponse:
             if text is None:
                 break
             await response.write(f"event: view\ndata: {text}\n\n".encode())
-    except (ConnectionResetError, asyncio.CancelledError):
+    except ConnectionResetError:
         log.debug("http: a page closed its event stream")
     finally:
         hub.remove_page(queue)
@@ -73,6 +73,10 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 
 async def command(request: web.Request) -> web.Response:
+    if request.content_type != "application/json":
+        # a cross-site form cannot send this type without the browser asking first
+        error = "send the command as application/json"
+        return web.json_response({"ok": False, "error": error, "display_error": "bad"}, status=415)
     try:
         body = await request.json()
     except json.JSONDecodeError:

@@ -327,7 +327,7 @@ const SURE = ["end_hand", "redeal"];
 
 const PHASE_ACTIONS = {
   idle: ["new_game"],
-  lead: ["undo"],
+  lead: ["draw", "undo"],
   play: ["pass", "draw", "undo"],
   counting: ["confirm", "undo"],
   hand_over: ["next_hand"],

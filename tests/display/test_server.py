@@ -120,3 +120,21 @@ def test_garbage_on_state_is_ignored(
     controller.event("pass", samples.common(21, hand=3, seat=1))
     wait_for(lambda: get_view(display_server)["last_event"] is not None, what="the pass")
     assert get_view(display_server)["state"]["seq"] == 20
+
+
+def test_commands_must_be_json_so_other_sites_cannot_post_them(
+    controller: Controller, display_server: DisplayServer
+) -> None:
+    request = urllib.request.Request(
+        f"{display_server.url}/api/cmd",
+        data=b'{"action": "redeal"}',
+        headers={"Content-Type": "text/plain"},
+        method="POST",
+    )
+    try:
+        urllib.request.urlopen(request, timeout=5)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 415
+    else:
+        raise AssertionError("a text/plain command was accepted")
+    assert controller.commands == []
