@@ -1,0 +1,495 @@
+"""Settled snapshots of the surface -> engine inputs (plays, take-backs) and alerts.
+
+PicoChess's reconciliation order, on whole settled snapshots (never raw events):
+
+1. unchanged: the accepted layout is on the table, nothing else (small nudges of
+   accepted tiles are fine and update their coordinates);
+2. new tiles that are legal plays by geometry (`engine.geometry.locate`), one, or a
+   quick pair in sequence: `game.play` each, for the turn seat;
+3. the last accepted play is gone: `game.undo()` (then the rest of the snapshot is
+   judged again, so a last play slid to another end is taken back and played there);
+4. a known position again (the accepted layout, e.g. a lifted tile put back): a
+   standing alert is resolved;
+5. else an illegal position: the engine's judgement of the new tile (NO_MATCH,
+   NOT_TOUCHING, CLOSED_END, DUPLICATE_TILE, UNKNOWN_TILE, BAD_LEAD) or TILE_LIFTED
+   (an accepted tile other than the last play left the layout), reported only once the
+   position has stayed so for `grace_s` seconds (a tile being adjusted is no offence),
+   and standing until the surface is legal again, when it is resolved.
+
+At the end of a hand (phase `counting`) tiles lying in a seat's zone are that seat's
+tiles (`ZoneCounts`); an empty surface after `hand_over` is `Cleared`. See
+docs/reconciler.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.events import Coords, Judgement, Reason
+from engine.game import Game, Phase, Target
+from engine.geometry import DEFAULT_TOLERANCE_MM, TileSize, touching
+from engine.layout import JoinProblem, Layout, OpenEnd
+from engine.messages import message
+from engine.surface import SeenTile, Snapshot
+from engine.tiles import Tile
+
+log = logging.getLogger(__name__)
+
+TILE_LIFTED = "TILE_LIFTED"
+_LIFTED_TEXT = {
+    "en": "{tile} was lifted from the layout: put it back where it was.",
+    "es": "Se levantó {tile} de la mesa: vuelva a ponerla donde estaba.",
+}
+
+
+# --- outcomes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The engine accepted an input taken from the surface (a play, or a take-back)."""
+
+    judgement: Judgement
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """An illegal position that stayed for the grace time; it stands until `Resolved`.
+
+    `code` is the spec's alert code; `reason` the engine's, when the engine judged it
+    (None for TILE_LIFTED, which only the reconciler sees). `key` names it in `Resolved`.
+    """
+
+    key: str
+    code: str
+    message: str
+    tile: Tile | None = None
+    coords: Coords | None = None
+    seat: int | None = None
+    reason: Reason | None = None
+
+    @property
+    def severity(self) -> str:
+        return self.reason.severity if self.reason is not None else "illegal"
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """The standing alert `key` is over: the surface is legal (or known) again."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneCounts:
+    """The tiles lying face up in each seat's zone (index = seat), at the end of a hand."""
+
+    tiles: tuple[tuple[Tile, ...], ...]
+
+    @property
+    def pips(self) -> tuple[int, ...]:
+        return tuple(sum(t.pips for t in seat) for seat in self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Cleared:
+    """The surface is empty after the hand was scored: the next hand can start."""
+
+
+Outcome = Accepted | Alert | Resolved | ZoneCounts | Cleared
+
+
+@dataclass(frozen=True, slots=True)
+class SeatZone:
+    """A rectangle of the surface (mm) where a seat lays its tiles at the end of a hand."""
+
+    seat: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def coords_of(seen: SeenTile) -> Coords:
+    """The engine's coordinates of a seen tile: (xa, ya) is the half with the high number."""
+    h = seen.high_first()
+    return Coords(round(h.xa), round(h.ya), round(h.xb), round(h.yb))
+
+
+def _half_gap(placed: SeenTile, seen: SeenTile) -> float:
+    """How far `seen` lies from `placed` (the same tile): the worse of its two halves."""
+    p, s = placed.high_first(), seen.high_first()
+
+    def worst(ax: float, ay: float, bx: float, by: float) -> float:
+        return max(math.hypot(s.xa - ax, s.ya - ay), math.hypot(s.xb - bx, s.yb - by))
+
+    straight = worst(p.xa, p.ya, p.xb, p.yb)
+    if p.a != p.b:
+        return straight
+    return min(straight, worst(p.xb, p.yb, p.xa, p.ya))
+
+
+def _last_input_is_play(game: Game, tile: Tile) -> bool:
+    """Whether `game.undo()` would take back the play of `tile` (not a later pass).
+
+    The engine has no public view of its journal yet: this reads it (see the report
+    in docs/reconciler.md); draws are skipped, as `undo` skips them.
+    """
+    journal: Sequence[object] = getattr(game, "_journal", ())
+    for action in reversed(journal):
+        if hasattr(action, "tiles") and not hasattr(action, "ref"):
+            continue  # a draw
+        return getattr(action, "tile", None) is tile
+    return False
+
+
+@dataclass(slots=True)
+class _Problem:
+    key: str
+    alert: Alert
+
+
+@dataclass(slots=True)
+class _Match:
+    """A snapshot against the accepted layout."""
+
+    matched: dict[int, SeenTile] = field(default_factory=dict)  # node -> where it is now
+    missing: list[int] = field(default_factory=list)  # nodes not seen in place
+    extras: list[SeenTile] = field(default_factory=list)  # seen tiles not in the layout
+
+
+# --- the reconciler -------------------------------------------------------------------------------
+
+
+class Reconciler:
+    """Turns settled snapshots into engine inputs for `game` (a table-mode Game).
+
+    `observe(snapshot)` judges one settled snapshot; `tick(now)` lets the grace timer
+    run out between snapshots. Both return a list of outcomes. `tolerance_mm` is how
+    near a new tile must lie to an edge it joins; `match_mm` how far an accepted tile
+    may be nudged and still count as in place. `zones` are the seats' counting areas.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        size: TileSize,
+        grace_s: float = 1.5,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        zones: Sequence[SeatZone] = (),
+        tolerance_mm: float = DEFAULT_TOLERANCE_MM,
+        match_mm: float = 10.0,
+    ) -> None:
+        self.game = game
+        self.size = size
+        self.grace_s = grace_s
+        self.clock = clock
+        self.zones = tuple(zones)
+        self.tolerance_mm = tolerance_mm
+        self.match_mm = match_mm
+        self._placed: dict[Tile, SeenTile] = {}
+        self._pending: _Problem | None = None
+        self._pending_since = 0.0
+        self._standing: Alert | None = None
+        self._hand = game.hand_no
+        self._counts: ZoneCounts | None = None
+        self._cleared = False
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def standing(self) -> Alert | None:
+        """The alert standing now, if any."""
+        return self._standing
+
+    def placed(self) -> list[SeenTile | None]:
+        """Where each layout tile lies (index = node), as last seen in place."""
+        return [self._placed.get(n.tile) for n in self.game.layout.nodes]
+
+    def status(self) -> dict[str, object]:
+        return {
+            "placed": len(self._placed),
+            "pending": self._pending.key if self._pending else None,
+            "standing": self._standing.key if self._standing else None,
+        }
+
+    # --- inputs -----------------------------------------------------------------------------
+
+    def observe(self, snapshot: Snapshot) -> list[Outcome]:
+        """Judge one settled snapshot of the surface."""
+        self._new_hand_check()
+        if snapshot.unsure:
+            log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))
+            return []
+        phase = self.game.phase
+        if phase is Phase.LEAD or phase is Phase.PLAY:
+            return self._judge_play(snapshot.tiles, undo_allowed=True)
+        if phase is Phase.COUNTING or phase is Phase.HAND_OVER:
+            return self._settle() + self._count(snapshot.tiles)
+        return []
+
+    def tick(self, now: float | None = None) -> list[Outcome]:
+        """Raise the pending alert if its grace time has run out by `now`."""
+        now = self.clock() if now is None else now
+        if self._pending is not None and now - self._pending_since >= self.grace_s:
+            return self._raise(self._pending)
+        return []
+
+    # --- play -----------------------------------------------------------------------------------
+
+    def _judge_play(self, tiles: Sequence[SeenTile], *, undo_allowed: bool) -> list[Outcome]:
+        game = self.game
+        self._sync(tiles)
+        match = self._match(tiles)
+        for node, seen in match.matched.items():
+            self._placed[game.layout.nodes[node].tile] = seen
+        if match.missing:
+            last = len(game.layout.nodes) - 1
+            tile = game.layout.nodes[last].tile
+            if undo_allowed and match.missing == [last] and _last_input_is_play(game, tile):
+                undone = game.undo()
+                if undone.ok:
+                    self._placed.pop(tile, None)
+                    log.info("reconciler: %s taken back", tile)
+                    return [Accepted(undone), *self._judge_play(tiles, undo_allowed=False)]
+            lifted = next((n for n in match.missing if n != last), match.missing[0])
+            return self._pend(self._lifted(lifted))
+        if not match.extras:
+            return self._settle()
+        accepted, problem = self._try_plays(match.extras)
+        if problem is None:
+            return [*accepted, *self._settle()]
+        return self._pend(problem)
+
+    def _sync(self, tiles: Sequence[SeenTile]) -> None:
+        """Forget coordinates of tiles no longer in the layout (undo, correction, new hand);
+        adopt where a layout tile lies when the game knows it and we did not (a command)."""
+        in_layout = {n.tile for n in self.game.layout.nodes}
+        for tile in [t for t in self._placed if t not in in_layout]:
+            del self._placed[tile]
+        for tile in in_layout - self._placed.keys():
+            seen = next((s for s in tiles if s.tile is tile), None)
+            if seen is not None:
+                self._placed[tile] = seen
+
+    def _match(self, tiles: Sequence[SeenTile]) -> _Match:
+        out = _Match()
+        free = list(tiles)
+        for index, node in enumerate(self.game.layout.nodes):
+            placed = self._placed.get(node.tile)
+            near = [
+                (_half_gap(placed, s), i)
+                for i, s in enumerate(free)
+                if placed is not None and s.tile is node.tile
+            ]
+            near = [(gap, i) for gap, i in near if gap <= self.match_mm]
+            if not near:
+                out.missing.append(index)
+                continue
+            _, i = min(near)
+            out.matched[index] = free.pop(i)
+        out.extras = free
+        return out
+
+    def _node_coords(self, layout: Layout) -> list[SeenTile]:
+        far = SeenTile(0, 0, -1e6, -1e6, -1e6, -1e6)  # a tile we cannot place touches nothing
+        return [self._placed.get(n.tile, far) for n in layout.nodes]
+
+    def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], _Problem | None]:
+        """Play every new tile, in an order where each is legal, or say what is wrong."""
+        layout = self.game.layout.copy()
+        coords = self._node_coords(layout)
+        remaining = sorted(extras, key=lambda s: (not s.tile.is_double, -s.tile.high))
+        order: list[tuple[SeenTile, OpenEnd | None]] = []
+        while remaining:
+            step = next(
+                (
+                    (s, where)
+                    for s in remaining
+                    for where in [self._where(layout, coords, s)]
+                    if not isinstance(where, JoinProblem)
+                ),
+                None,
+            )
+            if step is None:
+                return [], self._illegal(remaining[0], layout, coords)
+            seen, end = step
+            layout.place(seen.tile, end)
+            coords.append(seen)
+            order.append((seen, end))
+            remaining.remove(seen)
+        return self._commit(order)
+
+    def _where(
+        self, layout: Layout, coords: Sequence[SeenTile], seen: SeenTile
+    ) -> OpenEnd | JoinProblem | None:
+        """The open end `seen` joins by geometry and pips (None: it leads), or why not."""
+        if not layout.nodes:
+            return None
+        if layout.index_of(seen.tile) is not None:
+            return JoinProblem.NOT_TOUCHING
+        touch = touching(layout, coords, seen, self.size, self.tolerance_mm)
+        if touch is None:
+            return JoinProblem.NOT_TOUCHING
+        if touch.end is None:
+            return JoinProblem.CLOSED_END
+        return touch.end if touch.end.pip == touch.pip else JoinProblem.NO_MATCH
+
+    def _commit(
+        self, order: Sequence[tuple[SeenTile, OpenEnd | None]]
+    ) -> tuple[list[Outcome], _Problem | None]:
+        game = self.game
+        done: list[Outcome] = []
+        for seen, where in order:
+            judged = game.play(seen.tile, where, coords=coords_of(seen))
+            if not judged.ok:
+                problem = self._from_judgement(judged, seen)
+                if done and game.phase in (Phase.LEAD, Phase.PLAY, Phase.COUNTING):
+                    for _ in done:  # the quick pair was not legal after all: nothing changes
+                        game.undo()
+                    for s, _ in order[: len(done)]:
+                        self._placed.pop(s.tile, None)
+                    return [], problem
+                return done, problem
+            self._placed[seen.tile] = seen
+            log.info("reconciler: %s played at %s", seen.tile, where)
+            done.append(Accepted(judged))
+        return done, None
+
+    # --- problems -----------------------------------------------------------------------------
+
+    def _illegal(self, seen: SeenTile, layout: Layout, coords: Sequence[SeenTile]) -> _Problem:
+        """The engine's judgement of a new tile that is no legal play where it lies."""
+        game = self.game
+        tile = seen.tile
+        if layout.index_of(tile) is not None:  # seen twice in one snapshot
+            return self._problem(Reason.DUPLICATE_TILE, seen)
+        if not game.set.contains(tile):
+            return self._problem(Reason.UNKNOWN_TILE, seen)
+        if game.layout.nodes:  # the engine's own refusals first (phase, duplicate)
+            probe = game.play(tile, Target(tile), coords=coords_of(seen))  # names no layout tile
+            if probe.ok:  # pragma: no cover - cannot happen: Target(tile) joins nothing
+                game.undo()
+            elif probe.reason is not Reason.NOT_TOUCHING:
+                return self._from_judgement(probe, seen)
+        touch = touching(layout, coords, seen, self.size, self.tolerance_mm)
+        if touch is None:
+            return self._problem(Reason.NOT_TOUCHING, seen)
+        if touch.end is None:
+            return self._problem(Reason.CLOSED_END, seen)
+        return self._problem(Reason.NO_MATCH, seen, pip=touch.end.pip)
+
+    def _problem(self, reason: Reason, seen: SeenTile, pip: int | None = None) -> _Problem:
+        game = self.game
+        turn = game.turn
+        text = message(
+            reason,
+            game.language,
+            tile=seen.tile,
+            pip=pip,
+            seat=game.names[turn] if turn is not None else None,
+            turn=game.names[turn] if turn is not None else None,
+        )
+        return self._make(reason.alert_code, text, seen.tile, coords_of(seen), turn, reason)
+
+    def _from_judgement(self, judged: Judgement, seen: SeenTile) -> _Problem:
+        alert = next((e for e in judged.events if e.kind == "alert"), None)
+        text = getattr(alert, "message", None) or judged.reason.value
+        seat = getattr(alert, "seat", None)
+        return self._make(
+            judged.reason.alert_code, text, seen.tile, coords_of(seen), seat, judged.reason
+        )
+
+    def _lifted(self, node: int) -> _Problem:
+        game = self.game
+        tile = game.layout.nodes[node].tile
+        placed = self._placed.get(tile)
+        text = _LIFTED_TEXT.get(game.language, _LIFTED_TEXT["en"]).format(tile=tile)
+        at = coords_of(placed) if placed is not None else None
+        return self._make(TILE_LIFTED, text, tile, at, None, None)
+
+    @staticmethod
+    def _make(
+        code: str,
+        text: str,
+        tile: Tile | None,
+        at: Coords | None,
+        seat: int | None,
+        reason: Reason | None,
+    ) -> _Problem:
+        key = f"{code}:{tile}" if tile is not None else code
+        return _Problem(key, Alert(key, code, text, tile, at, seat, reason))
+
+    # --- the grace timer and the standing alert ------------------------------------------------
+
+    def _pend(self, problem: _Problem) -> list[Outcome]:
+        if self._standing is not None and self._standing.key == problem.key:
+            self._pending = None
+            return []
+        now = self.clock()
+        if self._pending is None or self._pending.key != problem.key:
+            self._pending = problem
+            self._pending_since = now
+        return self.tick(now)
+
+    def _raise(self, problem: _Problem) -> list[Outcome]:
+        out: list[Outcome] = []
+        if self._standing is not None:
+            out.append(Resolved(self._standing.key))
+        self._standing = problem.alert
+        self._pending = None
+        log.warning("reconciler: %s", problem.alert.message)
+        out.append(problem.alert)
+        return out
+
+    def _settle(self) -> list[Outcome]:
+        """The surface is legal: nothing pending, the standing alert (if any) resolved."""
+        self._pending = None
+        if self._standing is None:
+            return []
+        key = self._standing.key
+        self._standing = None
+        log.info("reconciler: %s resolved", key)
+        return [Resolved(key)]
+
+    # --- the end of a hand -----------------------------------------------------------------------
+
+    def _new_hand_check(self) -> None:
+        if self.game.hand_no != self._hand:
+            self._hand = self.game.hand_no
+            self._placed.clear()
+            self._counts = None
+            self._cleared = False
+
+    def _count(self, tiles: Sequence[SeenTile]) -> list[Outcome]:
+        if self.game.phase is Phase.HAND_OVER:
+            if tiles or self._cleared:
+                return []
+            self._cleared = True
+            return [Cleared()]
+        if not self.zones:
+            return []
+        self._sync(tiles)
+        extras = self._match(tiles).extras
+        per_seat: list[list[Tile]] = [[] for _ in range(self.game.seats)]
+        for seen in extras:
+            x, y = seen.centre
+            zone = next((z for z in self.zones if z.contains(x, y)), None)
+            if zone is not None and 0 <= zone.seat < len(per_seat):
+                per_seat[zone.seat].append(seen.tile)
+        counts = ZoneCounts(tuple(tuple(sorted(ts, reverse=True)) for ts in per_seat))
+        if counts == self._counts:
+            return []
+        self._counts = counts
+        return [counts]
