@@ -70,16 +70,19 @@ def alert(
     code: str = "NO_MATCH",
     alert_id: str = "a1",
     message: str = "The 6-2 does not match the 3 it touches.",
+    severity: str = "illegal",
+    seat: int | None = 1,
+    tile: str | None = "6-2",
 ) -> Json:
     payload = common(
         seq,
         code=code,
-        severity="illegal",
+        severity=severity,
         message=message,
         resolved=resolved,
         id=alert_id,
-        seat=1,
-        tile="6-2",
+        seat=seat,
+        tile=tile,
     )
     validate("alert", payload)
     return payload

@@ -93,11 +93,20 @@ def test_an_alert_shows_in_words_until_resolved(
 def test_who_led_is_asked_and_answered_from_the_alert(
     controller: Controller, display_server: DisplayServer, page: Page
 ) -> None:
-    standing = samples.alert(19, code="LEAD_UNKNOWN", alert_id="lead-3", message="Who led the 6-6?")
+    standing = samples.alert(
+        19,
+        code="LEAD_UNKNOWN",
+        alert_id="lead-3",
+        message="Who led the 6-6?",
+        severity="warning",
+        seat=None,
+        tile="6-6",
+    )
     open_live(
         page, controller, display_server, samples.state(phase="lead", turn=None, alerts=[standing])
     )
     controller.answer = lambda c: samples.reply(c["id"])
+    screenshot(page, "800x480-who-led")
     page.locator('.alert button[data-seat="3"]').click()
     expect(page.locator("#toast-text")).to_have_text("Led: done")
     assert [(c["action"], c["seat"]) for c in controller.commands] == [("lead", 3)]
