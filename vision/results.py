@@ -1,0 +1,66 @@
+"""What detection reports: tiles, unsure places, and the frame's summary.
+
+Plain frozen values in pixels; `Detection.snapshot` hands them to the engine as a
+`Snapshot` in table millimetres.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.surface import SeenTile, Snapshot, Unsure
+
+Point = tuple[float, float]
+ToMm = Callable[[Point], Point]
+
+
+def _same(p: Point) -> Point:
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTile:
+    """One face-up tile: pips on half a and b, their centres in pixels, a confidence."""
+
+    pips: tuple[int, int]
+    px: tuple[Point, Point]
+    confidence: float
+
+    def __str__(self) -> str:
+        (xa, ya), (xb, yb) = self.px
+        return f"{self.pips[0]}-{self.pips[1]}@({xa:.0f},{ya:.0f})-({xb:.0f},{yb:.0f})"
+
+    def seen(self, to_mm: ToMm = _same) -> SeenTile:
+        """This tile as the engine's `SeenTile`, its half centres mapped by `to_mm`."""
+        (xa, ya), (xb, yb) = to_mm(self.px[0]), to_mm(self.px[1])
+        return SeenTile(self.pips[0], self.pips[1], xa, ya, xb, yb, self.confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class UnsureRegion:
+    """A place where something tile-like was seen but could not be read."""
+
+    x: float
+    y: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """Everything found in one frame."""
+
+    tiles: tuple[FoundTile, ...]
+    facedown: int = 0
+    unsure: tuple[UnsureRegion, ...] = field(default=())
+    ms: float = 0.0
+    tile_width_px: float = 0.0
+
+    def snapshot(self, to_mm: ToMm = _same, at: float = 0.0) -> Snapshot:
+        """What the camera saw, as the engine's `Snapshot`.
+
+        `to_mm` maps a pixel to table millimetres (a calibration's map); by default
+        positions stay in pixels.
+        """
+        unsure = tuple(Unsure(*to_mm((u.x, u.y)), u.reason) for u in self.unsure)
+        return Snapshot(tuple(t.seen(to_mm) for t in self.tiles), self.facedown, unsure, at)
