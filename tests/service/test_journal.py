@@ -196,3 +196,13 @@ def test_pending_since_adds_recent_acked_events(tmp_path: Path) -> None:
         for seq in (1, 2, 4, 5):
             j.mark_acked(seq)
         assert [e.seq for e in j.pending_since(5)] == [3, 5, 6]
+
+
+def test_a_failed_append_stores_nothing_and_uses_no_seq(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append({"n": 1}, [("play", play(1))])
+        with pytest.raises(TypeError):
+            j.append({"n": 2}, [("play", play(2)), ("play", {"bad": object()})])
+        assert j.last_seq() == 1
+        assert [i.body for i in j.inputs()] == [{"n": 1}]
+        assert j.append({"n": 3}, [("play", play(3))]) == [2]
