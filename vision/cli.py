@@ -13,7 +13,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.area import PlayArea
-from vision.bench import DDD_A_CELLS, DDD_A_GRID, BenchDataError, Grid, photos, run, summarise
+from vision.bench import (
+    DDD_A_CELLS,
+    DDD_A_GRID,
+    BenchDataError,
+    Detector,
+    Grid,
+    photos,
+    run,
+    summarise,
+)
 from vision.detect import Detection, FrameError, Settings, detect
 from vision.marks import Tone
 from vision.overlay import draw
@@ -104,7 +113,12 @@ def vision() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Draw what was found over the image into this PNG (OUT-<name>.png for several).",
 )
-@click.option("--area", callback=parse_area, help="Play area rectangle in pixels: x0,y0,x1,y1.")
+@click.option(
+    "--area",
+    callback=parse_area,
+    metavar="x0,y0,x1,y1",
+    help="Play area rectangle in pixels: x0,y0,x1,y1.",
+)
 @click.option(
     "--tone",
     type=click.Choice(sorted(TONES)),
@@ -137,11 +151,19 @@ def detect_cmd(
         raise SystemExit(1)
 
 
+def _detector(settings: Settings) -> Detector:
+    def run_detect(image: NDArray[np.uint8], area: PlayArea) -> Detection:
+        return detect(image, area, settings)
+
+    return run_detect
+
+
 @vision.command("bench")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--area",
     callback=parse_area,
+    metavar="x0,y0,x1,y1",
     default=DDD_A_AREA,
     show_default=True,
     help="Play area handed to the detector (pixels).",
@@ -150,15 +172,29 @@ def detect_cmd(
     "--grid",
     "grid_box",
     callback=parse_area,
+    metavar="x0,y0,x1,y1",
     default=DDD_A_AREA,
     show_default=True,
     help="Outline of the labelled cell grid, used only to score (pixels).",
 )
 @click.option("--cells", default=DDD_A_CELLS, show_default=True, help="Cells per grid side.")
 @click.option("--threads", default=1, show_default=True, help="OpenCV threads (1 = one core).")
+@click.option(
+    "--tone",
+    type=click.Choice(sorted(TONES)),
+    default="light",
+    show_default=True,
+    help="The set's tone, as for 'detect'.",
+)
 @click.option("--errors", "list_errors", is_flag=True, help="List every wrong or missed tile.")
 def bench_cmd(
-    folder: Path, area: PlayArea, grid_box: PlayArea, cells: int, threads: int, list_errors: bool
+    folder: Path,
+    area: PlayArea,
+    grid_box: PlayArea,
+    cells: int,
+    threads: int,
+    tone: str,
+    list_errors: bool,
 ) -> None:
     """Score detection on a labelled FOLDER (images/ and board_state_per_image.csv)."""
     cv2.setNumThreads(threads)
@@ -167,7 +203,7 @@ def bench_cmd(
     try:
         names = photos(folder)
         with click.progressbar(
-            run(folder, area, grid, names),
+            run(folder, area, grid, names, detector=_detector(Settings(tone=TONES[tone]))),
             length=len(names),
             label="detecting",
             file=sys.stderr,
