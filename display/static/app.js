@@ -479,7 +479,7 @@ function openMore(focus) {
   const row = (action) => h("div", { class: "row" }, h("h3", {}, L(`b_${action}`)), seatButtons(action, () => $("more").close()));
   clear($("more"),
     h("div", { class: "more-head" }, h("h2", {}, L("b_more")), h("button", { class: "btn", onclick: () => $("more").close() }, L("close"))),
-    st ? [
+    st && seats().length && !["idle", "over"].includes(st.phase) ? [
       h("div", { class: "row simple" }, ["next_hand", "confirm", "end_hand", "redeal"].map(simple)),
       row("lead"), row("out"),
       form("count", L("b_count"), [field(L("f_seat"), seatSelect("seat")),

@@ -125,7 +125,7 @@ def state(
         boneyard=8,
         alerts=[],
         history=history(),
-        last=play(seq),
+        last=play(seq) if "last" not in extra else None,
     )
     payload.update(extra)
     validate("state", payload)

@@ -323,11 +323,21 @@ def test_pass_draw_and_lead_events_are_told(
 
 
 def test_opened_before_any_game_it_waits_for_the_table(
-    display_server: DisplayServer, page: Page
+    controller: Controller, display_server: DisplayServer, page: Page
 ) -> None:
     page.goto(display_server.url)
     expect(page.locator(".banner-no_state")).to_contain_text("Waiting for the game")
     expect(page.locator("#scores .card")).to_have_count(0)
+    idle = samples.state(seq=1, phase="idle", turn=None, last=None, history=[])
+    idle.update(hand=0, seats=[], alerts=[])
+    idle["layout"] = {"tiles": [], "spinner": None, "open_ends": [], "ends_total": 0}
+    controller.state(idle)
+    controller.status("online")
+    expect(page.locator("#phase")).to_have_text("No game running: start a new game")
+    expect(page.locator("svg.layout .empty-layout")).to_have_text("No tiles on the table yet")
+    page.locator("#actions [data-action=new_game]").click()
+    expect(page.locator('form[data-form="new-game"]')).to_be_visible()
+    screenshot(page, "800x480-idle-new-game")
 
 
 def test_a_busy_layout_is_drawn_to_scale(
