@@ -257,7 +257,12 @@ class Reconciler:
         if match.missing:
             last = len(game.layout.nodes) - 1
             tile = game.layout.nodes[last].tile
-            if undo_allowed and match.missing == [last] and _last_input_is_play(game, tile):
+            if (
+                undo_allowed
+                and match.missing == [last]
+                and _last_input_is_play(game, tile)
+                and not self._read_otherwise(tile, match.extras)
+            ):
                 undone = game.undo()
                 if undone.ok:
                     self._placed.pop(tile, None)
@@ -271,6 +276,21 @@ class Reconciler:
         if problem is None:
             return [*accepted, *self._settle()]
         return self._pend(problem)
+
+    def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
+        """Whether another tile lies just where `tile` lay: a misreading (to be corrected
+        with the `correct` command) or a swap, never a take-back."""
+        placed = self._placed.get(tile)
+        if placed is None:
+            return False
+        for seen in extras:
+            if seen.tile is tile:
+                continue
+            moved = SeenTile(placed.a, placed.b, seen.xa, seen.ya, seen.xb, seen.yb)
+            swapped = SeenTile(placed.a, placed.b, seen.xb, seen.yb, seen.xa, seen.ya)
+            if min(_half_gap(placed, moved), _half_gap(placed, swapped)) <= self.match_mm:
+                return True
+        return False
 
     def _sync(self, tiles: Sequence[SeenTile]) -> None:
         """Forget coordinates of tiles no longer in the layout (undo, correction, new hand);

@@ -265,3 +265,28 @@ def test_zones_count_each_seats_tiles_then_the_cleared_surface(table: Table) -> 
     table.surface.clear()
     assert table.look() == [Cleared()]
     assert table.look() == []
+
+
+def test_the_last_play_read_as_another_tile_is_no_take_back(table: Table) -> None:
+    seen = table.lift("6-4")
+    misread = SeenTile(6, 1, seen.xa, seen.ya, seen.xb, seen.yb)
+    assert table.lay(misread) == []
+    assert len(table.game.layout) == 2
+    out = table.tick(GRACE)
+    assert alerts(out) == ["TILE_LIFTED"]
+    # the players correct the reading from the display: the surface is legal again
+    assert table.game.correct(t("6-4"), t("6-1")).ok
+    assert table.look() == [Resolved(out[0].key)]  # type: ignore[union-attr]
+    assert table.rec.placed()[1] == misread
+
+
+def test_a_new_illegal_position_replaces_the_standing_alert(table: Table) -> None:
+    wrong = SeenTile(5, 3, 522, 300, 546, 300)
+    table.lay(wrong)
+    (first,) = table.tick(GRACE)
+    assert isinstance(first, Alert) and first.code == "NO_MATCH"
+    table.surface.remove(wrong)
+    far = SeenTile(2, 1, 100, 100, 124, 100)
+    assert table.lay(far) == []  # its own grace time
+    assert table.tick(GRACE) == [Resolved(first.key), table.rec.standing]
+    assert table.rec.standing is not None and table.rec.standing.code == "NOT_TOUCHING"
