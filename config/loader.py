@@ -76,10 +76,41 @@ def _pop_secrets(data: dict[str, Any], sources: _Sources, problems: list[str]) -
             )
 
 
+# Keys holding a path: a relative one given on the command line means from the current
+# folder (in the settings file, from the file's folder).
+PATH_KEYS = frozenset(
+    {
+        "state.dir",
+        "table.rules",
+        "camera.source",
+        "mqtt.password_file",
+        "mqtt.tls.ca_file",
+        "mqtt.tls.cert_file",
+        "mqtt.tls.key_file",
+        "mqtt.tls.key_passphrase_file",
+    }
+)
+
+
+def _from_cwd(key: str, value: object) -> object:
+    """A relative path given by a flag, made absolute against the current folder."""
+    if key not in PATH_KEYS or not isinstance(value, str | Path):
+        return value
+    text = str(value)
+    if key == "camera.source" and text == "sim":
+        return value
+    looks_like_path = isinstance(value, Path) or "/" in text or text.endswith(".toml")
+    if key == "table.rules" and not looks_like_path:
+        return value  # a ruleset's name
+    path = Path(text).expanduser()
+    return str(path if path.is_absolute() else Path.cwd() / path)
+
+
 def _apply_overrides(
     data: dict[str, Any], overrides: Mapping[str, object], sources: _Sources, problems: list[str]
 ) -> None:
     for key, value in overrides.items():
+        value = _from_cwd(key, value)  # noqa: PLW2901 - the override as it will be used
         *parents, leaf = key.split(".")
         node = data
         for depth, part in enumerate(parents):

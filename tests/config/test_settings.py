@@ -279,3 +279,24 @@ def test_panel_section_is_the_hardware_panel_settings(tmp_path: Path) -> None:
     assert "panel: its per-seat pins are for 2 seats but table.seats is 4" in line
     (line,) = problems(write(tmp_path, "[panel]\npass = [5, 5, 6, 7]\n"))
     assert line.startswith(f"{tmp_path / 'settings.toml'}: panel: ") and "GPIO5 is used by" in line
+
+
+def test_relative_paths_in_flags_are_from_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "cwd"
+    (elsewhere / "frames").mkdir(parents=True)
+    (elsewhere / "house.toml").write_text("")
+    settings_dir = tmp_path / "etc"
+    settings_dir.mkdir()
+    path = write(settings_dir, "[table]\nid = 'x'\n")
+    monkeypatch.chdir(elsewhere)
+    s = load_settings(
+        path,
+        {"state.dir": Path("state"), "table.rules": "house.toml", "camera.source": "frames"},
+    )
+    assert s.state.dir == elsewhere / "state"
+    assert s.table.rules == str(elsewhere / "house.toml")
+    assert s.camera.source == str(elsewhere / "frames")
+    s = load_settings(path, {"table.rules": "wooden", "camera.source": "sim"})
+    assert (s.table.rules, s.camera.source) == ("wooden", "sim")
