@@ -242,6 +242,9 @@ const ALERTS = {
 
 export const LANGUAGES = Object.keys(TEXT);
 
+// for tests: every language must say everything, and know every alert code
+export const CATALOGUE = { text: TEXT, alerts: ALERTS };
+
 export function t(lang, key, params = {}) {
   const table = TEXT[lang] || TEXT.en;
   const text = table[key] ?? TEXT.en[key] ?? key;

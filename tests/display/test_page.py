@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -459,3 +461,16 @@ def test_more_holds_the_rarer_commands(
         {"action": "end_hand"},
         {"action": "confirm"},
     ]
+
+
+def test_both_languages_say_everything_and_know_every_alert_code(
+    display_server: DisplayServer, page: Page, shared_dir: Path
+) -> None:
+    schema = json.loads((shared_dir / "spec" / "mqtt-v1.schema.json").read_text())
+    codes = set(schema["$defs"]["alert"]["properties"]["code"]["enum"])
+    page.goto(display_server.url)
+    catalogue = page.evaluate("async () => (await import('/static/i18n.js')).CATALOGUE")
+    assert set(catalogue["text"]) == {"en", "es"}
+    assert set(catalogue["text"]["en"]) == set(catalogue["text"]["es"])
+    for language in ("en", "es"):
+        assert set(catalogue["alerts"][language]) == codes, language
