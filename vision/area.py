@@ -8,6 +8,7 @@ outside it (a score track) never become plays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -41,6 +42,17 @@ class PlayArea:
         if x1 <= x0 or y1 <= y0:
             raise ValueError(f"play area {text!r}: x1 and y1 must exceed x0 and y0")
         return cls.rect(x0, y0, x1, y1)
+
+    @classmethod
+    def of(cls, area: PlayArea | Sequence[float] | Sequence[Point]) -> PlayArea:
+        """A play area from itself, `(x0, y0, x1, y1)`, or a sequence of corners."""
+        if isinstance(area, PlayArea):
+            return area
+        items = list(area)
+        if len(items) == 4 and all(isinstance(v, int | float) for v in items):
+            x0, y0, x1, y1 = (float(v) for v in items)  # type: ignore[arg-type]
+            return cls.rect(x0, y0, x1, y1)
+        return cls(tuple((float(p[0]), float(p[1])) for p in items))  # type: ignore[index]
 
     def __post_init__(self) -> None:
         if len(self.corners) < 3:

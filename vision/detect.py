@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -20,7 +21,7 @@ from numpy.typing import NDArray
 from vision.area import PlayArea
 from vision.errors import VisionError
 from vision.marks import Tone, tone_image
-from vision.results import Detection, FoundTile, UnsureRegion
+from vision.results import Detection, FoundTile, Point, UnsureRegion
 from vision.search import search, within
 from vision.tuning import Settings
 
@@ -48,15 +49,20 @@ def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:
 
 def detect(
     image: NDArray[np.generic],
-    play_area: PlayArea | None = None,
+    play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
     settings: Settings | None = None,
 ) -> Detection:
-    """Find every face-up tile (inside `play_area`, if given) and read its pips."""
+    """Find every face-up tile (inside `play_area`, if given) and read its pips.
+
+    `play_area` is a `PlayArea`, a rectangle `(x0, y0, x1, y1)` or a polygon's corners,
+    in pixels; `settings` tunes the search (the set's tone above all).
+    """
     start = time.perf_counter()
     s = settings or Settings()
+    area = None if play_area is None else PlayArea.of(play_area)
     frame = _check(image)
     h, w = frame.shape[:2]
-    x0, y0, x1, y1 = (0, 0, w, h) if play_area is None else play_area.box(w, h, s.margin)
+    x0, y0, x1, y1 = (0, 0, w, h) if area is None else area.box(w, h, s.margin)
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
@@ -64,8 +70,7 @@ def detect(
     # (and surer) tiles wins; a tie goes to light tiles.
     tones = [s.tone] if s.tone is not None else [Tone.LIGHT, Tone.DARK]
     results = [
-        within(search(tone_image(crop, tone), (float(x0), float(y0)), s), play_area)
-        for tone in tones
+        within(search(tone_image(crop, tone), (float(x0), float(y0)), s), area) for tone in tones
     ]
     best = max(results, key=lambda f: sum(t.confidence for t in f.tiles))
     ms = (time.perf_counter() - start) * 1000.0

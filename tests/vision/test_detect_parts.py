@@ -80,3 +80,12 @@ def test_tones_make_tiles_bright_and_marks_dark() -> None:
     wood_burnt_pip = np.array([[[90, 150, 210], [30, 45, 70]]], np.uint8)
     grey = tone_image(wood_burnt_pip, Tone.GREY)
     assert grey[0, 0] > grey[0, 1] + 80
+
+
+def test_play_area_from_a_rectangle_or_corners() -> None:
+    rect = PlayArea.of((10, 20, 110, 220))
+    assert rect == PlayArea.rect(10, 20, 110, 220)
+    assert PlayArea.of(rect) is rect
+    triangle = PlayArea.of([(0, 0), (100, 0), (0, 100)])
+    assert triangle.contains(10, 10)
+    assert not triangle.contains(90, 90)

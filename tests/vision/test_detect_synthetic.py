@@ -384,3 +384,11 @@ def test_pips_merged_in_a_row_count_one_by_one() -> None:
     assert_reads(det, drawn)
     merged = [t for t in det.tiles if 6 in t.pips]
     assert all(t.confidence < 1.0 for t in merged)  # merged pips are read, not trusted
+
+
+def test_play_area_given_as_a_plain_rectangle_or_polygon() -> None:
+    img = background(400, 700, (60, 110, 40))
+    draw_tile(img, (150, 150), (2, 2))
+    right = draw_tile(img, (500, 250), (3, 1))
+    assert_reads(detect(img, (350, 0, 700, 400)), [right])
+    assert_reads(detect(img, [(350, 0), (700, 0), (700, 400), (350, 400)]), [right])
