@@ -80,8 +80,8 @@ _REASONS: dict[str, Callable[[ErrorDetails], str]] = {
     "literal_error": lambda e: f"{e['input']!r} is not allowed: use {_ctx(e, 'expected')}",
     "string_too_short": lambda e: "must not be empty",
     "too_short": lambda e: "must not be empty",
-    "string_too_long": lambda e: f"is too long (at most {_ctx(e, 'max_length')})",
-    "too_long": lambda e: f"is too long (at most {_ctx(e, 'max_length')})",
+    "string_too_long": lambda e: f"is too long (at most {_ctx(e, 'max_length')} characters)",
+    "too_long": lambda e: f"has too many items (at most {_ctx(e, 'max_length')})",
 }
 
 

@@ -89,7 +89,7 @@ class TableSettings(Section):
     id: TableId = "table"
     rules: Annotated[str, Field(min_length=1)] = "walnut"
     seats: Annotated[int, between(2, 10, "a number of seats")] = 4
-    names: tuple[NonBlank, ...] = Field(default=(), strict=False)
+    names: tuple[Annotated[NonBlank, Field(max_length=32)], ...] = Field(default=(), strict=False)
     teams: tuple[Annotated[int, between(0, 9, "a team number")], ...] = Field(
         default=(), strict=False
     )

@@ -229,7 +229,7 @@ def _language(name: str, value: Any) -> str:
 _Check = Callable[[str, Any], Any]
 _FIELDS: dict[str, _Check] = {
     "seat": _seat,
-    "count": lambda n, v: _int(n, v, 1, 28, "a number of tiles"),
+    "count": lambda n, v: _int(n, v, 1, 190, "a number of tiles"),  # up to a double-18 set
     "tile": _tile,
     "as": _tile,
     "tiles": _tiles,

@@ -300,3 +300,8 @@ def test_relative_paths_in_flags_are_from_the_current_folder(
     assert s.camera.source == str(elsewhere / "frames")
     s = load_settings(path, {"table.rules": "wooden", "camera.source": "sim"})
     assert (s.table.rules, s.camera.source) == ("wooden", "sim")
+
+
+def test_long_names_are_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, f"[table]\nseats = 2\nnames = ['a', '{'x' * 33}']\n")
+    assert problems(path) == [f"{path}: table.names[1]: is too long (at most 32 characters)"]
