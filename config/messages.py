@@ -81,7 +81,11 @@ _REASONS: dict[str, Callable[[ErrorDetails], str]] = {
     "string_too_short": lambda e: "must not be empty",
     "too_short": lambda e: "must not be empty",
     "string_too_long": lambda e: f"is too long (at most {_ctx(e, 'max_length')} characters)",
-    "too_long": lambda e: f"has too many items (at most {_ctx(e, 'max_length')})",
+    "too_long": lambda e: (
+        f"is too long (at most {_ctx(e, 'max_length')} characters)"
+        if isinstance(e.get("input"), str)
+        else f"has too many items (at most {_ctx(e, 'max_length')})"
+    ),
 }
 
 
