@@ -51,21 +51,16 @@ class CommandIntake:
     def receive(self, raw: bytes) -> list[Reply]:
         """Handle one command payload; return the replies to publish now."""
         known_id = _best_id(raw)
-        if known_id is not None:
-            stored = self._journal.get_reply(known_id)
-            if stored is not None:
-                log.info("mqtt: command %r was already handled: same reply again", known_id)
-                return [stored]
-        try:
-            cmd = parse_command(raw)
-        except CommandError as exc:
-            log.warning("mqtt: command %r refused: %s", exc.cmd_id, exc.message)
-            return [self._store(reply_payload(self._table, exc.cmd_id, False, exc.message))]
-        with self._lock:
-            if cmd.id in self._waiting:
-                self._waiting[cmd.id] += 1
-                log.info("mqtt: command %r received again before it was answered", cmd.id)
-                return []
+        with self._lock:  # checked and registered at once: never handed on twice
+            if known_id is not None:
+                early = self._repeat(known_id)
+                if early is not None:
+                    return early
+            try:
+                cmd = parse_command(raw)
+            except CommandError as exc:
+                log.warning("mqtt: command %r refused: %s", exc.cmd_id, exc.message)
+                return [self._store(reply_payload(self._table, exc.cmd_id, False, exc.message))]
             self._waiting[cmd.id] = 1
         log.info("mqtt: command %r: %s", cmd.id, cmd.action)
         try:
@@ -75,16 +70,28 @@ class CommandIntake:
             return self.answer(cmd.id, False, f"The table could not take the command ({exc}).")
         return []
 
+    def _repeat(self, cmd_id: str) -> list[Reply] | None:
+        """Replies for an id seen before (call with the lock held); None if it is new."""
+        stored = self._journal.get_reply(cmd_id)
+        if stored is not None:
+            log.info("mqtt: command %r was already handled: same reply again", cmd_id)
+            return [stored]
+        if cmd_id in self._waiting:
+            self._waiting[cmd_id] += 1
+            log.info("mqtt: command %r received again before it was answered", cmd_id)
+            return []
+        return None
+
     def answer(self, cmd_id: str, ok: bool, error: str | None = None) -> list[Reply]:
         """The service's answer to a command; returns it once per time it was received.
 
         When the journal already holds a reply for `cmd_id` (the service stored it with
         the command's events, `Journal.append(..., reply=...)`), that reply is used.
         """
-        reply = self._journal.get_reply(cmd_id) if cmd_id else None
-        if reply is None:
-            reply = self._store(reply_payload(self._table, cmd_id, ok, error))
         with self._lock:
+            reply = self._journal.get_reply(cmd_id) if cmd_id else None
+            if reply is None:
+                reply = self._store(reply_payload(self._table, cmd_id, ok, error))
             times = self._waiting.pop(cmd_id, 1)
         return [reply] * times
 
