@@ -288,3 +288,22 @@ def two_seat_state(seq: int = 50) -> Json:
     payload["target"] = 250
     validate("state", payload)
     return payload
+
+
+def six_seat_state(seq: int = 60) -> Json:
+    """Six players (a double-twelve table): all the seats still fit on the small screen."""
+    payload = state(seq, turn=4)
+    names = ["Ana", "Ben", "Carla", "Dev", "Eva", "Fermín"]
+    payload["seats"] = [
+        {
+            "seat": i,
+            "name": n,
+            "team": None,
+            "side": None,
+            "score": 15 * i + 3 * (i % 2),
+            "tiles_left": 9 - i,
+        }
+        for i, n in enumerate(names)
+    ]
+    validate("state", payload)
+    return payload

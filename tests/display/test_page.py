@@ -474,3 +474,17 @@ def test_both_languages_say_everything_and_know_every_alert_code(
     assert set(catalogue["text"]["en"]) == set(catalogue["text"]["es"])
     for language in ("en", "es"):
         assert set(catalogue["alerts"][language]) == codes, language
+
+
+def test_six_seats_fit_the_small_screen(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.six_seat_state())
+    cards = page.locator("#scores .card")
+    expect(cards).to_have_count(6)
+    expect(cards.locator(".name")).to_have_text(["Ana", "Ben", "Carla", "Dev", "Eva", "Fermín"])
+    for i in range(6):
+        box = cards.nth(i).locator(".score").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 480 - 56
+    expect(page.locator(".card.turn .turn-flag")).to_be_visible()
+    screenshot(page, "800x480-six-seats")
