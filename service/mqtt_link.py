@@ -310,8 +310,15 @@ class MqttLink:
             self._catch_up()
             self._connected.set()
 
+    def _latest(self) -> Mapping[str, Any] | None:
+        try:
+            return self._state() or self._latest_state
+        except Exception:
+            log.exception("mqtt: the state callable failed: republishing the last state")
+            return self._latest_state
+
     def _catch_up(self) -> None:
-        state = self._state() or self._latest_state
+        state = self._latest()
         if state is not None:
             self._latest_state = stamp(self.table_id, state)
             self._publish(self.topics.state, encode(self._latest_state), retain=True)

@@ -170,15 +170,20 @@ def test_result_is_retained_and_sent_after_reconnect(table: Table, broker: Mosqu
         "names": ["A", "B"],
     }
     table.link.publish_result("g1", game)  # not connected yet: kept until connected
-    table.link.start()
-    assert table.link.wait_connected(5)
-    rec = Recorder(broker.host, broker.port, [f"{P}/result/+"])
+    live = Recorder(broker.host, broker.port, [f"{P}/result/+"])
     try:
-        (seen,) = rec.wait_for(lambda s: len(s) >= 1)
-        assert seen.topic == f"{P}/result/g1" and seen.retain
-        assert seen.json()["winner"] == 1
+        assert live.subscribed.wait(5)
+        table.link.start()
+        (seen,) = live.wait_for(lambda s: len(s) >= 1)
+        assert seen.topic == f"{P}/result/g1" and seen.json()["winner"] == 1
     finally:
-        rec.close()
+        live.close()
+    late = Recorder(broker.host, broker.port, [f"{P}/result/+"])
+    try:
+        (seen,) = late.wait_for(lambda s: len(s) >= 1)
+        assert seen.topic == f"{P}/result/g1" and seen.retain
+    finally:
+        late.close()
 
 
 def test_status_reports_the_broker_down(table: Table, broker: Mosquitto) -> None:
@@ -244,3 +249,28 @@ def test_acks_map_mids_to_seqs_and_never_ack_queued_publishes() -> None:
     assert acks.acked(3) is None  # paho's later resend is never taken as the event's ack
     assert acks.sent(info(4, 0), None) is False  # state, status, replies: not events
     assert acks.acked(4) is None
+
+
+@pytest.mark.logs_errors
+def test_a_failing_state_callable_still_lets_the_link_come_online(
+    tmp_path: Path, broker: Mosquitto
+) -> None:
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("not ready")
+
+    with Journal(tmp_path / "state", "t1") as journal:
+        link = MqttLink(
+            mqtt_settings(broker.host, broker.port), "t1", journal, state=broken, on_command=print
+        )
+        link.publish_state(state_payload(seq=3))  # before the connection: kept
+        rec = Recorder(broker.host, broker.port, [f"{P}/state", f"{P}/status"])
+        try:
+            assert rec.subscribed.wait(5)
+            link.start()
+            assert link.wait_connected(5)
+            seen = rec.wait_for(lambda s: len(s) >= 2)
+            assert [s.topic.rsplit("/", 1)[1] for s in seen[:2]] == ["state", "status"]
+            assert seen[0].json()["seq"] == 3
+        finally:
+            link.stop()
+            rec.close()
