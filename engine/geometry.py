@@ -32,6 +32,7 @@ from engine.tiles import Tile
 Vec = tuple[float, float]
 
 DEFAULT_TOLERANCE_MM = 7.0  # how far a tile may lie from the edge it touches
+TURN_BACK_AFTER = 2  # a snake turns back this many tiles after a corner (rows 96 mm apart)
 
 
 class GeometryError(ValueError):
@@ -180,8 +181,7 @@ def _double_edges(
     arm_kid = next(((j, n) for j, n in kids if n.parent_edge in _ARMS), None)
 
     def toward(j: int) -> Vec:
-        kx, ky = coords[j].centre
-        return _unit(kx - c[0], ky - c[1], (1.0, 0.0))
+        return _facing(c, u, coords[j], size)
 
     if node.parent is not None and node.parent_edge is not None:
         parent_edge = next(e for e in done[node.parent] if e.edge is node.parent_edge)
@@ -216,6 +216,18 @@ def _double_edges(
         for e, v in arms.items()
     ]
     return tuple(sorted(edges, key=lambda e: e.edge))
+
+
+def _facing(c: Vec, u: Vec, other: SeenTile, size: TileSize) -> Vec:
+    """Which way (along or across the double centred at `c`, lying along `u`) the tile
+    `other` lies against it: the direction of its edge nearest `other`."""
+    v = _left(u)
+    half_l, half_w = size.length_mm / 2, size.width_mm / 2
+    ways = [(u, half_l), ((-u[0], -u[1]), half_l), (v, half_w), ((-v[0], -v[1]), half_w)]
+    return min(
+        ways,
+        key=lambda w: rect_distance(c[0] + w[0][0] * w[1], c[1] + w[0][1] * w[1], other, size),
+    )[0]
 
 
 def _snap(line: Vec, u: Vec, size: TileSize) -> tuple[Vec, float, float]:
@@ -404,7 +416,9 @@ class Placer:
         if end is None:
             return self._lead(tile)
         edges = edge_positions(layout, coords, self.size)
-        at = next(e for e in edges[end.node] if e.edge is end.edge)
+        at = next((e for e in edges[end.node] if e.edge is end.edge), None)
+        if at is None:
+            raise GeometryError(f"{layout.nodes[end.node].tile} has no edge {end.edge.name}")
         boxes = [_box(s, self.size) for s in coords[: len(layout.nodes)]]
         back = self._turned_from(layout, edges, end.node, at)
         options = self._options(tile, end.pip, at, back, boxes, end.node)
@@ -419,6 +433,8 @@ class Placer:
             others = self._options(tile, end.pip, mirror, back, boxes, end.node)
             options = [o for pair in zip(options, others, strict=True) for o in pair]
         fitting = [o for o in options if self._fits(o.seen, boxes, end.node)]
+        if not fitting:  # squeezed in: against other tiles, but clear of their edges
+            fitting = [o for o in options if self._squeezes(o.seen, boxes, edges, at)]
         if not fitting:
             raise GeometryError(f"no room for {tile} at {end}: the surface is full there")
         roomy = [o for o in fitting if self._room_beyond(o, boxes)]
@@ -431,17 +447,22 @@ class Placer:
             return _seen(tile.high, tile.low, (cx, cy - q), (cx, cy + q))
         return _seen(tile.high, tile.low, (cx - q, cy), (cx + q, cy))
 
-    @staticmethod
     def _turned_from(
-        layout: Layout, edges: Sequence[tuple[EdgeAt, ...]], index: int, at: EdgeAt
+        self, layout: Layout, edges: Sequence[tuple[EdgeAt, ...]], index: int, at: EdgeAt
     ) -> Vec | None:
-        """If the tile at `index` turned a corner, the way the line came (a snake turns back)."""
-        node = layout.nodes[index]
-        if node.tile.is_double or node.parent is None or node.parent_edge is None:
-            return None
-        came = next(e for e in edges[node.parent] if e.edge is node.parent_edge)
-        was, now = _snap_axis((came.dx, came.dy)), _snap_axis((at.dx, at.dy))
-        return None if was == now else was
+        """The way the line came before its last corner, when it is time to turn back
+        (a snake): `TURN_BACK_AFTER` tiles after the corner."""
+        now = _snap_axis((at.dx, at.dy))
+        for run in range(1, TURN_BACK_AFTER + 1):
+            node = layout.nodes[index]
+            if node.tile.is_double or node.parent is None or node.parent_edge is None:
+                return None
+            came = next(e for e in edges[node.parent] if e.edge is node.parent_edge)
+            was = _snap_axis((came.dx, came.dy))
+            if was != now:
+                return was if run == TURN_BACK_AFTER else None
+            index = node.parent
+        return None
 
     def _options(
         self,
@@ -520,6 +541,26 @@ class Placer:
             elif box.gap(other) < self.gap_mm - 0.5:
                 return False
         return True
+
+    def _squeezes(
+        self,
+        seen: SeenTile,
+        boxes: Sequence[_Box],
+        edges: Sequence[tuple[EdgeAt, ...]],
+        at: EdgeAt,
+    ) -> bool:
+        """Whether `seen` fits overlapping no tile and far enough from every other edge
+        that `locate` cannot take it for a tile joined there."""
+        box = _box(seen, self.size)
+        if not self._inside(box) or any(box.overlaps(b) for b in boxes):
+            return False
+        clear = DEFAULT_TOLERANCE_MM + 3
+        return all(
+            rect_distance(e.x, e.y, seen, self.size) > clear
+            for node_edges in edges
+            for e in node_edges
+            if (e.node, e.edge) != (at.node, at.edge)
+        )
 
     def _room_beyond(self, option: _Option, boxes: Sequence[_Box]) -> bool:
         """Whether the line can go on beyond the new tile: a crosswise double (the widest

@@ -97,9 +97,53 @@ def test_snake_turns_at_the_border_and_comes_back() -> None:
         # the next straight tile would leave no room to go on before the border (x 300):
         # it turns the corner, its 4 still against the 4 at x 222
         SeenTile(4, 3, 234, 150, 234, 126),
-        # just round a corner: turn again, back the way the line came (a snake)
+        # no room to go on up before the border: round the next corner, to the open side
         SeenTile(3, 2, 234, 102, 210, 102),
     ]
+
+
+def test_a_long_line_snakes_back_and_forth_inside_the_surface() -> None:
+    layout = laid("straight")
+    placer = Placer(400, 400)
+    chain = [
+        "6-5",
+        "5-4",
+        "4-3",
+        "3-2",
+        "2-1",
+        "1-0",
+        "0-2",
+        "2-4",
+        "4-6",
+        "6-1",
+        "1-3",
+        "3-5",
+        "5-0",
+        "0-4",
+        "4-1",
+        "1-5",
+        "5-2",
+        "2-6",
+    ]
+    coords: list[SeenTile] = []
+    for tile in chain:
+        end = None if not layout.nodes else layout.ends[-1]
+        seen = placer.place(layout, coords, t(tile), end)
+        if end is not None:
+            assert locate(layout, coords, seen) == end
+        layout.place(t(tile), end)
+        coords.append(seen)
+    boxes = [
+        (min(c.xa, c.xb) - 12, min(c.ya, c.yb) - 12, max(c.xa, c.xb) + 12, max(c.ya, c.yb) + 12)
+        for c in coords
+    ]
+    assert all(min(x0, y0) >= 0 and max(x1, y1) <= 400 for x0, y0, x1, y1 in boxes)
+    for i, a in enumerate(boxes):  # no two tiles overlap
+        for b in boxes[i + 1 :]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1])
+    # the line ran right, turned, and came back left on another row
+    rows = {(c.ya, c.xb > c.xa) for c in coords if c.ya == c.yb}
+    assert {right for _, right in rows} == {True, False}
 
 
 def test_doubles_in_line_and_the_line_through_them() -> None:
