@@ -63,6 +63,37 @@ class _Planes:
     marks: NDArray[np.uint8]  # at the pips' contrast
 
 
+def _outlined(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
+    """True when at least three of the tile's four sides show as a darker edge.
+
+    A raised tile has a rim, a shadow or a gap to its neighbour all round; a stretch
+    of table (wood grain taken for a blank tile's divider) does not.
+    """
+    h, w = img.shape
+    steps = np.linspace(-0.35, 0.35, 9)
+    darker = 0
+    # (centre offset along n, along d, and which axis the side runs along)
+    for along, across, runs_along_n in (
+        (-1.0, 0.0, False),
+        (1.0, 0.0, False),
+        (0.0, -0.5, True),
+        (0.0, 0.5, True),
+    ):
+        ring = []
+        for reach in (1.0 + 0.08 / max(abs(along), 0.5), 1.0 - 0.15 / max(abs(along), 0.5)):
+            u = along * reach + (steps * 2.0 if runs_along_n else 0.0)
+            v = across * reach + (0.0 if runs_along_n else steps)
+            xs = t.cx + (u * t.nx + v * t.dx) * t.width
+            ys = t.cy + (u * t.ny + v * t.dy) * t.width
+            xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+            yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+            ring.append(float(np.median(img[yi, xi])))
+        outside, inside = ring
+        if outside < inside - max(8.0, 0.06 * inside):
+            darker += 1
+    return darker >= 3
+
+
 def _read_tile(
     blobs: Blobs, t: TileHypothesis, ref: float, planes: _Planes
 ) -> tuple[HalfReading, HalfReading]:
@@ -101,6 +132,8 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     read: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
+        if ra.pips == rb.pips == 0 and not _outlined(planes.img, t):
+            continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
             continue
