@@ -61,16 +61,20 @@ class Alert:
     """An illegal position that stayed for the grace time; it stands until `Resolved`.
 
     `code` is the spec's alert code; `reason` the engine's, when the engine judged it
-    (None for TILE_LIFTED, which only the reconciler sees). `key` names it in `Resolved`.
+    (None for TILE_LIFTED, which only the reconciler sees); `seat` the turn seat.
     """
 
-    key: str
     code: str
+    tile: Tile | None
+    coords: Coords | None
     message: str
-    tile: Tile | None = None
-    coords: Coords | None = None
     seat: int | None = None
     reason: Reason | None = None
+
+    @property
+    def key(self) -> str:
+        """What names this alert in `Resolved`: its code and tile (`NO_MATCH:5-3`)."""
+        return f"{self.code}:{self.tile}" if self.tile is not None else self.code
 
     @property
     def severity(self) -> str:
@@ -154,12 +158,6 @@ def _last_input_is_play(game: Game, tile: Tile) -> bool:
 
 
 @dataclass(slots=True)
-class _Problem:
-    key: str
-    alert: Alert
-
-
-@dataclass(slots=True)
 class _Match:
     """A snapshot against the accepted layout."""
 
@@ -199,7 +197,7 @@ class Reconciler:
         self.tolerance_mm = tolerance_mm
         self.match_mm = match_mm
         self._placed: dict[Tile, SeenTile] = {}
-        self._pending: _Problem | None = None
+        self._pending: Alert | None = None
         self._pending_since = 0.0
         self._standing: Alert | None = None
         self._hand = game.hand_no
@@ -326,7 +324,7 @@ class Reconciler:
         far = SeenTile(0, 0, -1e6, -1e6, -1e6, -1e6)  # a tile we cannot place touches nothing
         return [self._placed.get(n.tile, far) for n in layout.nodes]
 
-    def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], _Problem | None]:
+    def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], Alert | None]:
         """Play every new tile, in an order where each is legal, or say what is wrong."""
         layout = self.game.layout.copy()
         coords = self._node_coords(layout)
@@ -368,7 +366,7 @@ class Reconciler:
 
     def _commit(
         self, order: Sequence[tuple[SeenTile, OpenEnd | None]]
-    ) -> tuple[list[Outcome], _Problem | None]:
+    ) -> tuple[list[Outcome], Alert | None]:
         game = self.game
         done: list[Outcome] = []
         for seen, where in order:
@@ -389,7 +387,7 @@ class Reconciler:
 
     # --- problems -----------------------------------------------------------------------------
 
-    def _illegal(self, seen: SeenTile, layout: Layout, coords: Sequence[SeenTile]) -> _Problem:
+    def _illegal(self, seen: SeenTile, layout: Layout, coords: Sequence[SeenTile]) -> Alert:
         """The engine's judgement of a new tile that is no legal play where it lies."""
         game = self.game
         tile = seen.tile
@@ -410,7 +408,7 @@ class Reconciler:
             return self._problem(Reason.CLOSED_END, seen)
         return self._problem(Reason.NO_MATCH, seen, pip=touch.end.pip)
 
-    def _problem(self, reason: Reason, seen: SeenTile, pip: int | None = None) -> _Problem:
+    def _problem(self, reason: Reason, seen: SeenTile, pip: int | None = None) -> Alert:
         game = self.game
         turn = game.turn
         text = message(
@@ -421,39 +419,27 @@ class Reconciler:
             seat=game.names[turn] if turn is not None else None,
             turn=game.names[turn] if turn is not None else None,
         )
-        return self._make(reason.alert_code, text, seen.tile, coords_of(seen), turn, reason)
+        return Alert(reason.alert_code, seen.tile, coords_of(seen), text, turn, reason)
 
-    def _from_judgement(self, judged: Judgement, seen: SeenTile) -> _Problem:
+    def _from_judgement(self, judged: Judgement, seen: SeenTile) -> Alert:
         alert = next((e for e in judged.events if e.kind == "alert"), None)
         text = getattr(alert, "message", None) or judged.reason.value
         seat = getattr(alert, "seat", None)
-        return self._make(
-            judged.reason.alert_code, text, seen.tile, coords_of(seen), seat, judged.reason
+        return Alert(
+            judged.reason.alert_code, seen.tile, coords_of(seen), text, seat, judged.reason
         )
 
-    def _lifted(self, node: int) -> _Problem:
+    def _lifted(self, node: int) -> Alert:
         game = self.game
         tile = game.layout.nodes[node].tile
         placed = self._placed.get(tile)
         text = _LIFTED_TEXT.get(game.language, _LIFTED_TEXT["en"]).format(tile=tile)
         at = coords_of(placed) if placed is not None else None
-        return self._make(TILE_LIFTED, text, tile, at, None, None)
-
-    @staticmethod
-    def _make(
-        code: str,
-        text: str,
-        tile: Tile | None,
-        at: Coords | None,
-        seat: int | None,
-        reason: Reason | None,
-    ) -> _Problem:
-        key = f"{code}:{tile}" if tile is not None else code
-        return _Problem(key, Alert(key, code, text, tile, at, seat, reason))
+        return Alert(TILE_LIFTED, tile, at, text)
 
     # --- the grace timer and the standing alert ------------------------------------------------
 
-    def _pend(self, problem: _Problem) -> list[Outcome]:
+    def _pend(self, problem: Alert) -> list[Outcome]:
         if self._standing is not None and self._standing.key == problem.key:
             self._pending = None
             return []
@@ -463,14 +449,14 @@ class Reconciler:
             self._pending_since = now
         return self.tick(now)
 
-    def _raise(self, problem: _Problem) -> list[Outcome]:
+    def _raise(self, problem: Alert) -> list[Outcome]:
         out: list[Outcome] = []
         if self._standing is not None:
             out.append(Resolved(self._standing.key))
-        self._standing = problem.alert
+        self._standing = problem
         self._pending = None
-        log.warning("reconciler: %s", problem.alert.message)
-        out.append(problem.alert)
+        log.warning("reconciler: %s", problem.message)
+        out.append(problem)
         return out
 
     def _settle(self) -> list[Outcome]:
