@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import uuid
 from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
@@ -41,7 +42,7 @@ class MqttLink:
         self.stopping = False
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"domino-display-{settings.table}-{id(self):x}",
+            client_id=f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}",
         )
         if settings.mqtt_username is not None:
             client.username_pw_set(settings.mqtt_username, settings.mqtt_password)
