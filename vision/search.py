@@ -178,16 +178,24 @@ def _pass(
     lines = find_blobs(faint, img, bright, max_area)
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
     agreed, _ = consensus(lines, cands, _trust(lines, cands))
+    if divider_scale >= 1.0:
+        return _read(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
-    # pip touching its divider is still one round blob.
-    if divider_scale < 1.0:
-        marks = planes.marks.copy()
-        on_divider = np.isin(lines.labels, [c.blob for c in agreed]).astype(np.uint8)
-        marks[cv2.dilate(on_divider, np.ones((3, 3), np.uint8)) > 0] = 0
-        blobs = find_blobs(marks, img, bright, max_area)
-    else:
-        blobs = lines
-    return _read(blobs, agreed, offset, planes)
+    # pip touching its divider is still one round blob. Only the dividers that win
+    # their material are taken out in the end: a row of merged pips that passed for
+    # a divider must come back as pips.
+    first = _read(_without(planes, lines, agreed, max_area), agreed, offset, planes)
+    return _read(_without(planes, lines, first.kept, max_area), first.kept, offset, planes)
+
+
+def _without(
+    planes: _Planes, lines: Blobs, dividers: list[TileHypothesis], max_area: float
+) -> Blobs:
+    """The pip-contrast marks with the pixels of `dividers` (found in `lines`) removed."""
+    marks = planes.marks.copy()
+    on_divider = np.isin(lines.labels, [c.blob for c in dividers]).astype(np.uint8)
+    marks[cv2.dilate(on_divider, np.ones((3, 3), np.uint8)) > 0] = 0
+    return find_blobs(marks, planes.img, planes.bright, max_area)
 
 
 def _trust(blobs: Blobs, cands: list[TileHypothesis]) -> list[float]:
