@@ -10,6 +10,7 @@ from vision.area import PlayArea
 from vision.dividers import TileHypothesis, overlap, suppress
 from vision.marks import Tone, find_blobs, tone_image
 from vision.pips import symmetric
+from vision.tuning import Settings
 
 
 def test_play_area_from_the_command_line() -> None:
@@ -89,3 +90,13 @@ def test_play_area_from_a_rectangle_or_corners() -> None:
     triangle = PlayArea.of([(0, 0), (100, 0), (0, 100)])
     assert triangle.contains(10, 10)
     assert not triangle.contains(90, 90)
+
+
+def test_settings_are_checked_when_made() -> None:
+    assert Settings().tone is Tone.LIGHT
+    with pytest.raises(ValueError, match=r"Settings\.rel_contrast: 1\.5 is outside"):
+        Settings(rel_contrast=1.5)
+    with pytest.raises(ValueError, match=r"Settings\.window"):
+        Settings(window=1)
+    with pytest.raises(ValueError, match=r"Settings\.tone"):
+        Settings(tone="light")  # type: ignore[arg-type]
