@@ -392,3 +392,16 @@ def test_play_area_given_as_a_plain_rectangle_or_polygon() -> None:
     right = draw_tile(img, (500, 250), (3, 1))
     assert_reads(detect(img, (350, 0, 700, 400)), [right])
     assert_reads(detect(img, [(350, 0), (700, 0), (700, 400), (350, 400)]), [right])
+
+
+def test_a_layout_no_domino_has_is_read_with_low_confidence() -> None:
+    img = background(400, 700, (60, 110, 40))
+    draw_tile(img, (200, 150), (1, 0))
+    # half b gets the centre and one corner pip of a 3: a lop-sided layout
+    cv2.circle(img, (230, 150), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(img, (246, 134), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    draw_tile(img, (450, 250), (4, 4))
+    det = detect(img)
+    by_pips = {t.pips: t for t in det.tiles}
+    assert by_pips[(4, 4)].confidence == 1.0
+    assert by_pips[(1, 2)].confidence <= 0.5
