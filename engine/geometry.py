@@ -268,22 +268,27 @@ def touching(
         return None
     cx, cy = seen.centre
     opened = {(e.node, e.edge): e for e in layout.ends}
-    best: tuple[float, EdgeAt, float] | None = None
+    best: tuple[float, EdgeAt, float, int | None] | None = None
     for node_edges in edge_positions(layout, coords, size):
         for at in node_edges:
             distance = rect_distance(at.x, at.y, seen, size)
-            if distance > tolerance or (cx - at.x) * at.dx + (cy - at.y) * at.dy <= 0:
-                continue
-            key = distance - (_PREFER_OPEN_MM if (at.node, at.edge) in opened else 0.0)
-            if best is None or key < best[0]:
-                best = (key, at, distance)
+            is_open = (at.node, at.edge) in opened
+            if distance <= tolerance and (cx - at.x) * at.dx + (cy - at.y) * at.dy > 0:
+                key = distance - (_PREFER_OPEN_MM if is_open else 0.0)
+                if best is None or key < best[0]:
+                    best = (key, at, distance, None)
+            elif is_open and at.edge.kind is EdgeKind.END:
+                beside = _alongside(at, seen, size, tolerance - _ALONGSIDE_STRICTER_MM)
+                if beside is not None and (best is None or beside[0] + 2.0 < best[0]):
+                    best = (beside[0] + 2.0, at, beside[0], beside[1])
     if best is None:
         return None
-    _, at, distance = best
-    near_a = math.hypot(seen.xa - at.x, seen.ya - at.y) <= math.hypot(
-        seen.xb - at.x, seen.yb - at.y
-    )
-    pip = seen.a if near_a else seen.b
+    _, at, distance, pip = best
+    if pip is None:
+        near_a = math.hypot(seen.xa - at.x, seen.ya - at.y) <= math.hypot(
+            seen.xb - at.x, seen.yb - at.y
+        )
+        pip = seen.a if near_a else seen.b
     edge, end = at.edge, opened.get((at.node, at.edge))
     node = layout.nodes[at.node]
     if end is None and edge in _ARMS and node.parent is None and not node.used:
@@ -293,6 +298,38 @@ def touching(
         end = _first_mirror(layout, end)
         edge = end.edge
     return Touch(at.node, edge, pip, distance, end)
+
+
+_ALONGSIDE_STRICTER_MM = 2.0  # a tile beside an end half must lie closer than one beyond
+
+
+def _alongside(
+    at: EdgeAt, seen: SeenTile, size: TileSize, tolerance: float
+) -> tuple[float, int] | None:
+    """A half of `seen` lying beside the half whose outer edge is `at` (side by side,
+    the new tile going on past the end or across it, not back along the tile): how far
+    off it lies and its pips; None if no half does."""
+    q = size.length_mm / 4
+    hx, hy = at.x - at.dx * q, at.y - at.dy * q  # the end half's centre
+    out = (at.dx, at.dy)
+    side = _left(out)
+    u = _axis(seen)
+    reach = (
+        size.width_mm / 2 + abs(_dot(u, side)) * q + abs(_dot(_left(u), side)) * size.width_mm / 2
+    )
+    found: tuple[float, int] | None = None
+    halves = (
+        ((seen.xa, seen.ya), (seen.xb, seen.yb), seen.a),
+        ((seen.xb, seen.yb), (seen.xa, seen.ya), seen.b),
+    )
+    for (mx, my), (ox, oy), pip in halves:
+        along = _dot((mx - hx, my - hy), out)
+        across = _dot((mx - hx, my - hy), side)
+        off = max(abs(along), abs(abs(across) - reach))
+        back = _dot((ox - hx, oy - hy), out) < -q  # the other half lies beside the tile
+        if off <= tolerance and not back and (found is None or off < found[0]):
+            found = (off, pip)
+    return found
 
 
 def _first_mirror(layout: Layout, end: OpenEnd) -> OpenEnd:
@@ -557,6 +594,7 @@ class Placer:
         clear = DEFAULT_TOLERANCE_MM + 3
         return all(
             rect_distance(e.x, e.y, seen, self.size) > clear
+            and (e.edge.kind is not EdgeKind.END or _alongside(e, seen, self.size, clear) is None)
             for node_edges in edges
             for e in node_edges
             if (e.node, e.edge) != (at.node, at.edge)

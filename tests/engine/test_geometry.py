@@ -175,6 +175,38 @@ def test_a_lead_double_in_line_takes_its_line_from_the_first_tile() -> None:
     assert locate(layout, coords, SeenTile(6, 2, 150, 126, 150, 102)) is JoinProblem.CLOSED_END
 
 
+def cell(name: str) -> tuple[int, int]:
+    """The centre of a 24 mm grid cell named row then column: `8H` (the ddd-a boards)."""
+    row, col = int(name[:-1]), ord(name[-1]) - ord("A")
+    return col * 24 + 12, (row - 1) * 24 + 12
+
+
+def test_tiles_laid_beside_the_end_half_join_that_end() -> None:
+    """The first moves of ddd-a game 1: a staircase, each tile beside the end half."""
+    layout = laid("straight")
+    coords: list[SeenTile] = []
+    moves = [
+        ("8H", 6, "8I", 1, None),
+        ("8F", 5, "8G", 6, OpenEnd(0, Edge.HIGH, 6)),  # in line
+        ("7E", 3, "7F", 5, OpenEnd(1, Edge.LOW, 5)),  # the 5 beside the 5 half, going on
+        ("6D", 4, "6E", 3, OpenEnd(2, Edge.LOW, 3)),
+        ("6B", 1, "6C", 4, OpenEnd(3, Edge.HIGH, 4)),  # in line again
+    ]
+    for cell_a, pips_a, cell_b, pips_b, end in moves:
+        seen = SeenTile(pips_a, pips_b, *cell(cell_a), *cell(cell_b))
+        if end is not None:
+            assert locate(layout, coords, seen) == end
+        layout.place(seen.tile, end)
+        coords.append(seen)
+    # the board game goes on beside a covered end: no open end there at our table
+    covered = SeenTile(0, 4, *cell("4D"), *cell("5D"))
+    assert locate(layout, coords, covered) is JoinProblem.NOT_TOUCHING
+    # a tile lying back along the end tile, side by side with it, joins nothing
+    assert locate(layout, coords, SeenTile(3, 2, *cell("5B"), *cell("5C"))) is (
+        JoinProblem.NOT_TOUCHING
+    )
+
+
 # --- locate's answers -------------------------------------------------------------------------
 
 
