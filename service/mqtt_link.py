@@ -25,6 +25,7 @@ import functools
 import logging
 import ssl
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -131,6 +132,8 @@ class MqttLink:
         self._pub_lock = threading.RLock()
         self._acks = _Acks()
         self._connected = threading.Event()
+        self._listening = threading.Event()  # the broker acknowledged the cmd subscription
+        self._cmd_sub_mid: int | None = None
         self._started = False
         self._last_error: str | None = None
         self._failures = 0
@@ -171,6 +174,7 @@ class MqttLink:
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
         c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
 
     def start(self) -> None:
         """Connect in the background (and keep reconnecting every 1-2 s)."""
@@ -183,8 +187,12 @@ class MqttLink:
         self._client.loop_start()
 
     def wait_connected(self, timeout: float) -> bool:
-        """True once connected and caught up (state, online and pending events sent)."""
-        return self._connected.wait(timeout)
+        """True once connected, caught up (state, online, pending events sent) and
+        subscribed to commands (the broker acknowledged the subscription)."""
+        deadline = time.monotonic() + timeout
+        return self._connected.wait(timeout) and self._listening.wait(
+            max(0.0, deadline - time.monotonic())
+        )
 
     def stop(self, timeout: float = 5.0) -> None:
         """Publish `offline` (retained), disconnect and stop paho's thread. Idempotent."""
@@ -301,7 +309,10 @@ class MqttLink:
         log.info("mqtt: connected to %s:%d", s.host, s.port)
         self._failures = 0
         self._last_error = None
-        client.subscribe(self.topics.cmd, options=SubscribeOptions(qos=QOS, retainAsPublished=True))
+        self._listening.clear()
+        _, self._cmd_sub_mid = client.subscribe(
+            self.topics.cmd, options=SubscribeOptions(qos=QOS, retainAsPublished=True)
+        )
         if s.discovery:
             client.subscribe(HA_STATUS, options=SubscribeOptions(qos=QOS))
         with self._pub_lock:
@@ -355,6 +366,7 @@ class MqttLink:
     ) -> None:
         was_connected = self._connected.is_set()
         self._connected.clear()
+        self._listening.clear()
         if self._started and was_connected:  # a refused connect was reported already
             self._replay_from = self._journal.last_seq() - self._replay_window + 1
             self._note_failure(f"disconnected from the broker: {reason_code}")
@@ -383,6 +395,23 @@ class MqttLink:
         self._journal.mark_acked(seq)
 
     @_guarded
+    def _on_subscribe(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_codes: list[ReasonCode],
+        properties: Any,
+    ) -> None:
+        if mid != self._cmd_sub_mid:
+            return
+        if any(code.is_failure for code in reason_codes):
+            self._last_error = f"the broker refused the subscription to {self.topics.cmd}"
+            log.warning("mqtt: %s: %s", self._last_error, reason_codes)
+            return
+        self._listening.set()
+
+    @_guarded
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         if msg.topic == HA_STATUS:
             if msg.payload == b"online":
@@ -406,6 +435,7 @@ class MqttLink:
             pending, last_error = None, last_error or str(exc)
         return {
             "connected": self._connected.is_set(),
+            "listening": self._listening.is_set(),
             "broker": f"{self.settings.host}:{self.settings.port}",
             "prefix": self.settings.prefix,
             "pending": pending,
