@@ -45,6 +45,10 @@ class Hub:
         self.view.on_broker(connected, self.clock())
         self.push()
 
+    def on_refused(self, reason: str) -> None:
+        self.view.on_refused(reason, self.clock())
+        self.push()
+
     def on_message(self, topic: str, payload: bytes) -> None:
         prefix = self.settings.prefix + "/"
         if not topic.startswith(prefix):

@@ -30,6 +30,8 @@ class Listener(Protocol):
 
     def on_message(self, topic: str, payload: bytes) -> None: ...
 
+    def on_refused(self, reason: str) -> None: ...
+
 
 class MqttLink:
     """Subscribes to one table's topics and publishes its commands."""
@@ -40,6 +42,9 @@ class MqttLink:
         self.listener = listener
         self.connected = False
         self.stopping = False
+        # paho's thread only: for logging each change once, not every retry
+        self._up = False
+        self._refusal: str | None = None
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}",
@@ -98,8 +103,14 @@ class MqttLink:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         if reason.is_failure:
-            log.warning("mqtt: broker refused the connection: %s", reason)
+            if str(reason) != self._refusal:
+                log.warning(
+                    "mqtt: broker refused the display: %s (check user and password)", reason
+                )
+            self._refusal = str(reason)
+            self._handoff(self.listener.on_refused, str(reason))
             return
+        self._up, self._refusal = True, None
         client.subscribe([(self.topic(s), 1) for s in SUBSCRIPTIONS])
         log.info("mqtt: connected, subscribed to %s/#", self.settings.prefix)
         self._handoff(self._set_connected, True)
@@ -109,8 +120,9 @@ class MqttLink:
     ) -> None:
         if self.stopping:
             log.info("mqtt: disconnected")
-        else:
+        elif self._up:
             log.warning("mqtt: lost the broker (%s); reconnecting", reason)
+        self._up = False
         self._handoff(self._set_connected, False)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:

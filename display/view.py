@@ -53,6 +53,7 @@ class TableView:
         self.language = language
         self.broker_connected = False
         self.broker_ever_connected = False
+        self.broker_refused: str | None = None
         self.broker_since: float | None = None
         self.status: str | None = None
         self.status_since: float | None = None
@@ -80,6 +81,13 @@ class TableView:
             self.broker_since = now
         self.broker_connected = connected
         self.broker_ever_connected = self.broker_ever_connected or connected
+        if connected:
+            self.broker_refused = None
+
+    def on_refused(self, reason: str, now: float) -> None:
+        """The broker turned the display away (bad user or password, not authorised)."""
+        self.on_broker(False, now)
+        self.broker_refused = reason
 
     def on_status(self, text: str, now: float) -> None:
         status = text.strip().lower()
@@ -178,7 +186,11 @@ class TableView:
             "table": self.table,
             "language": self._language(),
             "now": iso(now),
-            "broker": {"connected": self.broker_connected, "since": iso(self.broker_since)},
+            "broker": {
+                "connected": self.broker_connected,
+                "since": iso(self.broker_since),
+                "refused": self.broker_refused,
+            },
             "controller": {"status": self.status, "since": iso(self.status_since)},
             "state": self.state,
             "state_received": iso(self.state_received),
@@ -195,7 +207,9 @@ class TableView:
         reasons = []
         if self.state is None:
             reasons.append("no_state")
-        if not self.broker_connected:
+        if self.broker_refused is not None:
+            reasons.append("broker_refused")
+        elif not self.broker_connected:
             reasons.append("broker_lost" if self.broker_ever_connected else "broker_connecting")
         if self.status == "offline":
             reasons.append("controller_offline")

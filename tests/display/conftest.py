@@ -113,15 +113,19 @@ class DisplayServer:
     stop: Callable[[], None]
 
 
-def _start_display(broker: Mosquitto) -> DisplayServer:
+def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
+    """A display server in its own thread and loop; the caller stops it."""
     settings = DisplaySettings(
-        table=samples.TABLE,
-        mqtt_host=broker.host,
-        mqtt_port=broker.port,
-        http_host="127.0.0.1",
-        http_port=free_port(),
-        reply_timeout_s=1.0,
-        heartbeat_s=1.0,
+        **{
+            "table": samples.TABLE,
+            "mqtt_host": broker.host,
+            "mqtt_port": broker.port,
+            "http_host": "127.0.0.1",
+            "http_port": free_port(),
+            "reply_timeout_s": 1.0,
+            "heartbeat_s": 1.0,
+            **overrides,
+        }
     )
     loop = asyncio.new_event_loop()
     ready = asyncio.Event()
@@ -155,7 +159,7 @@ def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
     started: list[DisplayServer] = []
 
     def start() -> DisplayServer:
-        started.append(_start_display(broker))
+        started.append(start_display_on(broker))
         return started[-1]
 
     try:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.display import samples
-from tests.display.conftest import Controller, DisplayServer, wait_for
+from tests.display.conftest import Controller, DisplayServer, start_display_on, wait_for
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
 
@@ -138,3 +140,32 @@ def test_commands_must_be_json_so_other_sites_cannot_post_them(
     else:
         raise AssertionError("a text/plain command was accepted")
     assert controller.commands == []
+
+
+def test_a_refused_login_is_told_and_the_right_one_gets_in(tmp_path: Path) -> None:
+    passwords = tmp_path / "passwords"
+    subprocess.run(
+        ["mosquitto_passwd", "-b", "-c", str(passwords), "display", "right"],
+        check=True,
+        capture_output=True,
+    )
+    passwords.chmod(0o600)
+    secured = Mosquitto(
+        tmp_path / "secured", extra=f"allow_anonymous false\npassword_file {passwords}\n"
+    )
+    secured.start()
+    try:
+        wrong = start_display_on(secured, mqtt_username="display", mqtt_password="wrong")
+        try:
+            wait_for(lambda: "broker_refused" in get_view(wrong)["stale"], what="a refusal")
+            assert get_view(wrong)["broker"]["refused"] == "Not authorized"
+        finally:
+            wrong.stop()
+        right = start_display_on(secured, mqtt_username="display", mqtt_password="right")
+        try:
+            wait_for(lambda: get_view(right)["broker"]["connected"], what="the right login")
+            assert "broker_refused" not in get_view(right)["stale"]
+        finally:
+            right.stop()
+    finally:
+        secured.stop()

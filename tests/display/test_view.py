@@ -158,3 +158,11 @@ def test_re_reading_the_same_state_keeps_its_time() -> None:
     assert view.snapshot(NOW + 60)["state_received"] == "2023-11-14T22:13:20.000Z"
     view.on_state(samples.state(seq=21), NOW + 61)
     assert view.snapshot(NOW + 61)["state_received"] == "2023-11-14T22:14:21.000Z"
+
+
+def test_a_refused_login_is_a_reason_until_connected() -> None:
+    view = TableView(samples.TABLE)
+    view.on_refused("Not authorized", NOW)
+    assert "broker_refused" in view.stale_reasons()
+    view.on_broker(True, NOW + 1)
+    assert "broker_refused" not in view.stale_reasons()
