@@ -138,9 +138,9 @@ def _half_gap(placed: SeenTile, seen: SeenTile) -> float:
         return max(math.hypot(s.xa - ax, s.ya - ay), math.hypot(s.xb - bx, s.yb - by))
 
     straight = worst(p.xa, p.ya, p.xb, p.yb)
-    if p.a != p.b:
+    if p.a != p.b and (p.a, p.b) == (s.a, s.b):
         return straight
-    return min(straight, worst(p.xb, p.yb, p.xa, p.ya))
+    return min(straight, worst(p.xb, p.yb, p.xa, p.ya))  # a double, or read otherwise
 
 
 def _last_input_is_play(game: Game, tile: Tile) -> bool:
@@ -203,6 +203,9 @@ class Reconciler:
         self._hand = game.hand_no
         self._counts: ZoneCounts | None = None
         self._cleared = False
+        self._known: list[Tile] = game.layout.tiles()  # the layout as we last left it
+        self._ignored: dict[Tile, SeenTile] = {}  # taken back by a command, still lying there
+        self._aliases: dict[Tile, Tile] = {}  # a tile as read -> the tile it was corrected to
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -227,15 +230,19 @@ class Reconciler:
     def observe(self, snapshot: Snapshot) -> list[Outcome]:
         """Judge one settled snapshot of the surface."""
         self._new_hand_check()
+        self._catch_up()
         if snapshot.unsure:
             log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))
             return []
+        tiles = self._unignored(snapshot.tiles)
         phase = self.game.phase
+        out: list[Outcome] = []
         if phase is Phase.LEAD or phase is Phase.PLAY:
-            return self._judge_play(snapshot.tiles, undo_allowed=True)
-        if phase is Phase.COUNTING or phase is Phase.HAND_OVER:
-            return self._settle() + self._count(snapshot.tiles)
-        return []
+            out = self._judge_play(tiles, undo_allowed=True)
+        elif phase is Phase.COUNTING or phase is Phase.HAND_OVER:
+            out = self._settle() + self._count(tiles)
+        self._known = self.game.layout.tiles()
+        return out
 
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Raise the pending alert if its grace time has run out by `now`."""
@@ -275,6 +282,44 @@ class Reconciler:
             return [*accepted, *self._settle()]
         return self._pend(problem)
 
+    def _catch_up(self) -> None:
+        """Follow what commands did to the layout since the last snapshot: a play or pass
+        taken back (UNDO) leaves its tile lying there, not to be played again until it
+        is moved; a corrected reading (`correct`) keeps its place under its new name."""
+        now, before = self.game.layout.tiles(), self._known
+        if now == before:
+            return
+        if now == before[: len(now)]:
+            for tile in before[len(now) :]:
+                placed = self._placed.pop(tile, None)
+                if placed is not None:
+                    self._ignored[tile] = placed
+        elif len(now) == len(before):
+            for old, new in zip(before, now, strict=True):
+                if old is not new:
+                    self._aliases[old] = new
+                    placed = self._placed.pop(old, None)
+                    if placed is not None:
+                        self._placed[new] = placed
+        self._known = now
+
+    def _unignored(self, tiles: Sequence[SeenTile]) -> list[SeenTile]:
+        """The snapshot without tiles taken back by a command and still lying in place;
+        a tile moved or lifted since is no longer ignored."""
+        out = []
+        for seen in tiles:
+            left = self._ignored.get(seen.tile)
+            if left is not None and _half_gap(left, seen) <= self.match_mm:
+                continue
+            out.append(seen)
+        for tile in [t for t in self._ignored if not any(s.tile is t for s in tiles)]:
+            del self._ignored[tile]
+        for seen in tiles:
+            left = self._ignored.get(seen.tile)
+            if left is not None and _half_gap(left, seen) > self.match_mm:
+                del self._ignored[seen.tile]
+        return out
+
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
         """Whether another tile lies just where `tile` lay: a misreading (to be corrected
         with the `correct` command) or a swap, never a take-back."""
@@ -309,7 +354,8 @@ class Reconciler:
             near = [
                 (_half_gap(placed, s), i)
                 for i, s in enumerate(free)
-                if placed is not None and s.tile is node.tile
+                if placed is not None
+                and (s.tile is node.tile or self._aliases.get(s.tile) is node.tile)
             ]
             near = [(gap, i) for gap, i in near if gap <= self.match_mm]
             if not near:
@@ -475,6 +521,9 @@ class Reconciler:
         if self.game.hand_no != self._hand:
             self._hand = self.game.hand_no
             self._placed.clear()
+            self._ignored.clear()
+            self._aliases.clear()
+            self._known = self.game.layout.tiles()
             self._counts = None
             self._cleared = False
 

@@ -290,3 +290,30 @@ def test_a_new_illegal_position_replaces_the_standing_alert(table: Table) -> Non
     assert table.lay(far) == []  # its own grace time
     assert table.tick(GRACE) == [Resolved(first.key), table.rec.standing]
     assert table.rec.standing is not None and table.rec.standing.code == "NOT_TOUCHING"
+
+
+def test_a_play_taken_back_by_command_is_not_played_again_while_it_lies_there(
+    table: Table,
+) -> None:
+    assert table.game.undo().ok  # the UNDO button: 6-4 still lies on the table
+    assert table.look() == []
+    assert table.tick(5) == []
+    assert table.game.layout.tiles() == [t("6-6")]
+    seen = table.lift("6-4")
+    assert table.look() == []
+    again = table.lay(seen)  # put down again: a play
+    assert [type(o) for o in again] == [Accepted]
+    assert table.game.layout.tiles() == [t("6-6"), t("6-4")]
+
+
+def test_a_corrected_reading_keeps_its_place() -> None:
+    table = Table()
+    table.play("6-6", None)
+    table.play("6-4", OpenEnd(0, Edge.SIDE0, 6))  # really a 6-1, misread as 6-4
+    assert table.game.correct(t("6-4"), t("6-1")).ok
+    assert table.look() == []  # the camera still reads 6-4 there: no alert
+    assert table.tick(5) == []
+    assert table.game.layout.tiles() == [t("6-6"), t("6-1")]
+    # and the next tile joins the corrected tile's open end (its 1)
+    out = table.lay(SeenTile(1, 3, 522, 300, 546, 300))
+    assert [type(o) for o in out] == [Accepted]
