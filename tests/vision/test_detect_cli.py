@@ -92,3 +92,20 @@ def test_bad_files_are_named_and_the_rest_still_run(scene: Path, tmp_path: Path)
     assert f"{empty}: the file is empty" in err
     records = [json.loads(line) for line in out.strip().splitlines()]
     assert [r["image"] for r in records] == [str(scene)]
+
+
+def test_a_play_area_off_the_image_is_an_error_naming_it(scene: Path) -> None:
+    code, out, err = invoke(str(scene), "--area", "5000,5000,6000,6000")
+    assert code == 1
+    assert out == ""
+    assert f"{scene}: the play area lies outside the 700x400 frame" in err
+
+
+def test_dark_sets_by_tone(tmp_path: Path) -> None:
+    img = background(400, 700, (150, 160, 150))
+    draw_tile(img, (300, 200), (5, 2), face=(25, 25, 30), pip=(240, 240, 240))
+    path = tmp_path / "dark.png"
+    cv2.imwrite(str(path), img)
+    code, out, _ = invoke(str(path), "--json", "--tone", "dark")
+    assert code == 0
+    assert [t["pips"] for t in json.loads(out)["tiles"]] == [[5, 2]]
