@@ -2,7 +2,9 @@
 
 The reconciler's table-mode game is told only what a table is told (passes, draws,
 who led, "domino!"); every play comes from snapshots of the surface. Every play must be
-accepted at the same open end as in the full game, and the scores must agree.
+accepted at the same open end as in the full game, and the scores must agree. Now and
+then a wrong tile is laid where a play goes first: an alert after the grace time only,
+nothing changes, and it is resolved when the tile is taken away.
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from engine import Game, Mode, Phase, PlayEvent, rulesets
 from engine.geometry import GeometryError, Placer, TileSize
 from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
-from service.reconciler import Accepted, Cleared, Outcome, Reconciler, SeatZone, ZoneCounts
+from service.reconciler import (
+    Accepted,
+    Alert,
+    Cleared,
+    Outcome,
+    Reconciler,
+    Resolved,
+    SeatZone,
+    ZoneCounts,
+)
 
 W, H = 900, 600
 RULESETS = ["walnut", "revisited", "straight", "puerto-rico", "wooden", "straight-block"]
@@ -66,6 +77,7 @@ class Lockstep:
         self.rec = Reconciler(self.table, TileSize(), 1.5, lambda: self.now, zones=self.zones)
         self.player = RandomPlayer(random.Random(seed))
         self.jitter = random.Random(seed + 1)
+        self.mischief = random.Random(seed + 2)
         self.noise = noise
         self.placer = Placer(W, H)
         self.clean: list[SeenTile] = []
@@ -94,6 +106,8 @@ class Lockstep:
             where = self.placer.place(full.layout, self.clean, move.tile, move.end)
         except GeometryError:
             reject()  # the surface is full (rare): not what is tested here
+        if move.end is not None and self.mischief.random() < 0.2:
+            self.try_a_wrong_tile(where, move.end.pip)
         full_play = full.play(move.tile, move.end).events[0]
         self.clean.append(where)
         self.surface.append(shaken(where, self.jitter, self.noise, self.noise))
@@ -107,6 +121,21 @@ class Lockstep:
         told = {k: v for k, v in play.payload().items() if k not in ("xa", "ya", "xb", "yb")}
         assert told == full_play.payload() and play.seat == seat
         return True
+
+    def try_a_wrong_tile(self, where: SeenTile, pip: int) -> None:
+        """Someone lays a tile showing no `pip` where the play goes: an alert after the
+        grace time, nothing changes, and it is resolved once the tile is taken away."""
+        on_table = set(self.table.layout.tiles())
+        wrong = [t for t in self.full.set.tiles() if not t.has(pip) and t not in on_table]
+        tile = wrong[self.mischief.randrange(len(wrong))]
+        seen = SeenTile(tile.high, tile.low, where.xa, where.ya, where.xb, where.yb)
+        before = (self.table.layout.tiles(), self.table.scores())
+        assert self.look((*self.surface, seen)) == []
+        self.now += 1.6
+        (alert,) = self.rec.tick()
+        assert isinstance(alert, Alert) and alert.code == "NO_MATCH" and alert.tile is tile
+        assert (self.table.layout.tiles(), self.table.scores()) == before
+        assert self.look(tuple(self.surface)) == [Resolved(alert.key)]
 
     def end_of_hand(self) -> bool:
         """Count the hand from the zones; True if the game goes on."""
