@@ -1,0 +1,78 @@
+"""The table process is killed (SIGKILL) while publishing: after a restart every event arrives."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from service.journal import Journal
+from service.mqtt_link import MqttLink
+from tests.fixtures.mosquitto import Mosquitto
+from tests.service.mqtt_recorder import Recorder, mqtt_settings, state_payload
+
+ROOT = Path(__file__).resolve().parents[2]
+P = "domino/t1"
+
+CHILD = """
+import sys
+from pathlib import Path
+from service.journal import Journal
+from service.mqtt_link import MqttLink
+from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
+host, port, state_dir = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+journal = Journal(state_dir, "t1")
+link = MqttLink(mqtt_settings(host, port), "t1", journal, state=state_payload, on_command=print)
+link.start()
+assert link.wait_connected(10)
+n = 0
+while True:
+    n += 1
+    seqs = journal.append({"n": n}, [("play", play_payload(n))])
+    link.publish_journaled(seqs)
+    print(seqs[-1], flush=True)
+"""
+
+
+def test_every_event_arrives_after_the_table_is_killed(tmp_path: Path, broker: Mosquitto) -> None:
+    rec = Recorder(broker.host, broker.port, [f"{P}/event/#"], client_id="desk", persistent=True)
+    assert rec.subscribed.wait(5)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, broker.host, str(broker.port), str(tmp_path)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        while int(proc.stdout.readline() or 0) < 100:
+            assert proc.poll() is None, "the table process died"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(5)
+        with Journal(tmp_path, "t1") as journal:
+            last = journal.last_seq()
+            assert last >= 100
+            link = MqttLink(
+                mqtt_settings(broker.host, broker.port),
+                "t1",
+                journal,
+                state=lambda: state_payload(seq=last),
+                on_command=print,
+            )
+            link.start()
+            try:
+                assert link.wait_connected(10)
+                want = set(range(1, last + 1))
+                seen = rec.wait_for(lambda s: {x.json()["seq"] for x in s} >= want, 20)
+                first: dict[int, bytes] = {}
+                for s in seen:
+                    assert first.setdefault(s.json()["seq"], s.payload) == s.payload
+            finally:
+                link.stop()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        rec.close()
