@@ -6,13 +6,12 @@
   live link from a dead one.
 - `GET /api/view`: the current view, once.
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
-  or, with `ok: false`, why there was none (HTTP 400, 503 or 504).
+  or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -79,7 +78,7 @@ async def command(request: web.Request) -> web.Response:
         return web.json_response({"ok": False, "error": error, "display_error": "bad"}, status=415)
     try:
         body = await request.json()
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or not UTF-8
         body = None
     try:
         cmd = build_command(body)

@@ -89,6 +89,22 @@ def test_no_reply_is_a_timeout(controller: Controller, display_server: DisplaySe
     assert controller.commands[0]["action"] == "undo"
 
 
+def test_a_body_that_is_not_json_is_refused(display_server: DisplayServer) -> None:
+    for body in (b"{not json", b"\xff\xfe"):
+        request = urllib.request.Request(
+            f"{display_server.url}/api/cmd",
+            data=body,
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            urllib.request.urlopen(request, timeout=5)
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 400
+        else:
+            raise AssertionError("a body that is not JSON was accepted")
+
+
 def test_a_bad_command_is_refused_before_mqtt(
     controller: Controller, display_server: DisplayServer
 ) -> None:
