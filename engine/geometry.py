@@ -259,15 +259,42 @@ def touching(
 ) -> Touch | None:
     """The layout edge `seen` touches (the nearest within `tolerance` mm), or None.
 
-    The tile must lie beyond the edge (on its outward side). Its touching half is the
-    half nearer the edge's middle. The first tile joined to a lead double defines the
-    double's line: on a double with nothing joined yet, an end that is not open as an
-    arm is read as a side.
+    The tile must lie beyond the edge (on its outward side), its touching half being the
+    half nearer the edge's middle; or, at an open end, a half of it may lie beside the
+    end half (side by side, going on past the end or across it). The first tile joined
+    to a lead double defines the double's line: on a double with nothing joined yet, an
+    end that is not open as an arm is read as a side. Mirror-image ends (a double's two
+    sides or two arms, nothing joined to either) are reported as the first.
     """
     if not layout.nodes:
         return None
-    cx, cy = seen.centre
     opened = {(e.node, e.edge): e for e in layout.ends}
+    found = _nearest_contact(layout, coords, seen, size, tolerance, opened)
+    if found is None:
+        return None
+    at, distance, pip = found
+    edge, end = at.edge, opened.get((at.node, at.edge))
+    node = layout.nodes[at.node]
+    if end is None and edge in _ARMS and node.parent is None and not node.used:
+        end = next((e for e in layout.ends if e.node == at.node and e.edge in _SIDES), None)
+        edge = end.edge if end is not None else edge
+    elif end is not None and end.edge.kind is not EdgeKind.END:
+        end = _first_mirror(layout, end)
+        edge = end.edge
+    return Touch(at.node, edge, pip, distance, end)
+
+
+def _nearest_contact(
+    layout: Layout,
+    coords: Sequence[SeenTile],
+    seen: SeenTile,
+    size: TileSize,
+    tolerance: float,
+    opened: dict[tuple[int, Edge], OpenEnd],
+) -> tuple[EdgeAt, float, int] | None:
+    """The edge `seen` lies against (beyond it, or beside an open end's half), how far
+    off, and the pips of its touching half."""
+    cx, cy = seen.centre
     best: tuple[float, EdgeAt, float, int | None] | None = None
     for node_edges in edge_positions(layout, coords, size):
         for at in node_edges:
@@ -279,25 +306,18 @@ def touching(
                     best = (key, at, distance, None)
             elif is_open and at.edge.kind is EdgeKind.END:
                 beside = _alongside(at, seen, size, tolerance - _ALONGSIDE_STRICTER_MM)
-                if beside is not None and (best is None or beside[0] + 2.0 < best[0]):
-                    best = (beside[0] + 2.0, at, beside[0], beside[1])
+                key = beside[0] + _ALONGSIDE_STRICTER_MM if beside is not None else math.inf
+                if beside is not None and (best is None or key < best[0]):
+                    best = (key, at, beside[0], beside[1])
     if best is None:
         return None
     _, at, distance, pip = best
-    if pip is None:
+    if pip is None:  # the half nearer the edge's middle
         near_a = math.hypot(seen.xa - at.x, seen.ya - at.y) <= math.hypot(
             seen.xb - at.x, seen.yb - at.y
         )
         pip = seen.a if near_a else seen.b
-    edge, end = at.edge, opened.get((at.node, at.edge))
-    node = layout.nodes[at.node]
-    if end is None and edge in _ARMS and node.parent is None and not node.used:
-        end = next((e for e in layout.ends if e.node == at.node and e.edge in _SIDES), None)
-        edge = end.edge if end is not None else edge
-    elif end is not None and end.edge.kind is not EdgeKind.END:
-        end = _first_mirror(layout, end)
-        edge = end.edge
-    return Touch(at.node, edge, pip, distance, end)
+    return at, distance, pip
 
 
 _ALONGSIDE_STRICTER_MM = 2.0  # a tile beside an end half must lie closer than one beyond
@@ -420,9 +440,11 @@ class Placer:
     crosswise). A plain tile goes on in line away from its parent; a double lies
     crosswise, its middle touching the end (or in line, with `doubles=IN_LINE`); a tile
     joined to a double's side goes on through the double's middle; a spinner's arms go
-    perpendicular. Where the line would leave the surface or come within `gap_mm` of
-    another tile (half a tile's width by default), it turns a corner: the next tile
-    lies across, its touching half still against the end. Coordinates are whole mm.
+    perpendicular. Where the line would leave the surface, come within `gap_mm` of
+    another tile (half a tile's width by default) or leave no room to go on, it turns a
+    corner: the next tile lies across, its touching half still against the end; two
+    tiles after a corner it turns back (a snake). As a last resort a tile is squeezed in
+    against others, clear of their edges. Coordinates are whole mm.
     """
 
     def __init__(
