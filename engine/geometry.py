@@ -499,6 +499,19 @@ class Placer:
         roomy = [o for o in fitting if self._room_beyond(o, boxes)]
         return (roomy or fitting)[0].seen
 
+    def lay_out(self, layout: Layout) -> list[SeenTile]:
+        """Where every tile of `layout` goes, played in order (for a layout known only as
+        a topology: a replay, a state to draw). The same as placing each as it came."""
+        coords: list[SeenTile] = []
+        for index, node in enumerate(layout.nodes):
+            end = None
+            if node.parent is not None and node.parent_edge is not None:
+                parent = layout.nodes[node.parent]
+                pip = parent.tile.low if node.parent_edge is Edge.LOW else parent.tile.high
+                end = OpenEnd(node.parent, node.parent_edge, pip)
+            coords.append(self.place(_first(layout, index), coords, node.tile, end))
+        return coords
+
     def _lead(self, tile: Tile) -> SeenTile:
         cx, cy = self.width_mm // 2, self.height_mm // 2
         q = self.size.length_mm / 4
@@ -636,6 +649,20 @@ class Placer:
             return False
         mine = _box(option.seen, self.size)
         return all(room.gap(b) >= self.gap_mm - 0.5 for b in boxes) and not room.overlaps(mine)
+
+
+def _first(layout: Layout, count: int) -> Layout:
+    """`layout` as it was when it held its first `count` tiles (nodes and used edges)."""
+    early = layout.copy()
+    nodes = early.nodes[:count]
+    for node in nodes:
+        node.used = [node.edge] if node.edge is not None else []
+    for node in nodes:
+        if node.parent is not None and node.parent_edge is not None:
+            nodes[node.parent].used.append(node.parent_edge)
+    early.nodes = nodes
+    early.ends = []
+    return early
 
 
 def _along(base: Vec, d: Vec, k: float) -> Vec:

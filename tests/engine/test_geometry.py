@@ -315,6 +315,7 @@ def laid_out_game(name: str, seats: int, seed: int, noise: float) -> int:
         game.push(move)
         clean.append(where)
         seen.append(shaken)
+    assert placer.lay_out(game.layout) == clean  # the same, from the topology alone
     return checked
 
 
