@@ -317,3 +317,15 @@ def test_a_corrected_reading_keeps_its_place() -> None:
     # and the next tile joins the corrected tile's open end (its 1)
     out = table.lay(SeenTile(1, 3, 522, 300, 546, 300))
     assert [type(o) for o in out] == [Accepted]
+
+
+def test_a_pair_with_one_illegal_tile_changes_nothing(table: Table) -> None:
+    legal = table.where("4-1", OpenEnd(1, Edge.LOW, 4))
+    wrong = SeenTile(5, 2, 426, 300, 402, 300)  # at the 6-6's other side
+    assert table.lay(legal, wrong) == []
+    assert alerts(table.tick(GRACE)) == ["NO_MATCH"]
+    assert len(table.game.layout) == 2
+    table.surface.remove(wrong)
+    out = table.look()
+    assert [type(o) for o in out] == [Accepted, Resolved]
+    assert table.game.layout.tiles()[-1] is t("4-1")
