@@ -109,8 +109,11 @@ def _canonical(d: Vec) -> Vec:
 
 
 def _half_positions(tile: Tile, seen: SeenTile) -> tuple[Vec, Vec]:
-    """(centre of the half showing `tile.high`, centre of the other half)."""
-    if seen.a == tile.high:
+    """(centre of the half showing `tile.high`, centre of the other half); for a tile
+    read otherwise (and corrected), the way that agrees with more of the reading."""
+    a_high = (seen.a == tile.high) + (seen.b == tile.low)
+    b_high = (seen.b == tile.high) + (seen.a == tile.low)
+    if a_high >= b_high:
         return (seen.xa, seen.ya), (seen.xb, seen.yb)
     return (seen.xb, seen.yb), (seen.xa, seen.ya)
 

@@ -335,3 +335,11 @@ def test_placer_is_deterministic() -> None:
     placer = Placer(900, 600)
     first = placer.place(layout, [], t("6-6"), None)
     assert first == Placer(900, 600).place(layout, [], t("6-6"), None)
+
+
+def test_a_corrected_reading_keeps_the_half_it_read_right() -> None:
+    layout = laid("straight")
+    layout.place(t("3-1"), None)  # read as 5-1, corrected to 3-1: the 1 was right
+    (edges,) = edge_positions(layout, [SeenTile(5, 1, 100, 100, 124, 100)])
+    where = {e.edge: (e.x, e.y) for e in edges}
+    assert where == {Edge.HIGH: (88, 100), Edge.LOW: (136, 100)}
