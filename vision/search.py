@@ -25,6 +25,8 @@ from vision.tuning import Settings
 logger = logging.getLogger(__name__)
 
 SURE = 0.9  # a half read with less confidence gets a second look
+WHOLE = 0.9  # a tile less of whose halves shows its face is covered (a hand)
+FACE_SHARE = 0.7  # ... its face: at least this share of the face's brightness
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,30 @@ class Found:
     width: float
     kept: list[TileHypothesis] = field(default_factory=list)  # all that won material
     read: list[TileHypothesis] = field(default_factory=list)  # those behind `tiles`
+
+
+def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
+    """Pixels on or within 2 px of a pip-sized mark (a pip's soft rim included)."""
+    small = (blobs.area > 0) & (blobs.area <= 0.25 * width**2)
+    small[0] = False
+    mask = small[blobs.labels].astype(np.uint8)
+    return np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0, dtype=np.bool_)
+
+
+def _face_share(img: NDArray[np.uint8], near_marks: NDArray[np.bool_], t: TileHypothesis) -> float:
+    """The smaller share, over the two halves, of sample points showing the tile's
+    face (as bright as it, or at a pip or the divider): a hand or a sleeve over part
+    of a tile is darker than the face and no mark of the size of a pip."""
+    h, w = img.shape
+    grid = np.linspace(-0.4, 0.4, 7) * t.width
+    aa, dd = np.meshgrid(grid, grid)
+    samples: list[tuple[NDArray[np.uint8], NDArray[np.bool_]]] = []
+    for hx, hy in t.half_centres():
+        xs = np.clip(np.rint(hx + aa * t.nx + dd * t.dx).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(hy + aa * t.ny + dd * t.dy).astype(np.intp), 0, h - 1)
+        samples.append((img[ys, xs], near_marks[ys, xs]))
+    face = float(np.percentile(np.concatenate([v for v, _ in samples]), 90))
+    return min(float(((v >= FACE_SHARE * face) | on_mark).mean()) for v, on_mark in samples)
 
 
 def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
@@ -61,6 +87,7 @@ class _Planes:
     bright: NDArray[np.uint8]
     solid: NDArray[np.uint8]
     marks: NDArray[np.uint8]  # at the pips' contrast
+    tile: NDArray[np.bool_]  # tile material (Otsu)
 
 
 def _outlined(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
@@ -129,6 +156,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     unsure: list[UnsureRegion] = []
     ox, oy = offset
     kept = suppress(rescored)
+    near = _near_marks(blobs, width)
     read: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
@@ -136,6 +164,9 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
+            continue
+        if _face_share(planes.img, near, t) < WHOLE:
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "partly covered"))
             continue
         (xa, ya), (xb, yb) = t.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
@@ -220,7 +251,7 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     bright = local_bright(img, s.window)
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
-    planes = _Planes(img, bright, solid, marks)
+    planes = _Planes(img, bright, solid, marks, tile)
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.

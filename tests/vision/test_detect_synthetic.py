@@ -405,3 +405,15 @@ def test_a_layout_no_domino_has_is_read_with_low_confidence() -> None:
     by_pips = {t.pips: t for t in det.tiles}
     assert by_pips[(4, 4)].confidence == 1.0
     assert by_pips[(1, 2)].confidence <= 0.5
+
+
+def test_a_tile_partly_under_a_hand_is_unsure_not_misread() -> None:
+    img = background(400, 700, (60, 110, 40))
+    drawn = [draw_tile(img, (200, 150), (3, 5))]
+    draw_tile(img, (450, 250), (6, 6))
+    # a finger over the right half of the 6-6, hiding some of its pips
+    cv2.ellipse(img, (500, 290), (22, 60), 10, 0, 360, (120, 150, 200), -1, cv2.LINE_AA)
+    det = detect(img)
+    assert_reads(det, drawn)
+    assert [u.reason for u in det.unsure] == ["partly covered"]
+    assert det.unsure[0].x == pytest.approx(450, abs=5)
