@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from engine import Game, Mode, Phase, PlayEvent, rulesets
-from engine.geometry import GeometryError, Placer, TileSize
+from engine.geometry import DoubleLie, GeometryError, Placer, TileSize
 from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
 from service.reconciler import (
@@ -66,7 +66,7 @@ def zone_tiles(game: Game, zones: list[SeatZone]) -> list[SeenTile]:
 class Lockstep:
     """One game played in full information and, from the surface, at a table."""
 
-    def __init__(self, name: str, seats: int, seed: int, noise: float) -> None:
+    def __init__(self, name: str, seats: int, seed: int, noise: float, doubles: DoubleLie) -> None:
         rules = rulesets.load(name)
         self.full = Game(rules, seats, mode=Mode.FULL, seed=seed)
         self.table = Game(rules, seats)
@@ -79,7 +79,8 @@ class Lockstep:
         self.jitter = random.Random(seed + 1)
         self.mischief = random.Random(seed + 2)
         self.noise = noise
-        self.placer = Placer(W, H)
+        self.doubles = doubles
+        self.placer = Placer(W, H, doubles=doubles)
         self.clean: list[SeenTile] = []
         self.surface: list[SeenTile] = []
 
@@ -159,13 +160,20 @@ class Lockstep:
             return False
         assert self.look(()) == [Cleared()]
         assert full.next_hand().ok and table.next_hand().ok
-        self.placer, self.clean, self.surface = Placer(W, H), [], []
+        self.placer, self.clean, self.surface = Placer(W, H, doubles=self.doubles), [], []
         return True
 
 
-def table_game(name: str, seats: int, seed: int, hands: int, noise: float) -> int:
+def table_game(
+    name: str,
+    seats: int,
+    seed: int,
+    hands: int,
+    noise: float,
+    doubles: DoubleLie = DoubleLie.CROSSWISE,
+) -> int:
     """Play up to `hands` hands both ways; returns the plays checked."""
-    game = Lockstep(name, seats, seed, noise)
+    game = Lockstep(name, seats, seed, noise, doubles)
     plays = 0
     for _ in range(hands):
         while game.full.phase in (Phase.LEAD, Phase.PLAY):
@@ -181,12 +189,13 @@ def table_game(name: str, seats: int, seed: int, hands: int, noise: float) -> in
     st.integers(2, 4),
     st.integers(0, 2**32 - 1),
     st.sampled_from([0.0, 2.0]),
+    st.sampled_from(list(DoubleLie)),
 )
 def test_random_games_seen_on_the_surface_score_as_played(
-    name: str, seats: int, seed: int, noise: float
+    name: str, seats: int, seed: int, noise: float, doubles: DoubleLie
 ) -> None:
     lo, hi = rulesets.load(name).players
-    table_game(name, min(max(seats, lo), hi), seed, hands=2, noise=noise)
+    table_game(name, min(max(seats, lo), hi), seed, hands=2, noise=noise, doubles=doubles)
 
 
 def test_a_walnut_game_with_its_spinner_seen_with_noise() -> None:
