@@ -114,3 +114,42 @@ def test_unusable_ca_file_is_a_clear_error(tmp_path: Path) -> None:
         pytest.raises(MqttLinkError, match=r"cannot use the TLS files in \[mqtt.tls\]"),
     ):
         MqttLink(settings.mqtt, "t1", journal, state=state_payload, on_command=print)
+
+
+def make_client_cert(folder: Path, phrase: str) -> None:
+    openssl("req", "-newkey", "rsa:2048", "-passout", f"pass:{phrase}", "-subj", "/CN=table",
+            "-keyout", "client.key", "-out", "client.csr", cwd=folder)  # fmt: skip
+    openssl("x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+            "-CAcreateserial", "-days", "2", "-out", "client.crt", cwd=folder)  # fmt: skip
+
+
+def test_client_certificate_with_an_encrypted_key(tmp_path: Path) -> None:
+    phrase = "key-Phrase-9"
+    certs = tmp_path / "certs"
+    make_certs(certs)
+    make_client_cert(certs, phrase)
+    extra = (
+        f"cafile {certs / 'ca.crt'}\ncertfile {certs / 'server.crt'}\n"
+        f"keyfile {certs / 'server.key'}\nrequire_certificate true\n"
+    )
+    broker = Mosquitto(tmp_path / "mosquitto", extra=extra)
+    broker.start()
+    try:
+        path = tmp_path / "settings.toml"
+        path.write_text(
+            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nkeepalive = 5\n'
+            '[mqtt.tls]\nenabled = true\nca_file = "certs/ca.crt"\n'
+            'cert_file = "certs/client.crt"\nkey_file = "certs/client.key"\n'
+            'key_passphrase_env = "KEY_PHRASE"\n'
+        )
+        settings = load_settings(path, {}, environ={"KEY_PHRASE": phrase})
+        assert phrase not in repr(settings)
+        with Journal(tmp_path / "state", "t1") as journal:
+            link = MqttLink(settings.mqtt, "t1", journal, state=state_payload, on_command=print)
+            try:
+                link.start()
+                assert link.wait_connected(10), link.status()
+            finally:
+                link.stop()
+    finally:
+        broker.stop()
