@@ -305,3 +305,20 @@ def test_relative_paths_in_flags_are_from_the_current_folder(
 def test_long_names_are_refused(tmp_path: Path) -> None:
     path = write(tmp_path, f"[table]\nseats = 2\nnames = ['a', '{'x' * 33}']\n")
     assert problems(path) == [f"{path}: table.names[1]: is too long (at most 32 characters)"]
+
+
+def test_state_dir_falls_back_to_the_users_state_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from config import settings as settings_module
+
+    monkeypatch.setattr(settings_module, "SYSTEM_STATE_DIR", tmp_path / "missing" / "domino-table")
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert settings_module.default_state_dir() == tmp_path / "home/.local/state/domino-table"
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert load_settings(None, {}).state.dir == tmp_path / "xdg/domino-table"
+    writable = tmp_path / "var-lib"
+    writable.mkdir()
+    monkeypatch.setattr(settings_module, "SYSTEM_STATE_DIR", writable / "domino-table")
+    assert settings_module.default_state_dir() == writable / "domino-table"
