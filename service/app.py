@@ -21,6 +21,7 @@ from typing import Any
 
 from config.settings import Settings
 from engine.rules import Rules
+from engine.surface import Snapshot
 from firmware_bridge.adapter import (
     BoardAdapter,
     BoardFault,
@@ -82,6 +83,8 @@ class TableService:
                 target=table.target,
                 language=str(table.language),
                 surface=(table.surface.width_mm, table.surface.height_mm),
+                tile_mm=(table.tile_mm.length, table.tile_mm.width),
+                zones=tuple(sorted(settings.zones.items())),
             ),
             self.journal,
             rules,
@@ -102,8 +105,12 @@ class TableService:
         self.board: BoardAdapter | None = None
         if settings.serial.enabled:
             self.board = BoardAdapter(_link_settings(settings), self.submit)
+        if panel_factory is None and settings.panel.enabled:
+            panel_factory = _gpio_panel
         self.panel = panel_factory(self) if panel_factory is not None else None
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
+            Snapshot: self.core.observe,
+            _Tick: lambda _: self.core.tick(),
             LinkChanged: self._on_link,
             ButtonEvent: self._on_button,
             BoardFault: self._on_fault,
@@ -256,6 +263,13 @@ class TableService:
                     self.board.beep(200)
             except Exception as exc:  # the board being away must not stop the table
                 log.info("board: could not signal the alert: %s", exc)
+
+
+def _gpio_panel(service: TableService) -> Any:
+    """The players' panel on the Pi's pins (gpiozero's default pin factory)."""
+    from hardware.panel import Panel  # noqa: PLC0415 - gpiozero only where a panel is wired
+
+    return Panel(service.settings.panel, service.submit_panel)
 
 
 def _link_settings(settings: Settings) -> LinkSettings:

@@ -21,14 +21,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.events import AlertEvent, Coords, Event, GameEvent, Judgement, Reason, UndoEvent
-from engine.game import Game, Mode, Phase, PlayInput
-from engine.layout import Edge, OpenEnd
+from engine.game import Game, Mode, Phase, PlayInput, Target
+from engine.geometry import TileSize
+from engine.layout import Edge, EdgeKind, OpenEnd
 from engine.messages import message
 from engine.rules import Rules, RulesError
+from engine.surface import Snapshot
 from engine.tiles import Tile, TileError
 from service import commands as cmd
 from service.journal import Journal
 from service.payloads import utc_ts
+from service.reconciler import (
+    Accepted,
+    Alert,
+    Cleared,
+    Outcome,
+    Reconciler,
+    Resolved,
+    SeatZone,
+    ZoneCounts,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +62,9 @@ class TableConfig:
     target: int | None = None
     language: str = "en"
     surface: tuple[int, int] = (900, 600)
+    tile_mm: tuple[int, int] = (48, 24)
+    zones: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()  # (seat, (x0, y0, x1, y1))
+    grace_s: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -103,6 +118,8 @@ class TableCore:
         self._counts_tiles: dict[int, list[Tile]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
+        self.reconciler: Reconciler | None = None
+        self._zone_counts: ZoneCounts | None = None
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -169,6 +186,7 @@ class TableCore:
             "last": self._last,
             "language": game.language,
             "sources": dict(self._sources),
+            "zone_counts": list(self._zone_counts.pips) if self._zone_counts else None,
         }
 
     def _require_game(self) -> Game:
@@ -225,6 +243,15 @@ class TableCore:
         except (RulesError, ValueError, KeyError) as exc:
             raise CommandRefused(str(exc)) from None
         self.game = game
+        self._zone_counts = None
+        length, width = self.config.tile_mm
+        self.reconciler = Reconciler(
+            game,
+            TileSize(length, width),
+            self.config.grace_s,
+            self.clock,
+            zones=[SeatZone(seat, *rect) for seat, rect in self.config.zones],
+        )
         if not body.get("game_id"):
             body["game_id"] = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
         self.game_id = str(body["game_id"])
@@ -233,6 +260,55 @@ class TableCore:
         return list(game.start())
 
     # --- observations and sources ----------------------------------------------------------
+
+    def observe(self, snapshot: Snapshot) -> None:
+        """A settled snapshot of the surface (from the board or the camera)."""
+        if self.reconciler is not None:
+            self._outcomes(self.reconciler.observe(snapshot))
+
+    def tick(self) -> None:
+        """Time passes: a pending alert's grace time may run out."""
+        if self.reconciler is not None:
+            self._outcomes(self.reconciler.tick())
+
+    def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
+        game = self._require_game()
+        inputs = {a.ref: a for a in game.hand_inputs() if isinstance(a, PlayInput)}
+        for outcome in outcomes:
+            if isinstance(outcome, Accepted):
+                self._accepted(outcome, inputs)
+            elif isinstance(outcome, Alert):
+                where = outcome.coords.fields() if outcome.coords is not None else {}
+                self.raise_alert(
+                    outcome.key,
+                    outcome.code,
+                    outcome.severity,
+                    outcome.message,
+                    seat=outcome.seat,
+                    tile=str(outcome.tile) if outcome.tile is not None else None,
+                    **where,
+                )
+            elif isinstance(outcome, Resolved):
+                self.resolve_alert(outcome.key)
+            elif isinstance(outcome, ZoneCounts):
+                self._zone_counts = outcome
+                self._commit(None, [])
+            elif isinstance(outcome, Cleared) and game.phase is Phase.HAND_OVER:
+                body = {"input": "next_hand"}
+                self._commit(body, self._apply(body))
+
+    def _accepted(self, outcome: Accepted, inputs: Mapping[int, PlayInput]) -> None:
+        events = outcome.judgement.events
+        body: dict[str, Any] | None = None
+        for event in events:
+            if event.kind == "play":
+                action = inputs.get(event.ref)  # type: ignore[union-attr]
+                body = play_input(action) if action is not None else None
+            elif event.kind == "undo":
+                body = {"input": "undo"}
+        if body is None:
+            log.warning("table: an accepted input could not be journaled: %s", events)
+        self._commit(body, events)
 
     def source_status(self, source: str, online: bool, detail: str = "") -> None:
         """The board or the camera went offline or came back: a standing fault alert."""
@@ -314,17 +390,17 @@ class TableCore:
             if event.kind in ("play", "pass") and ref:
                 self._numbers.ref_seq[ref] = seq
         result = None
-        if seqs:
-            last = self.journal.event(seqs[-1])
-            self._last = last.payload if last is not None else self._last
-            for seq in seqs:
-                stored = self.journal.event(seq)
-                if (
-                    stored is not None
-                    and stored.kind == "game"
-                    and stored.payload["event"] == "over"
-                ):
-                    result = stored.payload
+        for seq in seqs:
+            stored = self.journal.event(seq)
+            if stored is None:
+                continue
+            self._last = stored.payload
+            if stored.kind == "game" and stored.payload["event"] == "over":
+                result = stored.payload
+            if stored.kind == "alert":  # standing alerts are shown as published
+                for standing in self._standing:
+                    if standing.payload["id"] == stored.payload["id"]:
+                        standing.payload = stored.payload
         published = Published(tuple(seqs), self.state(), result)
         for listener in self.listeners:
             listener(published)
@@ -390,9 +466,12 @@ def _tile(value: Any) -> Tile:
 
 
 def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    where = None
+    where: OpenEnd | Target | None = None
     if body.get("node") is not None:
         where = OpenEnd(int(body["node"]), Edge(int(body["edge"])), int(body["pip"]))
+    elif body.get("to") is not None:
+        kind = EdgeKind(body["kind"]) if body.get("kind") else None
+        where = Target(_tile(body["to"]), body.get("end"), kind)
     coords = None
     if body.get("coords"):
         coords = Coords(*body["coords"])
@@ -422,6 +501,20 @@ def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
     return game.count(counts)
 
 
+def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
+    """The counts the table made from the seat zones are right: score the hand.
+
+    The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
+    """
+    if "tiles" not in body:
+        counts = core._zone_counts
+        if counts is None:
+            raise CommandRefused("The table has not counted any tiles: lay them in the zones.")
+        assert isinstance(body, dict)  # journal inputs are dicts: the tiles go into it
+        body["tiles"] = [[t.text for t in seat] for seat in counts.tiles]
+    return game.count_tiles([[_tile(t) for t in seat] for seat in body["tiles"]])
+
+
 def _seat_or_turn(body: Mapping[str, Any]) -> int | None:
     seat = body.get("seat")
     return int(seat) if seat is not None else None
@@ -436,6 +529,8 @@ _HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] 
     "undo": lambda c, g, b: g.undo(),
     "correct": lambda c, g, b: g.correct(_tile(b["tile"]), _tile(b["as"])),
     "count": _count,
+    "confirm": _confirm,
+    "count_tiles": lambda c, g, b: g.count_tiles([[_tile(t) for t in seat] for seat in b["tiles"]]),
     "end_hand": lambda c, g, b: g.end_hand(),
     "next_hand": lambda c, g, b: g.next_hand(),
     "redeal": lambda c, g, b: g.redeal(),
@@ -456,6 +551,10 @@ def play_input(action: PlayInput) -> dict[str, Any]:
     where = action.where
     if isinstance(where, OpenEnd):
         body |= {"node": where.node, "edge": int(where.edge), "pip": where.pip}
+    elif isinstance(where, Target):
+        body |= {"to": where.to.text, "end": where.pip}
+        if where.kind is not None:
+            body["kind"] = where.kind.value
     if action.coords is not None:
         body["coords"] = list(action.coords)
     return body

@@ -1,0 +1,155 @@
+"""The table service end to end on the instrumented board: emulator on a real pty,
+`domino-table run` as a real process, a real Mosquitto, every payload checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import Game, Mode, Tile, rulesets
+from engine.geometry import Placer
+from engine.layout import OpenEnd
+from engine.surface import SeenTile
+from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.messages import TileAt
+from tests.fixtures.mosquitto import Mosquitto
+from tests.service.mqtt_recorder import Recorder, Seen
+from tests.service.test_service_run import TOPICS, Service, send
+
+P = "domino/t1"
+
+
+def at(seen: SeenTile) -> TileAt:
+    return TileAt(seen.a, seen.b, round(seen.xa), round(seen.ya), round(seen.xb), round(seen.yb))
+
+
+class Table:
+    """Lays tiles where a player would: a local copy of the layout and the Placer."""
+
+    def __init__(self, rules: str, seats: int, board: BoardEmulator) -> None:
+        self.game = Game(rulesets.load(rules), seats, mode=Mode.TABLE)
+        self.game.start()
+        self.placer = Placer(900, 600)
+        self.coords: list[SeenTile] = []
+        self.board = board
+
+    def lay(self, text: str, to: str | None = None, pip: int | None = None) -> SeenTile:
+        tile = Tile.parse(text)
+        end: OpenEnd | None = None
+        layout = self.game.layout
+        if to is not None:
+            node = layout.index_of(Tile.parse(to))
+            end = next(
+                e
+                for e in layout.ends
+                if e.node == node and tile.has(e.pip) and (pip is None or e.pip == pip)
+            )
+        seen = self.placer.place(layout, self.coords, tile, end)
+        assert self.game.play(tile, end, seat=self.game.turn if layout.nodes else 0).ok
+        self.coords.append(seen)
+        self.board.place(at(seen))
+        return seen
+
+
+def plays(seen: list[Seen]) -> list[dict[str, object]]:
+    return [s.json() for s in seen if s.topic == f"{P}/event/play"]
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[BoardEmulator]:
+    with BoardEmulator(link=tmp_path / "board") as emulator:
+        yield emulator
+
+
+def test_walnut_examples_laid_on_the_board_score_as_the_leaflet(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    rec = Recorder(broker.host, broker.port, TOPICS)
+    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                      "--rules", "walnut", "--seats", "4")  # fmt: skip
+    service.start()
+    try:
+        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
+        table = Table("walnut", 4, board)
+        table.lay("5-5")
+        # the table cannot know who held the highest double: it asks
+        rec.wait_for(
+            lambda s: any(
+                x.topic == f"{P}/event/alert" and x.json()["code"] == "LEAD_UNKNOWN" for x in s
+            )
+        )
+        send(broker, {"id": "lead-0", "action": "lead", "seat": 0})
+        rec.wait_for(lambda s: any(x.topic == f"{P}/event/lead" for x in s))
+        table.lay("5-0", "5-5")
+        rec.wait_for(lambda s: len(plays(s)) >= 2)
+        table.lay("3-5", "5-5")
+        rec.wait_for(lambda s: len(plays(s)) >= 3)
+        table.lay("0-2", "5-0")
+        got = rec.wait_for(lambda s: len(plays(s)) >= 4)
+        assert [(p["tile"], p["ends_total"], p["points"]) for p in plays(got)] == [
+            ("5-5", 10, 10), ("5-0", 10, 10), ("5-3", 3, 0), ("2-0", 5, 5),
+        ]  # fmt: skip
+        assert [p["seat"] for p in plays(got)][1:] == [1, 2, 3]
+        last_seq = plays(got)[-1]["seq"]
+        got = rec.wait_for(
+            lambda s: any(x.topic == f"{P}/state" and x.json()["seq"] >= last_seq for x in s)
+        )
+        state = [s.json() for s in got if s.topic == f"{P}/state"][-1]
+        assert [s["score"] for s in state["seats"]] == [10, 10, 0, 5]
+        assert len(state["layout"]["tiles"]) == 4
+        assert not state["alerts"]
+        assert not rec.errors
+    finally:
+        service.stop()
+        rec.close()
+
+
+def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    rec = Recorder(broker.host, broker.port, TOPICS)
+    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
+    service.start()
+    try:
+        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
+        table = Table("straight-block", 2, board)
+        table.lay("6-6")
+        send(broker, {"id": "lead-1", "action": "lead", "seat": 1})
+        rec.wait_for(lambda s: len(plays(s)) >= 1)
+        # a 5-4 laid against the 6-6: wrong number at that end
+        bad = SeenTile(5, 4, 474, 300, 498, 300)  # the spec vector's place, beside the 6-6
+        board.place(at(bad))
+        got = rec.wait_for(
+            lambda s: any(
+                x.topic == f"{P}/event/alert" and x.json()["code"] == "NO_MATCH" for x in s
+            ),
+            timeout=15,
+        )
+        alert = next(
+            x.json()
+            for x in got
+            if x.topic == f"{P}/event/alert" and x.json()["code"] == "NO_MATCH"
+        )
+        assert alert["severity"] == "illegal" and alert["tile"] == "5-4"
+        state = [s.json() for s in rec.seen if s.topic == f"{P}/state"][-1]
+        assert [t["tile"] for t in state["layout"]["tiles"]] == ["6-6"]
+        assert board.wait_until(lambda: bool(board.beeps), timeout=5)  # the board beeps
+        board.lift(Tile.parse("5-4"))
+        rec.wait_for(
+            lambda s: any(
+                x.topic == f"{P}/event/alert"
+                and x.json()["resolved"]
+                and x.json()["code"] == "NO_MATCH"
+                for x in s
+            ),
+            timeout=15,
+        )
+        assert not rec.errors
+    finally:
+        service.stop()
+        rec.close()
+    assert json.dumps(alert)
