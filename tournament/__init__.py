@@ -1,0 +1,1 @@
+"""The tournament desk: standings across many tables (see docs/tournament.md)."""
