@@ -2,55 +2,100 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
-import random
 import signal
+import tempfile
 import threading
-import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import click
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
-from engine import rulesets
-from engine.events import GameEvent, HandEvent, PlayEvent
-from engine.game import Game, Mode, Phase
-from engine.players import GreedyPlayer, RandomPlayer, play_turn
+from display.server import serve
+from display.settings import DisplaySettings
+from firmware_bridge.emulator import BoardEmulator
 from service.app import TableService
+from service.broker import LocalBroker
+from service.demo import SimulatedPlayers
 
 
 @click.command()
 @click.option("--rules", "rules_name", default="walnut", show_default=True)
 @click.option("--players", type=click.IntRange(2, 10), default=4, show_default=True)
-@click.option("--seed", type=int, default=None)
-@click.option("--pace", type=float, default=0.3, show_default=True, help="Seconds per turn.")
-def demo(rules_name: str, players: int, seed: int | None, pace: float) -> None:
-    """A simulated table playing a game, printed as it is scored."""
-    rules = rulesets.load(rules_name)
-    rng = random.Random(seed)
-    game = Game(rules, players, mode=Mode.FULL, seed=rng.randrange(2**32))
-    seats = [GreedyPlayer(rng) if s % 2 == 0 else RandomPlayer(rng) for s in range(players)]
-    game.start()
-    click.echo(f"{rules.title}: {players} players")
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.HAND_OVER:
-            game.next_hand()
-        seat = game.turn
-        assert seat is not None
-        for event in play_turn(game, seats[seat]).events:
-            if isinstance(event, PlayEvent):
-                extra = f"  scores {event.points}" if event.points else ""
-                click.echo(
-                    f"{game.names[seat]:9} plays {event.tile}  ends {event.ends_total}{extra}"
-                )
-            elif isinstance(event, HandEvent):
-                click.echo(f"hand {event.hand}: {event.result.value}; scores {list(event.scores)}")
-            elif isinstance(event, GameEvent):
-                click.echo(f"game over: scores {list(event.scores)}")
-        time.sleep(pace)
+@click.option("--seed", type=int, default=None, help="Same seed, same games.")
+@click.option("--pace", type=float, default=1.0, show_default=True, help="Seconds per turn.")
+@click.option("--games", type=click.IntRange(1, 1000), default=None, help="Stop after N games.")
+@click.option("--http-host", default="127.0.0.1", show_default=True, help="Display address.")
+@click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--mqtt-host", default=None, help="Use this broker instead of starting one.")
+@click.option("--mqtt-port", type=click.IntRange(1, 65535), default=1883, show_default=True)
+def demo(
+    rules_name: str,
+    players: int,
+    seed: int | None,
+    pace: float,
+    games: int | None,
+    http_host: str,
+    http_port: int,
+    mqtt_host: str | None,
+    mqtt_port: int,
+) -> None:
+    """A simulated table playing live: board emulator, broker, service and display.
+
+    Simulated players lay their tiles on an emulated instrumented board; the table
+    service referees and scores them and publishes over MQTT; the display shows the
+    game in a browser. Stop with Ctrl-C.
+    """
+    root = logging.getLogger()
+    if root.level == logging.INFO:  # the printed events are the demo's view; logs: warnings
+        root.setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp, ExitStack() as stack:
+        workdir = Path(tmp)
+        if mqtt_host is None:
+            broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
+            mqtt_host, mqtt_port = broker.host, broker.port
+        board = stack.enter_context(BoardEmulator(link=workdir / "board"))
+        settings = settings_from_flags(
+            None,
+            {
+                "serial": str(workdir / "board"),
+                "mqtt_host": mqtt_host,
+                "mqtt_port": mqtt_port,
+                "table": "demo",
+                "rules": rules_name,
+                "seats": players,
+                "state_dir": workdir / "state",
+            },
+        )
+        service = stack.enter_context(TableService(settings))
+        display = DisplaySettings(
+            table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
+            http_host=http_host, http_port=http_port,
+        )  # fmt: skip
+        threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
+        click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
+        click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
+        table = stack.enter_context(
+            SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
+                             seats=players, seed=seed, pace=pace)
+        )  # fmt: skip
+        printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
+        stack.callback(printer.close)
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+        table.run(stop, games)
+        log.info(
+            "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
+        )
 
 
 log = logging.getLogger(__name__)
@@ -120,3 +165,41 @@ def run(settings_file: Path | None, **flags: Any) -> None:
             pass
     finally:
         service.stop()
+
+
+class _EventPrinter:
+    """Prints the table's events as they are published (the demo's terminal view)."""
+
+    def __init__(self, host: str, port: int, table: str) -> None:
+        self.prefix = f"domino/{table}"
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, *a: c.subscribe(f"{self.prefix}/event/#", qos=1)
+        self.client.on_message = self._on_message
+        self.client.connect_async(host, port)
+        self.client.loop_start()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        event = json.loads(msg.payload)
+        kind = msg.topic.rsplit("/", 1)[-1]
+        click.echo(_describe(kind, event))
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def _describe(kind: str, e: dict[str, Any]) -> str:
+    seat = e.get("seat")
+    who = f"seat {seat}" if seat is not None else "?"
+    if kind == "play":
+        points = f"  +{e['points']} (score {e['score']})" if e["points"] else ""
+        return f"hand {e['hand']}: {who} plays {e['tile']}, ends {e['ends_total']}{points}"
+    if kind == "hand":
+        winner = e["winner"] if e["winner"] is not None else "nobody"
+        return f"hand {e['hand']} {e['result']}: {winner} +{e['points']}; scores {e['scores']}"
+    if kind == "game":
+        return f"game {e['event']}: scores {e['scores']}"
+    if kind == "alert":
+        state = "resolved" if e["resolved"] else e["severity"]
+        return f"alert {e['code']} ({state}): {e['message']}"
+    return f"{kind}: {who}"
