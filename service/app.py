@@ -92,6 +92,7 @@ class TableService:
         self.inbox: queue.Queue[object] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._state: dict[str, Any] | None = None
+        self._seats = table.seats
         self.mqtt: MqttLink | None = None
         if settings.mqtt.enabled:
             self.mqtt = MqttLink(
@@ -231,6 +232,10 @@ class TableService:
 
     def _publish(self, published: Published) -> None:
         self._state = self._stamped(published.state)
+        seats = len(published.state["seats"])
+        if self.mqtt is not None and seats != self._seats:
+            self._seats = seats
+            self.mqtt.set_seats(seats)  # Home Assistant: one score sensor per seat
         if self.mqtt is not None:
             self.mqtt.publish_journaled(published.seqs)
             self.mqtt.publish_state(self._state)

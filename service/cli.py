@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "display": "display.cli:display",
     "tournament": "service.cli_tournament:tournament",
     "doctor": "service.doctor:doctor",
+    "settings": "service.settings_cli:settings",
 }
 
 
