@@ -1,0 +1,213 @@
+"""From camera frames to settled observations of the table, in table millimetres.
+
+`Pipeline.feed(frame)` runs one frame through the camera path:
+
+1. the motion gate (`vision.stable.MotionGate`): while the scene moves, nothing is read;
+2. calibration: when a still period begins, the four corner markers are looked for
+   (`calibrate_if_markers`); a new calibration is used at once and saved in the state
+   directory. Without markers in view: the saved calibration, else the manual corners
+   from the settings, else none (positions stay in pixels, with a warning);
+3. detection (`vision.detect`) inside the play area;
+4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
+
+A confident reading that breaks a rule is passed on as seen: judging is the
+reconciler's job. Unsure places make the Snapshot carry `unsure` (the reconciler then
+does not judge it); `unreadable` tells when they have stood `unreadable_s` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.surface import Snapshot
+from vision.calibration import Calibration, calibrate_if_markers, calibrate_manual
+from vision.detect import Detection, detect
+from vision.errors import CalibrationError, CalibrationNotFoundError
+from vision.results import Point
+from vision.source import Frame
+from vision.stable import (
+    GateSettings,
+    Motion,
+    MotionGate,
+    StableReadings,
+    UnreadableSpot,
+    UnreadableWatch,
+)
+from vision.tuning import Settings
+
+__all__ = ["Pipeline", "PipelineSettings", "Step"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSettings:
+    """What the camera path needs to know.
+
+    `size_mm`: the play area between marker centres; `corners_px`: the play area's
+    corners in the image (marker order), the fallback when no markers are seen;
+    `hold`: readings in a row that must agree; `tolerance_mm`: how far a half may move
+    between agreeing readings; `unreadable_s`: how long unsure places stand before they
+    are reported; `recalibrate_s`: look for the markers when a still period begins, at
+    most this often (always while uncalibrated; None: never).
+    """
+
+    size_mm: tuple[float, float] = (900.0, 600.0)
+    corners_px: tuple[Point, ...] = ()
+    marker_mm: float = 40.0
+    hold: int = 2
+    tolerance_mm: float = 5.0
+    unreadable_s: float = 5.0
+    recalibrate_s: float | None = 30.0
+    gate: GateSettings = field(default_factory=GateSettings)
+    detector: Settings = field(default_factory=Settings)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What the pipeline made of one frame (for tools, tests and benchmarks)."""
+
+    motion: Motion
+    detection: Detection | None  # None: not read (moving, or not still long enough)
+    reading: Snapshot | None  # the detection in table mm
+    observation: Snapshot | None  # a new settled observation
+
+
+class Pipeline:
+    """Frames in, settled `Snapshot`s out. Not thread-safe: one reader thread feeds it."""
+
+    def __init__(
+        self, settings: PipelineSettings | None = None, state_dir: str | Path | None = None
+    ) -> None:
+        self.settings = s = settings or PipelineSettings()
+        self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.gate = MotionGate(s.gate)
+        self.stable = StableReadings(s.hold, s.tolerance_mm)
+        self.watch = UnreadableWatch(s.unreadable_s)
+        self.calibration: Calibration | None = self._load()
+        self._warned_pixels = False
+        self._looked_at: float | None = None
+        self.last: Step | None = None
+
+    @property
+    def unreadable(self) -> UnreadableSpot | None:
+        """Unsure places that have stood `unreadable_s` seconds, or None."""
+        return self.watch.spot
+
+    def feed(self, frame: Frame) -> Snapshot | None:
+        """One frame; a new settled observation, or None."""
+        return self.step(frame).observation
+
+    def step(self, frame: Frame) -> Step:
+        """One frame, with everything the pipeline made of it."""
+        motion = self.gate.update(frame.image)
+        if not self.gate.settled(motion):
+            self.stable.interrupt()
+            self.last = Step(motion, None, None, None)
+            return self.last
+        if motion.still_for == self.settings.gate.still_frames and self._look_now(frame.at):
+            self._recalibrate(frame)
+        calibration = self._calibration_for(frame)
+        area = None if calibration is None else calibration.corners_px
+        detection = detect(frame.image, area, self.settings.detector)
+        if calibration is None:
+            reading = detection.snapshot(at=frame.at)
+        else:
+            reading = detection.snapshot(_to_mm(calibration), frame.at)
+        self.watch.settled(reading, frame.at)
+        observation = self.stable.offer(reading)
+        self.last = Step(motion, detection, reading, observation)
+        return self.last
+
+    # --- calibration -----------------------------------------------------------------------
+
+    def _load(self) -> Calibration | None:
+        if self.state_dir is None:
+            return None
+        try:
+            saved = Calibration.load(self.state_dir)
+        except CalibrationNotFoundError:
+            return None
+        except CalibrationError as exc:
+            log.warning("camera: the saved calibration is not used: %s", exc)
+            return None
+        if saved.size_mm != tuple(float(v) for v in self.settings.size_mm):
+            log.warning(
+                "camera: the saved calibration is for a %g x %g mm play area, not %g x %g: "
+                "not used (show the markers to calibrate again)",
+                *saved.size_mm,
+                *self.settings.size_mm,
+            )
+            return None
+        log.info("camera: calibration loaded from %s", self.state_dir)
+        return saved
+
+    def _look_now(self, at: float) -> bool:
+        every = self.settings.recalibrate_s
+        if every is None:
+            return False
+        if self.calibration is None or self._looked_at is None or at - self._looked_at >= every:
+            self._looked_at = at
+            return True
+        return False
+
+    def _recalibrate(self, frame: Frame) -> None:
+        s = self.settings
+        current = self.calibration
+        if current is not None and current.method.value != "markers":
+            current = None  # markers in view beat manual corners
+        fresh = calibrate_if_markers(frame.image, s.size_mm, current, marker_mm=s.marker_mm)
+        if fresh is None:
+            return
+        self.calibration = fresh
+        self.stable.interrupt()
+        if self.state_dir is not None:
+            try:
+                path = fresh.save(self.state_dir)
+                log.info("camera: calibration from the markers saved to %s", path)
+            except (OSError, CalibrationError) as exc:
+                log.warning("camera: the calibration could not be saved: %s", exc)
+
+    def _calibration_for(self, frame: Frame) -> Calibration | None:
+        h, w = frame.image.shape[:2]
+        cal = self.calibration
+        if cal is not None and cal.image_size == (w, h):
+            return cal
+        if self.settings.corners_px:
+            self.calibration = calibrate_manual(
+                self.settings.corners_px, self.settings.size_mm, (w, h)
+            )
+            log.info("camera: calibrated by the corners in the settings")
+            return self.calibration
+        if not self._warned_pixels:
+            self._warned_pixels = True
+            log.warning(
+                "camera: not calibrated (no markers seen, no corners set): positions are in "
+                "pixels and plays cannot be judged; show the four corner markers"
+            )
+        return None
+
+
+def _to_mm(calibration: Calibration) -> _ToMm:
+    return _ToMm(calibration)
+
+
+class _ToMm:
+    """A pixel -> table mm map through a calibration."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+
+    def __call__(self, p: Point) -> Point:
+        x, y = np.asarray(self.calibration.px_to_mm(p), dtype=np.float64)
+        return (float(x), float(y))
+
+
+def corners_from(points: Sequence[Sequence[int]]) -> tuple[Point, ...]:
+    """Corners from the settings (`camera.surface`) as float points."""
+    return tuple((float(p[0]), float(p[1])) for p in points)

@@ -1,0 +1,228 @@
+"""When to believe the camera: a motion gate and readings that must hold.
+
+Hands, arms, sleeves and shadows cross the table all the time (TABLE.md): no reading
+is taken while the scene moves. `MotionGate` compares each frame with the one before
+on a small, blurred grey thumbnail, after normalising its brightness (mean 0, standard
+deviation 1), so a whole-scene light change (a cloud, a lamp switched on) is not a
+move but a hand is. `StableReadings` then wants the same reading (the same tiles, each
+half within a tolerance) from `hold` frames in a row before it becomes an observation,
+and passes an observation on only when it differs from the last one. `UnreadableWatch`
+tells when unsure places have stood for a while.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.surface import SeenTile, Snapshot, Unsure
+
+__all__ = [
+    "GateSettings",
+    "Motion",
+    "MotionGate",
+    "StableReadings",
+    "UnreadableSpot",
+    "UnreadableWatch",
+    "same_reading",
+]
+
+Grey = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class GateSettings:
+    """Tuning of the motion gate.
+
+    `thumb_px`: the thumbnail's longer side; `blur`: its Gaussian kernel (odd);
+    `pixel_sigma`: a thumbnail pixel has changed when it moved by more than this many
+    standard deviations of the frame's brightness; `moving_share`: the frame moves when
+    more than this share of its pixels changed; `still_frames`: frames in a row below
+    that before a reading is taken (a hand pausing for one frame is not gone).
+    """
+
+    thumb_px: int = 160
+    blur: int = 5
+    pixel_sigma: float = 0.35
+    moving_share: float = 0.003
+    still_frames: int = 2
+
+    def __post_init__(self) -> None:
+        if self.thumb_px < 16 or self.blur < 1 or self.blur % 2 == 0:
+            raise ValueError("GateSettings: thumb_px >= 16 and an odd blur >= 1")
+        if not (0 < self.moving_share < 1 and self.pixel_sigma > 0 and self.still_frames >= 1):
+            raise ValueError(
+                "GateSettings: 0 < moving_share < 1, pixel_sigma > 0, still_frames >= 1"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Motion:
+    """The gate's verdict on one frame: the share of the thumbnail that changed,
+    whether that is a move, and for how many frames in a row the scene has been still."""
+
+    share: float
+    moving: bool
+    still_for: int
+
+    def settled(self, still_frames: int) -> bool:
+        return not self.moving and self.still_for >= still_frames
+
+
+class MotionGate:
+    """Frame differencing on a brightness-normalised grey thumbnail."""
+
+    def __init__(self, settings: GateSettings | None = None) -> None:
+        self.settings = settings or GateSettings()
+        self._previous: Grey | None = None
+        self._still = 0
+
+    def thumbnail(self, image: npt.NDArray[np.uint8]) -> Grey:
+        """The frame small, grey, blurred, with mean 0 and standard deviation 1."""
+        s = self.settings
+        grey = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
+        h, w = grey.shape[:2]
+        scale = s.thumb_px / max(h, w)
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        resized = cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        small = np.asarray(cv2.GaussianBlur(resized, (s.blur, s.blur), 0), dtype=np.float32)
+        std = float(small.std())
+        return np.asarray((small - float(small.mean())) / max(std, 1.0), dtype=np.float32)
+
+    def update(self, image: npt.NDArray[np.uint8]) -> Motion:
+        """Judge the next frame. The first frame, or one of another size, is a move."""
+        thumb = self.thumbnail(image)
+        previous, self._previous = self._previous, thumb
+        if previous is None or previous.shape != thumb.shape:
+            self._still = 0
+            return Motion(1.0, True, 0)
+        share = float(np.count_nonzero(np.abs(thumb - previous) > self.settings.pixel_sigma))
+        share /= thumb.size
+        moving = share > self.settings.moving_share
+        self._still = 0 if moving else self._still + 1
+        return Motion(share, moving, self._still)
+
+    def reset(self) -> None:
+        self._previous = None
+        self._still = 0
+
+    def settled(self, motion: Motion) -> bool:
+        """True when a reading may be taken of the frame `motion` judged."""
+        return motion.settled(self.settings.still_frames)
+
+
+def _tiles_match(a: SeenTile, b: SeenTile, tolerance_mm: float) -> bool:
+    """The same tile, both halves within `tolerance_mm` (either way round)."""
+    if a.tile != b.tile:
+        return False
+    near = max(abs(a.xa - b.xa), abs(a.ya - b.ya), abs(a.xb - b.xb), abs(a.yb - b.yb))
+    far = max(abs(a.xa - b.xb), abs(a.ya - b.yb), abs(a.xb - b.xa), abs(a.yb - b.ya))
+    return min(near, far) <= tolerance_mm
+
+
+def _all_matched(xs: Sequence[SeenTile], ys: Sequence[SeenTile], tolerance_mm: float) -> bool:
+    if len(xs) != len(ys):
+        return False
+    left = list(ys)
+    for x in xs:
+        j = next((i for i, y in enumerate(left) if _tiles_match(x, y, tolerance_mm)), None)
+        if j is None:
+            return False
+        left.pop(j)
+    return True
+
+
+def _spots_match(xs: Sequence[Unsure], ys: Sequence[Unsure], tolerance_mm: float) -> bool:
+    if len(xs) != len(ys):
+        return False
+    left = list(ys)
+    for x in xs:
+        j = next(
+            (i for i, y in enumerate(left) if abs(x.x - y.x) + abs(x.y - y.y) <= 2 * tolerance_mm),
+            None,
+        )
+        if j is None:
+            return False
+        left.pop(j)
+    return True
+
+
+def same_reading(a: Snapshot, b: Snapshot, tolerance_mm: float = 5.0) -> bool:
+    """Two readings of the same table: the same tiles in the same places (within
+    `tolerance_mm`), the same face-down count and unsure places."""
+    return (
+        a.facedown == b.facedown
+        and _all_matched(a.tiles, b.tiles, tolerance_mm)
+        and _spots_match(a.unsure, b.unsure, tolerance_mm)
+    )
+
+
+class StableReadings:
+    """A reading becomes an observation once `hold` readings in a row agree, and is
+    passed on only when it differs from the last observation."""
+
+    def __init__(self, hold: int = 2, tolerance_mm: float = 5.0) -> None:
+        if hold < 1:
+            raise ValueError(f"StableReadings: hold must be 1 or more, got {hold}")
+        self.hold = hold
+        self.tolerance_mm = tolerance_mm
+        self._streak: list[Snapshot] = []
+        self.last: Snapshot | None = None  # the last observation passed on
+
+    def interrupt(self) -> None:
+        """The scene moved: the readings so far no longer count."""
+        self._streak.clear()
+
+    def offer(self, reading: Snapshot) -> Snapshot | None:
+        """One settled frame's reading; the new observation, if this one completes it."""
+        if self._streak and not same_reading(self._streak[-1], reading, self.tolerance_mm):
+            self._streak.clear()
+        self._streak.append(reading)
+        if len(self._streak) < self.hold:
+            return None
+        if self.last is not None and same_reading(self.last, reading, self.tolerance_mm):
+            return None
+        self.last = reading
+        return reading
+
+    @property
+    def holding(self) -> Snapshot | None:
+        """The reading that has held `hold` times, if the latest has."""
+        return self._streak[-1] if len(self._streak) >= self.hold else None
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableSpot:
+    """A place the camera has been unsure of since `since` (source clock, seconds)."""
+
+    x_mm: float
+    y_mm: float
+    since: float
+    reason: str
+
+
+class UnreadableWatch:
+    """Unsure places that stand `after_s` seconds in settled readings become a spot;
+    a settled reading without any clears it. Moving frames change nothing."""
+
+    def __init__(self, after_s: float = 5.0) -> None:
+        self.after_s = after_s
+        self._since: float | None = None
+        self.spot: UnreadableSpot | None = None
+
+    def settled(self, reading: Snapshot, at: float) -> UnreadableSpot | None:
+        """A settled reading at time `at`; the standing spot afterwards."""
+        if not reading.unsure:
+            self._since = None
+            self.spot = None
+            return None
+        if self._since is None:
+            self._since = at
+        if self.spot is None and at - self._since >= self.after_s:
+            first = reading.unsure[0]
+            self.spot = UnreadableSpot(first.x, first.y, self._since, first.reason)
+        return self.spot
