@@ -1,0 +1,101 @@
+"""The broker is SIGKILLed and restarted mid-hand while tiles are being laid: no event is
+lost, `online` comes only after `state` is republished, and the state is the game's."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.emulator import BoardEmulator
+from tests.fixtures.mosquitto import Mosquitto
+from tests.service.mqtt_recorder import Recorder
+from tests.service.test_faults_common import (
+    Commander,
+    JournalView,
+    P,
+    Player,
+    all_seqs,
+    check_delivery,
+    desk,
+    fresh_state,
+    on_board,
+    statuses,
+    wait,
+)
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[BoardEmulator]:
+    with BoardEmulator(link=tmp_path / "board", speed=3) as emulator:
+        yield emulator
+
+
+def watcher(broker: Mosquitto) -> Recorder:
+    """A subscriber on the restarted broker before the service is back (it retries every
+    1-2 s): it sees the service's catch-up live."""
+    rec = Recorder(broker.host, broker.port, [f"{P}/status", f"{P}/state"])
+    assert rec.subscribed.wait(10)
+    return rec
+
+
+def test_broker_killed_mid_hand_loses_no_event_and_online_follows_state(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    rec = desk(broker)
+    journal = JournalView(tmp_path / "state")
+    proc = on_board(broker, tmp_path)
+    player = Player(board, journal, Commander(broker), rules="walnut", seats=2, seed=11)
+    proc.start()
+    watch: Recorder | None = None
+    try:
+        rec.wait_for(lambda s: b"online" in statuses(s), timeout=20)
+        assert player.play(3) == 3
+        rec.wait_for(all_seqs(journal), timeout=10)
+
+        laid = threading.Event()
+        failure: list[BaseException] = []
+
+        def lay() -> None:
+            try:
+                assert player.play(6, pause=0.4) == 6
+            except BaseException as exc:
+                failure.append(exc)
+            finally:
+                laid.set()
+
+        layer = threading.Thread(target=lay)
+        layer.start()
+        wait(lambda: len(journal.plays()) >= 4, 20, "a play while the broker is up")
+        broker.kill()  # mid-hand, tiles still coming
+        time.sleep(0.8)
+        during = journal.last_seq()
+        broker.start()
+        watch = watcher(broker)
+        layer.join(60)
+        assert laid.is_set() and not failure, failure
+        assert journal.last_seq() > during > 0
+
+        # `online` (live, not retained) only after a live `state`.
+        got = watch.wait_for(
+            lambda s: any(x.topic == f"{P}/status" and not x.retain for x in s), timeout=20
+        )
+        live = [x for x in got if not x.retain]
+        first_online = next(i for i, x in enumerate(live) if x.payload == b"online")
+        assert any(x.topic == f"{P}/state" for x in live[:first_online]), live
+        rec.wait_for(all_seqs(journal), timeout=20)
+        n = check_delivery(rec.seen, journal)
+        wait(lambda: not journal.unacked(), 10, "every event acked")
+        final = fresh_state(broker)
+        assert final["seq"] == n
+        player.expect_state(final)
+        assert not final["alerts"]
+        assert not proc.errors(), proc.errors()
+    finally:
+        proc.stop()
+        if watch is not None:
+            watch.close()
+        rec.close()
