@@ -1,0 +1,332 @@
+"""The desk: the central broker's table topics in, `domino/tournament/standings` out.
+
+paho runs its network loop in its own thread; every callback crosses into the asyncio
+loop in exactly one way (`loop.call_soon_threadsafe`), and `Desk` does the rest there.
+
+After each (re)connect the broker re-sends every retained `status`, `state` and
+`result/<game_id>`. The desk publishes only once it has them all: it subscribes, then
+publishes a marker to its own sync topic; the broker delivers the marker after the
+retained messages of the subscriptions made before it, so the marker's return means the
+board is rebuilt (or `sync_timeout_s` passes). Publications are then coalesced: at most
+one every `publish_interval_s`.
+
+`seq` is kept in `<state dir>/seq`, written (and synced to disk) before each
+publication, and never below the `seq` of the retained standings on the broker, so it
+keeps increasing across restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from service.payloads import encode, utc_ts
+from tournament.board import Board
+from tournament.errors import StateDirError
+from tournament.settings import DeskSettings
+
+log = logging.getLogger(__name__)
+
+STANDINGS = "domino/tournament/standings"
+SYNC_PREFIX = "domino/tournament/desk-sync/"
+SUBSCRIPTIONS = ("domino/+/status", "domino/+/state", "domino/+/result/+", STANDINGS)
+
+
+class SeqFile:
+    """The last `seq` published, kept in a file that is replaced atomically."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / "seq"
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            text = self.path.read_text(encoding="ascii") if self.path.exists() else "0"
+        except OSError as exc:
+            raise StateDirError(
+                f"cannot use the state directory {state_dir}: {exc.strerror}; "
+                "give one this user may write with --state-dir"
+            ) from exc
+        try:
+            self.value = int(text.strip() or "0")
+        except ValueError as exc:
+            raise StateDirError(
+                f"{self.path} does not hold a number; delete it to start again from the "
+                "broker's retained standings"
+            ) from exc
+
+    def raise_to(self, seq: int) -> None:
+        """Never go below `seq` (the retained standings the broker holds)."""
+        self.value = max(self.value, seq)
+
+    def next(self) -> int:
+        """The next `seq`, on disk before it is returned."""
+        seq = self.value + 1
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(f"{seq}\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        self.value = seq
+        return seq
+
+
+def _ts_seconds(payload: bytes) -> float | None:
+    """The `ts` of a JSON payload as epoch seconds, or None."""
+    try:
+        ts = json.loads(payload).get("ts")
+        return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+class LagStats:
+    """How far the published standings trail the tables: `ts` of a message to publication."""
+
+    def __init__(self, keep: int = 20000) -> None:
+        self.lags: deque[float] = deque(maxlen=keep)
+        self.pending: list[float] = []
+
+    def changed_by(self, stamped: float | None) -> None:
+        if stamped is not None:
+            self.pending.append(stamped)
+
+    def published(self, now: float) -> None:
+        self.lags.extend(now - t for t in self.pending)
+        self.pending.clear()
+
+    def summary(self) -> dict[str, float | int | None]:
+        ordered = sorted(self.lags)
+        if not ordered:
+            return {"samples": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+
+        def at(q: float) -> float:
+            return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+        return {
+            "samples": len(ordered),
+            "p50_ms": at(0.50),
+            "p99_ms": at(0.99),
+            "max_ms": round(1000 * ordered[-1], 1),
+        }
+
+
+class Desk:
+    """The loop side: folds messages into the `Board`, publishes the standings."""
+
+    def __init__(
+        self,
+        settings: DeskSettings,
+        publish: Callable[[bytes], bool],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings
+        self.publish = publish
+        self.clock = clock
+        self.board = Board()
+        self.seq = SeqFile(settings.state_dir)
+        self.lag = LagStats()
+        self.connected = False
+        self.synced = False
+        self.messages = 0
+        self.published = 0
+        self.standings: dict[str, Any] | None = None
+        self.watchers: list[Callable[[], None]] = []
+        self._dirty = True
+        self._last_publish = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._sync_timer: asyncio.TimerHandle | None = None
+
+    # ---- from the link ------------------------------------------------------------------
+
+    def on_connection(self, connected: bool) -> None:
+        self.connected = connected
+        self.synced = False
+        self._cancel(self._sync_timer)
+        if connected:
+            loop = asyncio.get_running_loop()
+            self._sync_timer = loop.call_later(self.settings.sync_timeout_s, self._sync_timeout)
+        self._tell()
+
+    def on_synced(self) -> None:
+        if self.synced or not self.connected:
+            return
+        self._cancel(self._sync_timer)
+        self.synced = True
+        log.info(
+            "desk: rebuilt from the broker: %d tables, %d finished games",
+            len(self.board.tables),
+            len(self.board.results),
+        )
+        self._dirty = True
+        self._schedule()
+
+    def on_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        self.messages += 1
+        if topic == STANDINGS:
+            self._retained_standings(payload)
+            return
+        if self.board.on_message(topic, payload):
+            self._dirty = True
+            if not retained:
+                self.lag.changed_by(_ts_seconds(payload))
+            self._schedule()
+
+    def _retained_standings(self, payload: bytes) -> None:
+        try:
+            seq = json.loads(payload).get("seq") if payload else None
+        except (AttributeError, ValueError):
+            seq = None
+        if isinstance(seq, int) and seq > self.seq.value:
+            log.info("desk: the broker holds standings seq %d; continuing after it", seq)
+            self.seq.raise_to(seq)
+
+    def _sync_timeout(self) -> None:
+        log.warning(
+            "desk: no sync marker back from the broker in %.1f s; publishing what it has",
+            self.settings.sync_timeout_s,
+        )
+        self.on_synced()
+
+    # ---- publishing -----------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        if not (self.synced and self.connected and self._dirty) or self._timer is not None:
+            return
+        wait = self._last_publish + self.settings.publish_interval_s - self.clock()
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        if not (self.synced and self.connected and self._dirty):
+            return
+        payload = {"v": 1, "ts": utc_ts(), "seq": self.seq.next(), **self.board.payload()}
+        if not self.publish(encode(payload)):
+            log.warning("desk: standings seq %d not sent; sent again on reconnect", payload["seq"])
+            return
+        self._dirty = False
+        self._last_publish = now = self.clock()
+        self.lag.published(now)
+        self.published += 1
+        self.standings = payload
+        self._tell()
+
+    def _tell(self) -> None:
+        for watcher in self.watchers:
+            watcher()
+
+    @staticmethod
+    def _cancel(timer: asyncio.TimerHandle | None) -> None:
+        if timer is not None:
+            timer.cancel()
+
+    def stop(self) -> None:
+        self._cancel(self._timer)
+        self._cancel(self._sync_timer)
+        self._timer = self._sync_timer = None
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "connected": self.connected,
+            "synced": self.synced,
+            "messages": self.messages,
+            "published": self.published,
+            "seq": self.seq.value,
+            "tables": len(self.board.tables),
+            "games": len(self.board.results),
+            "lag": self.lag.summary(),
+        }
+
+
+class DeskLink:
+    """The desk's paho client: subscriptions, the sync marker, standings out."""
+
+    def __init__(self, settings: DeskSettings) -> None:
+        self.settings = settings
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.desk: Desk | None = None
+        self.stopping = False
+        self._up = False
+        self._refusal: str | None = None
+        client_id = f"domino-tournament-{uuid.uuid4().hex[:8]}"
+        self.sync_topic = SYNC_PREFIX + client_id
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        if settings.mqtt_username is not None:
+            client.username_pw_set(settings.mqtt_username, settings.mqtt_password)
+        client.reconnect_delay_set(1, 2)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self.client = client
+
+    def start(self, loop: asyncio.AbstractEventLoop, desk: Desk) -> None:
+        self.loop, self.desk = loop, desk
+        log.info("mqtt: connecting to %s:%d", self.settings.mqtt_host, self.settings.mqtt_port)
+        self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, payload: bytes) -> bool:
+        """The standings, retained, QoS 1; False when the broker is not there."""
+        info = self.client.publish(STANDINGS, payload, qos=1, retain=True)
+        return bool(info.rc == mqtt.MQTT_ERR_SUCCESS)
+
+    # ---- paho's thread ----------------------------------------------------------------
+
+    def _handoff(self, method: Callable[..., None], *args: Any) -> None:
+        """The one way from paho's thread into the loop."""
+        if self.loop is None:
+            return
+        try:
+            self.loop.call_soon_threadsafe(method, *args)
+        except RuntimeError:  # the loop is closed: the desk is stopping
+            log.debug("mqtt: loop closed, dropped %s", getattr(method, "__name__", method))
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        if reason.is_failure:
+            if str(reason) != self._refusal:
+                log.warning("mqtt: broker refused the desk: %s (check user and password)", reason)
+            self._refusal = str(reason)
+            return
+        assert self.desk is not None
+        self._up, self._refusal = True, None
+        self._handoff(self.desk.on_connection, True)
+        topics = [*SUBSCRIPTIONS, self.sync_topic]
+        client.subscribe([(t, 1) for t in topics])
+        client.publish(self.sync_topic, b"sync", qos=1)
+        log.info("mqtt: connected, subscribed to %s", ", ".join(SUBSCRIPTIONS))
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        if self.stopping:
+            log.info("mqtt: disconnected")
+        elif self._up:
+            log.warning("mqtt: lost the broker (%s); reconnecting", reason)
+        self._up = False
+        if self.desk is not None:
+            self._handoff(self.desk.on_connection, False)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        assert self.desk is not None
+        if msg.topic == self.sync_topic:
+            self._handoff(self.desk.on_synced)
+        else:
+            self._handoff(self.desk.on_message, msg.topic, bytes(msg.payload), bool(msg.retain))

@@ -1,0 +1,39 @@
+"""The desk's settings, validated once at start-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tournament.errors import SettingsError
+
+
+@dataclass(frozen=True)
+class DeskSettings:
+    """Where the central broker is, where to serve the board and keep the desk's state.
+
+    `publish_interval_s` is the least time between two standings publications: a burst
+    of messages (a whole table catching up after its link returned) is one update.
+    """
+
+    state_dir: Path
+    mqtt_host: str = "localhost"
+    mqtt_port: int = 1883
+    mqtt_username: str | None = None
+    mqtt_password: str | None = field(default=None, repr=False)
+    http_host: str = "0.0.0.0"
+    http_port: int = 8090
+    publish_interval_s: float = 0.25
+    sync_timeout_s: float = 5.0
+    heartbeat_s: float = 5.0
+
+    def __post_init__(self) -> None:
+        for name, port in (("mqtt port", self.mqtt_port), ("http port", self.http_port)):
+            if not 0 <= port <= 65535:
+                raise SettingsError(f"{name} {port} is out of range 0..65535")
+        if self.publish_interval_s < 0:
+            raise SettingsError("the publish interval cannot be negative")
+        if self.sync_timeout_s <= 0 or self.heartbeat_s <= 0:
+            raise SettingsError("sync timeout and heartbeat must be positive seconds")
+        if self.mqtt_password is not None and self.mqtt_username is None:
+            raise SettingsError("an MQTT password needs an MQTT username (--mqtt-username)")
