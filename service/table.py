@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from engine import rulesets
 from engine.events import AlertEvent, Coords, Event, GameEvent, Judgement, Reason, UndoEvent
 from engine.game import Game, Mode, Phase, PlayInput, Target
 from engine.geometry import TileSize
@@ -200,11 +201,26 @@ class TableCore:
         """Apply a command; None when done, else the reason it was refused (nothing changed)."""
         body = _command_input(command)
         try:
+            self._allowed(body)
             events = self._apply(body)
         except CommandRefused as exc:
             return str(exc)
         self._commit(body, events, reply_id=command.id)
         return None
+
+    def _allowed(self, body: Mapping[str, Any]) -> None:
+        """Refuse what no command may ask, whatever its form (CommandRefused).
+
+        A command names a shipped ruleset, or the table's own (which may be a house TOML
+        file named in the settings): never any other path, or anyone on the broker could
+        make the table read a file of their choosing. (A replayed journal input is not
+        checked again: it was allowed when it came.)
+        """
+        if body["input"] == "new_game":
+            name = str(body["rules"])
+            shipped = rulesets.names()
+            if name != self.config.rules and name not in shipped:
+                raise CommandRefused(f"Unknown rules {name!r}: choose one of {', '.join(shipped)}.")
 
     def _apply(self, body: dict[str, Any]) -> list[Event]:
         """Apply one journaled input to the game; raises CommandRefused (nothing changed)."""
