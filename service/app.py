@@ -31,6 +31,7 @@ from firmware_bridge.adapter import (
 )
 from firmware_bridge.link import LinkSettings
 from service import commands as cmd
+from service.buttons import command_for
 from service.cli_engine import find_rules
 from service.journal import Journal
 from service.mqtt_link import MqttLink
@@ -211,7 +212,10 @@ class TableService:
         self.core.source_status("board", change.online, change.reason)
 
     def _on_button(self, event: ButtonEvent) -> None:
-        log.debug("board button %d %s", event.button, event.action)
+        body = command_for(event, self._state)
+        log.debug("board button %d %s: %s", event.button, event.action, body)
+        if body is not None:
+            self._on_panel(_FromPanel(body))
 
     def _on_fault(self, fault: BoardFault) -> None:
         log.warning("board fault %s: %s", fault.code, fault.text)

@@ -153,3 +153,27 @@ def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
         service.stop()
         rec.close()
     assert json.dumps(alert)
+
+
+def test_board_buttons_name_the_leader_and_pass(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    rec = Recorder(broker.host, broker.port, TOPICS)
+    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
+    service.start()
+    try:
+        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
+        table = Table("straight-block", 2, board)
+        table.lay("6-6")
+        rec.wait_for(lambda s: any(x.topic == f"{P}/event/alert" for x in s))
+        board.press(1)  # seat 1's button while the table asks who led
+        got = rec.wait_for(lambda s: any(x.topic == f"{P}/event/lead" for x in s))
+        assert next(x.json() for x in got if x.topic == f"{P}/event/lead")["seat"] == 1
+        board.press(0)  # seat 0 knocks
+        got = rec.wait_for(lambda s: any(x.topic == f"{P}/event/pass" for x in s))
+        assert next(x.json() for x in got if x.topic == f"{P}/event/pass")["seat"] == 0
+        assert not rec.errors
+    finally:
+        service.stop()
+        rec.close()
