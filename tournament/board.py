@@ -54,6 +54,8 @@ class Board:
     def __init__(self) -> None:
         self.tables: dict[str, TableInfo] = {}
         self.results: dict[tuple[str, str], GameResult] = {}
+        # results counted or cleared since `drain_changes()`: (table, game_id, payload or None)
+        self.changes: list[tuple[str, str, Any]] = []
         self._entries: list[Entry] | None = []
 
     def on_message(self, topic: str, payload: bytes) -> bool:
@@ -108,16 +110,27 @@ class Board:
             removed = self.results.pop(key, None) is not None
             if removed:
                 log.info("desk: result %s/%s cleared, no longer counted", table, game_id)
+                self.changes.append((table, game_id, None))
                 self._entries = None
             return removed
-        result = GameResult.from_payload(table, game_id, json.loads(payload))
+        return self.add_result(table, game_id, json.loads(payload))
+
+    def add_result(self, table: str, game_id: str, payload: Any) -> bool:
+        """Count one finished game (again: no change); `ResultError` when it is none."""
+        result = GameResult.from_payload(table, game_id, payload)
+        key = result.key
         if self.results.get(key) == result:
             return False
         if key not in self.results:
             log.info("desk: game %s at table %s counted", game_id, table)
         self.results[key] = result
+        self.changes.append((table, game_id, payload))
         self._entries = None
         return True
+
+    def drain_changes(self) -> list[tuple[str, str, Any]]:
+        changes, self.changes = self.changes, []
+        return changes
 
     def entries(self) -> list[Entry]:
         if self._entries is None:

@@ -12,7 +12,9 @@ one every `publish_interval_s`.
 
 `seq` is kept in `<state dir>/seq`, written (and synced to disk) before each
 publication, and never below the `seq` of the retained standings on the broker, so it
-keeps increasing across restarts.
+keeps increasing across restarts. The games counted are also appended to
+`<state dir>/results.jsonl` (synced before the publication that counts them), read back
+at start-up before the broker's retained results.
 """
 
 from __future__ import annotations
@@ -82,6 +84,52 @@ class SeqFile:
         return seq
 
 
+class ResultLog:
+    """Every finished game the desk counted (or saw cleared), one JSON line each.
+
+    The broker's retained results are the record the desk rebuilds from; this log keeps
+    the standings right should the central broker lose what it saved last.
+    """
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / "results.jsonl"
+
+    def load(self, board: Board) -> int:
+        """Replay the log into `board`; the number of lines read."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise StateDirError(f"cannot read {self.path}: {exc.strerror}") from exc
+        for number, line in enumerate(lines, start=1):
+            try:
+                record = json.loads(line)
+                table, game_id, payload = record["table"], record["game_id"], record["result"]
+                if payload is None:
+                    board.results.pop((table, game_id), None)
+                else:
+                    board.add_result(table, game_id, payload)
+            except (KeyError, TypeError, ValueError) as exc:
+                # a line cut short by a power cut: the broker's retained results cover it
+                log.warning("desk: %s line %d skipped: %s", self.path, number, exc)
+        board.drain_changes()
+        return len(lines)
+
+    def append(self, changes: list[tuple[str, str, Any]]) -> None:
+        """Add the changes and sync them to disk."""
+        if not changes:
+            return
+        text = "".join(
+            json.dumps({"table": t, "game_id": g, "result": p}, separators=(",", ":")) + "\n"
+            for t, g, p in changes
+        )
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+
+
 def _ts_seconds(payload: bytes) -> float | None:
     """The `ts` of a JSON payload as epoch seconds, or None."""
     try:
@@ -136,6 +184,11 @@ class Desk:
         self.clock = clock
         self.board = Board()
         self.seq = SeqFile(settings.state_dir)
+        self.results_log = ResultLog(settings.state_dir)
+        if self.results_log.load(self.board):
+            log.info(
+                "desk: %d finished games from %s", len(self.board.results), self.results_log.path
+            )
         self.lag = LagStats()
         self.connected = False
         self.synced = False
@@ -211,7 +264,16 @@ class Desk:
         self._timer = None
         if not (self.synced and self.connected and self._dirty):
             return
-        payload = {"v": 1, "ts": utc_ts(), "seq": self.seq.next(), **self.board.payload()}
+        changes = self.board.drain_changes()
+        try:
+            self.results_log.append(changes)
+            changes = []
+            seq = self.seq.next()
+        except OSError as exc:
+            self.board.changes[:0] = changes  # written with the next publication
+            log.error("desk: cannot write the state directory (%s); standings not published", exc)
+            return
+        payload = {"v": 1, "ts": utc_ts(), "seq": seq, **self.board.payload()}
         if not self.publish(encode(payload)):
             log.warning("desk: standings seq %d not sent; sent again on reconnect", payload["seq"])
             return

@@ -159,3 +159,17 @@ def test_the_page_and_its_event_stream(broker: Mosquitto, desk: DeskProcess, rec
     view = json.loads(lines[1].removeprefix("data: "))
     assert view["connected"] and view["synced"]
     assert view["standings"]["entries"] == expected_after_two_games()
+
+
+def test_the_broker_lost_its_retained_results_the_desks_own_log_keeps_them(
+    broker: Mosquitto, desk: DeskProcess, rec: Recorder
+) -> None:
+    two_finished_games(broker)
+    before = wait_standings(rec, lambda p: len(p["entries"]) == 6)
+    desk.stop()
+    broker.stop()
+    (broker.workdir / "mosquitto.db").unlink()  # a central broker that lost its disk
+    broker.start()
+    desk.start()
+    after = wait_standings(rec, lambda p: p["seq"] > before["seq"])  # the seq file kept
+    assert after["entries"] == expected_after_two_games()
