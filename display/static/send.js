@@ -3,11 +3,28 @@
 import { $, app, L } from "./context.js";
 import { clear, h, icon } from "./dom.js";
 
+// The toast sits just above the buttons on a phone, and over the layout's felt (above its
+// "Ends" and last-play line) on a wide screen: never over a score card or a button.
+function placeToast(box) {
+  if (window.matchMedia("(max-width: 600px)").matches) {
+    box.style.left = box.style.maxWidth = "";
+    box.style.bottom = `${$("actions").offsetHeight + 8}px`;
+    return;
+  }
+  const board = $("board").getBoundingClientRect();
+  const info = $("board-info").getBoundingClientRect();
+  box.style.bottom = `${Math.max(window.innerHeight - info.top + 6, 8)}px`;
+  box.style.left = `${board.left + board.width / 2}px`;
+  box.style.maxWidth = `${Math.max(board.width - 16, 200)}px`;
+}
+
 export function toast(kind, text) {
   clearTimeout(app.toastTimer);
-  clear($("toast"), icon(kind), h("span", { id: "toast-text" }, text));
-  $("toast").dataset.kind = kind;
-  $("toast").hidden = false;
+  const box = $("toast");
+  clear(box, icon(kind), h("span", { id: "toast-text" }, text));
+  box.dataset.kind = kind;
+  box.hidden = false;
+  placeToast(box);
   if (kind !== "wait") app.toastTimer = setTimeout(() => { $("toast").hidden = true; }, kind === "ok" ? 5000 : 10000);
 }
 
