@@ -28,7 +28,8 @@ function actionButton(action) {
 }
 
 export function renderActions(st) {
-  const list = st ? PHASE_ACTIONS[st.phase] || [] : [];
+  // an empty boneyard (or a block game's, which has none) leaves nothing to draw
+  const list = (st ? PHASE_ACTIONS[st.phase] || [] : []).filter((a) => a !== "draw" || st.boneyard !== 0);
   const key = JSON.stringify([app.lang, list, Date.now() < app.undoArmedUntil]);
   renderIf($("actions"), key, () => clear($("actions"),
     list.map(actionButton),
