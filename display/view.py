@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from display.payloads import Json, int_or_none, is_event, is_state, kind_of
 from display.settings import LANGUAGES
@@ -246,12 +247,37 @@ class TableView:
         return event if self._same_game(event) else None
 
     def _current_play(self) -> Json | None:
-        play = self._current(self.last_play)
-        if play is None or self.state is None or play.get("hand") != self.state.get("hand"):
+        if self.state is None:
             return None
-        tiles = self.state.get("layout", {}).get("tiles", [])
-        on_table = any(isinstance(t, dict) and t.get("tile") == play.get("tile") for t in tiles)
-        return play if on_table else None
+        layout = self.state.get("layout")
+        tiles = layout.get("tiles", []) if isinstance(layout, dict) else []
+        tiles = tiles if isinstance(tiles, list) else []
+        play = self._current(self.last_play)
+        if (
+            play is not None
+            and play.get("hand") == self.state.get("hand")
+            and any(isinstance(t, dict) and t.get("tile") == play.get("tile") for t in tiles)
+        ):
+            return play
+        return self._layout_play(tiles)
+
+    def _layout_play(self, tiles: list[Any]) -> Json | None:
+        """The layout's last tile (tiles are in play order), for a page that never saw its
+        play event: opened after it, or after the latest play was taken back. Its points
+        are not known; nothing when an undo newer than the state may have taken it."""
+        assert self.state is not None
+        undo = self._current(self.last_event)
+        if undo is not None and undo.get("kind") == "undo" and _seq(undo) > _seq(self.state):
+            return None
+        last = tiles[-1] if tiles else None
+        if not isinstance(last, dict) or not isinstance(last.get("tile"), str):
+            return None
+        return {
+            "tile": last["tile"],
+            "seat": last.get("seat"),
+            "hand": self.state.get("hand"),
+            "from_layout": True,
+        }
 
     def _hand_result(self) -> Json | None:
         if self.state is None or self.state.get("phase") not in RESULT_PHASES:

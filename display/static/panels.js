@@ -102,14 +102,16 @@ export function renderBoard(st) {
   const info = [h("span", { id: "ends-total", class: "chip" }, L("ends", { n: st.layout.ends_total }))];
   if (lastPlay) {
     info.push(h("span", { id: "last-play", class: "chip" },
-      L("last_play", { name: lastPlay.seat !== null ? seatName(lastPlay.seat) : "?", tile: lastPlay.tile }),
+      lastPlay.seat !== null && lastPlay.seat !== undefined
+        ? L("last_play", { name: seatName(lastPlay.seat), tile: lastPlay.tile })
+        : L("last_play_nobody", { tile: lastPlay.tile }),
       lastPlay.points > 0 ? h("b", {}, ` ${L("scored", { n: lastPlay.points })}`) : null));
     for (const word of Array.isArray(lastPlay.announce) ? lastPlay.announce : []) {
       info.push(h("span", { class: "chip announce" }, L(`announce_${word}`) === `announce_${word}` ? word.replace(/_/g, " ") : L(`announce_${word}`)));
     }
   }
   const ev = app.view.last_event;
-  if (ev && ["pass", "draw", "lead", "undo"].includes(ev.kind) && (!lastPlay || ev.seq > lastPlay.seq)) {
+  if (ev && ["pass", "draw", "lead", "undo"].includes(ev.kind) && (!lastPlay || lastPlay.seq === undefined || ev.seq > lastPlay.seq)) {
     const name = ev.seat !== null && ev.seat !== undefined ? seatName(ev.seat) : "?";
     info.push(h("span", { id: "last-event", class: "chip" }, L(`ev_${ev.kind}`, { name, n: ev.count ?? 1 })));
   }
