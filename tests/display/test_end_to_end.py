@@ -1,0 +1,415 @@
+"""The display against the real controller: `domino-table run` as a process on the board
+emulator (a pty), a real Mosquitto, the display server and a real Chromium.
+
+A full-information game (`Mode.FULL`, seeded) decides every move; its tiles are laid on
+the emulated board where a player would (the `Placer`), passes, the lead and the counts
+are told by command, some of them from the page's own buttons. The page must follow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from display.tally import tally
+from engine import Game, Mode, Tile, rulesets
+from engine.game import Move, Phase
+from engine.geometry import Placer
+from engine.surface import SeenTile
+from firmware_bridge.emulator import BoardEmulator
+from tests.display.conftest import DisplayServer, screenshot, start_display_on
+from tests.fixtures.mosquitto import Mosquitto
+from tests.service.test_board_end_to_end import at
+from tests.service.test_service_run import Service, send
+
+RULES = "straight-block"
+SEATS = 2
+SEEDS = range(200)
+
+
+@dataclass
+class Hand:
+    """One hand of a seeded full-information game, laid on the board move by move."""
+
+    board: BoardEmulator | None  # None: played here only
+    seed: int
+    game: Game = field(init=False)
+    placer: Placer = field(default_factory=lambda: Placer(900, 600))
+    coords: list[SeenTile] = field(default_factory=list)
+    rng: random.Random = field(init=False)
+    counted: bool = False  # the table scores the hand once the counts are given
+    start_scores: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.game = Game(rulesets.load(RULES), SEATS, mode=Mode.FULL, seed=self.seed)
+        self.game.start()
+        self.rng = random.Random(self.seed)
+        self.start_scores = self.game.scores()
+
+    def table_phase(self) -> str:
+        """The phase the table is in: it counts before it scores (this copy scores at once)."""
+        if self.game.phase is Phase.HAND_OVER and not self.counted:
+            return "counting"
+        return self.game.phase.value
+
+    def table_scores(self) -> tuple[int, ...]:
+        return self.start_scores if self.table_phase() == "counting" else self.game.scores()
+
+    @classmethod
+    def going_out(cls) -> int:
+        """A seed whose hand has a pass and ends with a seat going out for 5 points or more
+        (chosen by playing it here, so it holds whatever the engine deals)."""
+        for seed in SEEDS:
+            hand = cls(None, seed)
+            passes = 0
+            while hand.playing:
+                move = hand.next_move()
+                if move is None:
+                    passes += 1
+                    hand.pass_turn()
+                else:
+                    hand.lay(move)
+            game = hand.game
+            if game.out_seat is not None and passes and game.history[-1].points >= 5:
+                return seed
+        raise AssertionError(f"no seed in {SEEDS} goes out after a pass")
+
+    @property
+    def playing(self) -> bool:
+        return self.game.phase in (Phase.LEAD, Phase.PLAY)
+
+    def next_move(self) -> Move | None:
+        """The turn seat's move (None: it must pass)."""
+        moves = self.game.legal_moves()
+        return self.rng.choice(moves) if moves else None
+
+    def lay(self, move: Move) -> None:
+        seen = self.placer.place(self.game.layout, self.coords, move.tile, move.end)
+        self.game.push(move)
+        self.coords.append(seen)
+        if self.board is not None:
+            self.board.place(at(seen))
+
+    def pass_turn(self) -> None:
+        self.game.push_pass()
+
+    def wrong_tile(self) -> SeenTile:
+        """A tile not in play, laid at an open end whose number it does not have."""
+        layout = self.game.layout
+        end = layout.ends[0]
+        open_pips = {e.pip for e in layout.ends}
+        played = {n.tile for n in layout.nodes}
+        bad = next(
+            t
+            for t in self.game.set.tiles()
+            if not t.is_double and t not in played and not (open_pips & {t.high, t.low})
+        )
+        fits = Tile(end.pip, (end.pip + 1) % 7)
+        spot = self.placer.place(layout, self.coords, fits, end)
+        return SeenTile(bad.high, bad.low, spot.xa, spot.ya, spot.xb, spot.yb)
+
+    def pips(self) -> list[int]:
+        assert self.game.hands is not None
+        return [sum(t.pips for t in h) for h in self.game.hands]
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[BoardEmulator]:
+    with BoardEmulator(link=tmp_path / "board") as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def service(broker: Mosquitto, board: BoardEmulator, tmp_path: Path) -> Iterator[Service]:
+    s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                "--rules", RULES, "--seats", str(SEATS))  # fmt: skip
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
+    """Display servers for table t1 (the service's), started when the test says so."""
+    started: list[DisplayServer] = []
+
+    def start() -> DisplayServer:
+        started.append(start_display_on(broker, table="t1", reply_timeout_s=5.0))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def tiles_drawn(page: Page) -> list[str]:
+    tiles = page.locator("svg.layout .tile")
+    return sorted(tiles.evaluate_all("ts => ts.map(t => t.dataset.tile)"))
+
+
+def expect_table(page: Page, hand: Hand) -> None:
+    """The page shows the game as the full-information copy has it now."""
+    game = hand.game
+    expect(page.locator("body")).to_have_class(f"live phase-{hand.table_phase()} ")
+    layout = page.locator("svg.layout")
+    expect(layout.locator(".tile")).to_have_count(len(game.layout.nodes))
+    assert tiles_drawn(page) == sorted(n.tile.text for n in game.layout.nodes)
+    cards = page.locator("#scores .card")
+    expect(cards.locator(".score")).to_have_text([str(s) for s in hand.table_scores()])
+    expect(cards.locator(".tiles-left")).to_have_text(
+        [str(game.hand_size - game._turn.played[s]) for s in range(SEATS)]
+    )
+    if game.phase is Phase.PLAY and game.turn is not None:
+        turn = page.locator(".card.turn")
+        expect(turn).to_have_count(1)
+        expect(turn).to_have_attribute("data-seat", str(game.turn))
+        expect(turn.locator(".turn-flag")).to_have_text("TURN")
+        expect(page.locator("#phase")).to_have_text(f"Player {game.turn + 1} to play")
+        expect(page.locator(".banner")).to_have_count(0)
+    else:
+        expect(page.locator(".card.turn")).to_have_count(0)
+
+
+def toast_covers(page: Page) -> list[str]:
+    """What the visible toast lies over, among the score cards, buttons and info chips."""
+    covered: list[str] = page.evaluate(
+        """() => {
+            const t = document.getElementById("toast").getBoundingClientRect();
+            const over = (r) =>
+              r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+            const parts = "#scores .card, #actions button, #board-info .chip";
+            return [...document.querySelectorAll(parts)]
+              .filter((el) => over(el.getBoundingClientRect()))
+              .map((el) => el.dataset.action || el.dataset.seat || el.textContent);
+        }"""
+    )
+    return covered
+
+
+def lead(page: Page, hand: Hand) -> None:
+    """Lays the lead; the table asks who led and the page's own button answers."""
+    move = hand.next_move()
+    assert move is not None and hand.game.leader is not None
+    leader = hand.game.leader
+    hand.lay(move)
+    alert = page.locator('.alert[data-code="LEAD_UNKNOWN"]')
+    expect(alert).to_be_visible()
+    expect(alert.locator(".alert-title")).to_have_text("Check")  # the controller names no tile
+    expect(page.locator("#last-play")).to_have_text(f"{move.tile.text} led: who led it?")
+    screenshot(page, "e2e-800x480-who-led")
+    alert.locator(f'button[data-seat="{leader}"]').click()
+    expect(page.locator("#toast-text")).to_have_text("Led: done")
+    assert toast_covers(page) == []
+    expect(alert).to_have_count(0)
+    expect_table(page, hand)
+
+
+def step(page: Page, hand: Hand, pass_from_page: bool = False) -> str:
+    """One move of the hand on the table; returns "play" or "pass"."""
+    move = hand.next_move()
+    if move is not None:
+        hand.lay(move)
+        expect_table(page, hand)
+        return "play"
+    seat = hand.game.turn
+    assert seat is not None
+    hand.pass_turn()
+    if pass_from_page:
+        page.locator("#actions [data-action=pass]").click()
+        expect(page.locator("#toast-text")).to_have_text("Pass: done")
+        assert toast_covers(page) == []
+    else:
+        send_cmd(f"pass-{hand.game._refs}", {"action": "pass", "seat": seat})
+    expect(page.locator("#last-event")).to_have_text(f"Player {seat + 1} passed")
+    expect_table(page, hand)
+    return "pass"
+
+
+_broker: list[Mosquitto] = []
+
+
+def send_cmd(cmd_id: str, body: dict[str, object]) -> None:
+    send(_broker[0], {"id": cmd_id, **body})
+
+
+@pytest.fixture(autouse=True)
+def _remember_broker(broker: Mosquitto) -> Iterator[None]:
+    _broker[:] = [broker]
+    yield
+    _broker.clear()
+
+
+def test_a_whole_hand_on_the_board_shows_on_the_page(
+    service: Service,
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+    phone: BrowserContext,
+) -> None:
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    expect(page.locator("#scores .card .name")).to_have_text(["Player 1", "Player 2"])
+    hand = Hand(board, Hand.going_out())
+    lead(page, hand)
+    for _ in range(4):
+        step(page, hand)
+    # a block game has no boneyard: nothing to draw, so no Draw button
+    expect(page.locator("#actions [data-action=pass]")).to_be_visible()
+    expect(page.locator("#actions [data-action=draw]")).to_have_count(0)
+    screenshot(page, "e2e-800x480-play")
+
+    # an illegal tile: told in words, with an icon, until it is taken away
+    wrong = hand.wrong_tile()
+    board.place(at(wrong))
+    alert = page.locator('.alert[data-code="NO_MATCH"]')
+    expect(alert).to_be_visible(timeout=15_000)
+    tile = Tile(wrong.a, wrong.b).text
+    turn = hand.game.turn
+    assert turn is not None
+    expect(alert.locator(".alert-title")).to_have_text(f"Illegal play · Player {turn + 1} · {tile}")
+    expect(alert.locator(".alert-message")).not_to_be_empty()
+    expect(alert.locator(".alert-help")).to_have_text(
+        "The tile's number does not match the end it touches."
+    )
+    expect(alert.locator("svg.icon-illegal")).to_have_count(1)
+    assert tiles_drawn(page) == sorted(n.tile.text for n in hand.game.layout.nodes)
+    screenshot(page, "e2e-800x480-illegal")
+
+    # a page opened now, on a display started now: everything from retained messages
+    late_server = display()
+    late = phone.new_page()
+    late.goto(late_server.url)
+    expect(late.locator('.alert[data-code="NO_MATCH"]')).to_be_visible()
+    expect_table(late, hand)
+    # state.last is the alert now: the last play is told from the layout's order
+    index = len(hand.game.layout.nodes) - 1
+    newest, by = hand.game.layout.nodes[index].tile.text, hand.game.seat_of_play(index)
+    assert by is not None
+    expect(late.locator("svg.layout .tile.last-play")).to_have_attribute("data-tile", newest)
+    expect(late.locator("#last-play")).to_have_text(f"Player {by + 1} played {newest}")
+    screenshot(late, "e2e-390x844-illegal")
+
+    board.lift(Tile(wrong.a, wrong.b))
+    expect(alert).to_have_count(0, timeout=15_000)
+    expect(late.locator(".alert")).to_have_count(0)
+    screenshot(late, "e2e-390x844-play")
+
+    passed_from_page = False
+    while hand.playing:
+        what = step(page, hand, pass_from_page=not passed_from_page)
+        passed_from_page = passed_from_page or what == "pass"
+    assert passed_from_page, "the seed must have a pass"
+    game = hand.game
+    assert game.out_seat is not None
+    winner = game.out_seat
+    # the table saw the last tile go: counting; the other seat's pips by command
+    expect(page.locator("body")).to_have_class("live phase-counting ")
+    expect(page.locator(".card.turn")).to_have_count(0)
+    pips = hand.pips()
+    hand.counted = True
+    for seat in range(SEATS):
+        if seat != winner:
+            send_cmd(f"count-{seat}", {"action": "count", "seat": seat, "pips": pips[seat]})
+    expect(page.locator("body")).to_have_class("live phase-hand_over ")
+    points = game.history[-1].points
+    panel = page.locator(".hand-panel")
+    expect(panel.locator(".panel-title")).to_have_text(f"Player {winner + 1} went out")
+    expect(panel.locator(".panel-points")).to_have_text(f"{points} points")
+    expect(panel.locator("tr[data-seat] td:nth-child(2)")).to_have_text([str(p) for p in pips])
+    expect(page.locator("#scores .card .score")).to_have_text([str(s) for s in game.scores()])
+    # the houses: 20 is the X and an O top-left
+    # the houses tally of the winner's score, stroke by stroke
+    houses = page.locator(f'.card[data-seat="{winner}"] svg.tally')
+    drawn = tally(game.scores()[winner])
+    expect(houses.locator(".tally-long")).to_have_count(sum(h.long_strokes for h in drawn.houses))
+    expect(houses.locator(".tally-o")).to_have_count(sum(h.circles for h in drawn.houses))
+    expect(houses.locator(".tally-short")).to_have_count(sum(h.short_strokes for h in drawn.houses))
+    expect(houses.locator(".tally-dot")).to_have_count(drawn.dots)
+    expect(page.locator("#actions [data-action=next_hand]")).to_be_visible()
+    screenshot(page, "e2e-800x480-hand-over")
+    expect(late.locator(".hand-panel .panel-title")).to_have_text(f"Player {winner + 1} went out")
+    screenshot(late, "e2e-390x844-hand-over")
+
+    page.locator("#actions [data-action=scores]").click()
+    rows = page.locator("#sheet tr[data-hand]")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0).locator("td")).to_have_text(
+        ["1", "domino", f"Player {winner + 1}", str(points), *map(str, game.scores())]
+    )
+    screenshot(page, "e2e-800x480-scoresheet")
+    page.locator("#sheet button").click()
+
+    # Next hand from the phone: the controller deals hand 2, every page follows
+    late.locator("#actions [data-action=next_hand]").click()
+    expect(late.locator("#toast-text")).to_have_text("Next hand: done")
+    assert toast_covers(late) == []
+    screenshot(late, "e2e-390x844-next-hand")
+    expect(page.locator("body")).to_have_class("live phase-lead ")
+    expect(page.locator(".hand-panel")).to_have_count(0)
+    expect(page.locator("#scores .card .score")).to_have_text([str(s) for s in game.scores()])
+
+
+def test_broker_restart_and_controller_stop_are_shown_and_recovered(
+    broker: Mosquitto,
+    service: Service,
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+) -> None:
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    hand = Hand(board, Hand.going_out())
+    move = hand.next_move()
+    assert move is not None and hand.game.leader is not None
+    hand.lay(move)
+    expect(page.locator('.alert[data-code="LEAD_UNKNOWN"]')).to_be_visible()
+    send_cmd("lead", {"action": "lead", "seat": hand.game.leader})
+    expect_table(page, hand)
+    step(page, hand)
+    step(page, hand)
+
+    # the broker goes away: the scores shown are the last known, not the table's now
+    broker.stop()
+    expect(page.locator(".banner-broker_lost")).to_contain_text("lost the table's broker")
+    expect(page.locator("#link")).to_have_text("Offline")
+    expect(page.locator(".card .last-known")).to_have_count(SEATS)
+    screenshot(page, "e2e-800x480-broker-lost")
+    broker.start()
+    expect(page.locator(".banner")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".card .last-known")).to_have_count(0)
+    expect_table(page, hand)
+    step(page, hand)
+
+    # the controller stops cleanly (SIGTERM): it says offline on its way out
+    assert service.stop() == 0
+    expect(page.locator(".banner-controller_offline")).to_contain_text("Table controller offline")
+    expect(page.locator("#link")).to_have_text("Offline")
+    expect(page.locator(".card .last-known")).to_have_count(SEATS)
+    expect(page.locator("body")).to_have_class(f"stale phase-{hand.table_phase()} ")
+    screenshot(page, "e2e-800x480-controller-offline")
+    service.start()
+    expect(page.locator(".banner")).to_have_count(0, timeout=20_000)
+    expect_table(page, hand)
+    # the restarted controller still follows the board
+    step(page, hand)
+    step(page, hand)
