@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from engine.surface import Snapshot
+from engine.surface import Snapshot, Unsure
+from vision.area import PlayArea
 from vision.calibration import Calibration, calibrate_if_markers, calibrate_manual
 from vision.detect import Detection, detect
 from vision.errors import CalibrationError, CalibrationNotFoundError
-from vision.results import Point
+from vision.results import Point, ToMm
 from vision.source import Frame
 from vision.stable import (
+    ArmCheck,
     GateSettings,
     Motion,
     MotionGate,
@@ -89,6 +91,7 @@ class Pipeline:
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
+        self.arms = ArmCheck(s.gate)
         self.calibration: Calibration | None = self._load()
         self._warned_pixels = False
         self._looked_at: float | None = None
@@ -107,7 +110,8 @@ class Pipeline:
         """One frame, with everything the pipeline made of it."""
         motion = self.gate.update(frame.image)
         if not self.gate.settled(motion):
-            self.stable.interrupt()
+            if motion.moving:
+                self.stable.interrupt()
             self.last = Step(motion, None, None, None)
             return self.last
         if motion.still_for == self.settings.gate.still_frames and self._look_now(frame.at):
@@ -115,12 +119,13 @@ class Pipeline:
         calibration = self._calibration_for(frame)
         area = None if calibration is None else calibration.corners_px
         detection = detect(frame.image, area, self.settings.detector)
-        if calibration is None:
-            reading = detection.snapshot(at=frame.at)
-        else:
-            reading = detection.snapshot(_to_mm(calibration), frame.at)
+        to_mm = _Same() if calibration is None else _ToMm(calibration)
+        reading = detection.snapshot(to_mm, frame.at)
+        reading = self._arm(frame, calibration, to_mm, reading)
         self.watch.settled(reading, frame.at)
         observation = self.stable.offer(reading)
+        if self.stable.holding is not None and not reading.unsure and self.gate.thumb is not None:
+            self.arms.remember(self.gate.thumb)
         self.last = Step(motion, detection, reading, observation)
         return self.last
 
@@ -192,9 +197,26 @@ class Pipeline:
             )
         return None
 
+    def _arm(
+        self, frame: Frame, calibration: Calibration | None, to_mm: ToMm, reading: Snapshot
+    ) -> Snapshot:
+        """A reading with an arm resting over the play area is unsure there."""
+        if self.gate.thumb is None:
+            return reading
+        h, w = frame.image.shape[:2]
+        tip = self.arms.find(self.gate.thumb, (w, h), frame.at)
+        if tip is None:
+            return reading
+        if calibration is not None and not PlayArea(calibration.corners_px).contains(*tip):
+            return reading  # an elbow at the table's edge hides no tile
+        x, y = to_mm(tip)
+        spot = Unsure(x, y, "something lies over the table (a hand or an arm)")
+        return replace(reading, unsure=(*reading.unsure, spot))
 
-def _to_mm(calibration: Calibration) -> _ToMm:
-    return _ToMm(calibration)
+
+class _Same:
+    def __call__(self, p: Point) -> Point:
+        return p
 
 
 class _ToMm:

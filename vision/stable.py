@@ -4,10 +4,15 @@ Hands, arms, sleeves and shadows cross the table all the time (TABLE.md): no rea
 is taken while the scene moves. `MotionGate` compares each frame with the one before
 on a small, blurred grey thumbnail, after normalising its brightness (mean 0, standard
 deviation 1), so a whole-scene light change (a cloud, a lamp switched on) is not a
-move but a hand is. `StableReadings` then wants the same reading (the same tiles, each
-half within a tolerance) from `hold` frames in a row before it becomes an observation,
-and passes an observation on only when it differs from the last one. `UnreadableWatch`
-tells when unsure places have stood for a while.
+move but a hand is. Where a sudden light change also clips (white paper, glare burning
+out), the frame is `relit`: its brightness jumped, it is not a move, but no reading is
+taken until the scene has been still again for `still_frames` frames.
+
+`ArmCheck` finds an arm lying still (which the gate cannot see move). `StableReadings`
+wants the same reading (the same tiles, each half within a tolerance) from `hold`
+frames in a row before it becomes an observation, and passes an observation on only
+when it differs from the last one. `UnreadableWatch` tells when unsure places have
+stood for a while.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import numpy.typing as npt
 from engine.surface import SeenTile, Snapshot, Unsure
 
 __all__ = [
+    "ArmCheck",
     "GateSettings",
     "Motion",
     "MotionGate",
@@ -32,6 +38,7 @@ __all__ = [
 ]
 
 Grey = npt.NDArray[np.float32]
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +49,12 @@ class GateSettings:
     `pixel_sigma`: a thumbnail pixel has changed when it moved by more than this many
     standard deviations of the frame's brightness; `moving_share`: the frame moves when
     more than this share of its pixels changed; `still_frames`: frames in a row below
-    that before a reading is taken (a hand pausing for one frame is not gone).
+    that before a reading is taken (a hand pausing for one frame is not gone);
+    `relit_ratio`: a frame that changed and whose mean brightness went up or down by
+    more than this factor is relit, not moving; `arm_sigma`, `arm_share`: a region
+    changed by more than `arm_sigma` since the last good reading, larger than
+    `arm_share` of the thumbnail and reaching the frame's edge is an arm lying still
+    (see `ArmCheck`).
     """
 
     thumb_px: int = 160
@@ -50,6 +62,9 @@ class GateSettings:
     pixel_sigma: float = 0.35
     moving_share: float = 0.003
     still_frames: int = 2
+    relit_ratio: float = 1.04
+    arm_sigma: float = 0.8
+    arm_share: float = 0.004
 
     def __post_init__(self) -> None:
         if self.thumb_px < 16 or self.blur < 1 or self.blur % 2 == 0:
@@ -68,9 +83,10 @@ class Motion:
     share: float
     moving: bool
     still_for: int
+    relit: bool = False
 
     def settled(self, still_frames: int) -> bool:
-        return not self.moving and self.still_for >= still_frames
+        return not self.moving and not self.relit and self.still_for >= still_frames
 
 
 class MotionGate:
@@ -79,10 +95,13 @@ class MotionGate:
     def __init__(self, settings: GateSettings | None = None) -> None:
         self.settings = settings or GateSettings()
         self._previous: Grey | None = None
+        self.brightness = 0.0
+        self.thumb: Grey | None = None  # the last frame's thumbnail
         self._still = 0
 
     def thumbnail(self, image: npt.NDArray[np.uint8]) -> Grey:
-        """The frame small, grey, blurred, with mean 0 and standard deviation 1."""
+        """The frame small, grey, blurred, with mean 0 and standard deviation 1
+        (its mean brightness before that is kept in `brightness`)."""
         s = self.settings
         grey = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
         h, w = grey.shape[:2]
@@ -91,20 +110,25 @@ class MotionGate:
         resized = cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
         small = np.asarray(cv2.GaussianBlur(resized, (s.blur, s.blur), 0), dtype=np.float32)
         std = float(small.std())
-        return np.asarray((small - float(small.mean())) / max(std, 1.0), dtype=np.float32)
+        self.brightness = float(small.mean())
+        return np.asarray((small - self.brightness) / max(std, 1.0), dtype=np.float32)
 
     def update(self, image: npt.NDArray[np.uint8]) -> Motion:
         """Judge the next frame. The first frame, or one of another size, is a move."""
+        before = self.brightness
         thumb = self.thumbnail(image)
+        self.thumb = thumb
         previous, self._previous = self._previous, thumb
         if previous is None or previous.shape != thumb.shape:
             self._still = 0
             return Motion(1.0, True, 0)
         share = float(np.count_nonzero(np.abs(thumb - previous) > self.settings.pixel_sigma))
         share /= thumb.size
-        moving = share > self.settings.moving_share
-        self._still = 0 if moving else self._still + 1
-        return Motion(share, moving, self._still)
+        changed = share > self.settings.moving_share
+        ratio = max(self.brightness, 1.0) / max(before, 1.0)
+        relit = changed and not 1 / self.settings.relit_ratio <= ratio <= self.settings.relit_ratio
+        self._still = 0 if changed else self._still + 1
+        return Motion(share, changed and not relit, self._still, relit)
 
     def reset(self) -> None:
         self._previous = None
@@ -113,6 +137,62 @@ class MotionGate:
     def settled(self, motion: Motion) -> bool:
         """True when a reading may be taken of the frame `motion` judged."""
         return motion.settled(self.settings.still_frames)
+
+
+class ArmCheck:
+    """An arm or sleeve resting still over the table: a large region that changed
+    since the last good reading and reaches in from the frame's edge.
+
+    The motion gate cannot see a hand that does not move; tiles under it would vanish.
+    `remember(thumb)` keeps the thumbnail of a good (fully read) frame; `find(thumb)`
+    returns the point of such a region deepest inside the frame (image pixels) - the
+    fingertips - or None. A region that stays `accept_s` seconds is taken as the new
+    table (something left lying there, or light that changed for good).
+    """
+
+    def __init__(self, settings: GateSettings | None = None, accept_s: float = 20.0) -> None:
+        self.settings = settings or GateSettings()
+        self.accept_s = accept_s
+        self._reference: Grey | None = None
+        self._since: float | None = None
+
+    def remember(self, thumb: Grey) -> None:
+        self._reference = thumb
+        self._since = None
+
+    def find(self, thumb: Grey, image_size: tuple[int, int], at: float) -> Point | None:
+        """Where an arm lies (image px), for a still frame's thumbnail at time `at`."""
+        ref = self._reference
+        if ref is None or ref.shape != thumb.shape:
+            return None
+        changed = (np.abs(thumb - ref) > self.settings.arm_sigma).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        h, w = thumb.shape
+        inside = np.minimum.outer(np.arange(h), np.arange(w)).astype(np.float32)
+        inside = np.minimum(inside, np.minimum.outer(np.arange(h)[::-1], np.arange(w)[::-1]))
+        best: tuple[float, int, int] | None = None
+        for label in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[label])
+            if area < self.settings.arm_share * h * w:
+                continue
+            if x > 0 and y > 0 and x + bw < w and y + bh < h:
+                continue  # not reaching in from the edge: tiles, not an arm
+            ys, xs = np.nonzero(labels == label)
+            k = int(np.argmax(inside[ys, xs]))
+            depth = float(inside[ys[k], xs[k]])
+            if best is None or depth > best[0]:
+                best = (depth, int(xs[k]), int(ys[k]))
+        if best is None:
+            self._since = None
+            return None
+        if self._since is None:
+            self._since = at
+        elif at - self._since >= self.accept_s:
+            self.remember(thumb)
+            return None
+        sx, sy = image_size[0] / w, image_size[1] / h
+        return ((best[1] + 0.5) * sx, (best[2] + 0.5) * sy)
 
 
 def _tiles_match(a: SeenTile, b: SeenTile, tolerance_mm: float) -> bool:
