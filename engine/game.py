@@ -53,7 +53,7 @@ from engine.rules import (
     TargetCheck,
 )
 from engine.scoring import HandOutcome, Teams, hand_outcome, play_points
-from engine.tiles import DominoSet, Tile
+from engine.tiles import PIP_BITS, TILES_OF_BITS, DominoSet, Tile, bits_of
 
 
 class Mode(Enum):
@@ -93,6 +93,12 @@ class Move(NamedTuple):
 # tuple.__new__ builds a named tuple in C, skipping its Python-level __new__ (hot path).
 _new_move = tuple.__new__
 
+# Module-level names for the enum members the hot path tests (a global load, not an
+# attribute lookup on the enum class).
+_LEAD, _PLAY = Phase.LEAD, Phase.PLAY
+_STITCHED = ("stitched_up",)
+_POINTS_TABLE = 256  # play points are looked up for ends totals below this
+
 
 # --- the journal of a hand ------------------------------------------------------------
 
@@ -115,6 +121,7 @@ class DrawInput(NamedTuple):
 
 
 HandInput = PlayInput | PassInput | DrawInput
+_DRAW_ONE = DrawInput(1)
 
 
 @dataclass(slots=True)
@@ -190,6 +197,12 @@ class Game:
         self._at_once = rules.target_check is TargetCheck.AT_ONCE and self.target is not None
         self._scores_in_play = rules.play_scoring is not PlayScoring.NONE
         self._announce_stitched = rules.announce_stitched
+        # Rules read on every play or pass, looked up once (the rules are immutable).
+        self._draws = rules.draws
+        self._both_out = rules.both_partners_out
+        self._next_seat = [(s + 1) % seats for s in range(seats)]
+        self._play_points = [play_points(rules.play_scoring, n) for n in range(_POINTS_TABLE)]
+        self._knock_check = not rules.draws
         self.set: DominoSet = rules.domino_set(seats)
         self._set_list = self.set.tiles()
         self._set_tiles = frozenset(self._set_list)
@@ -208,6 +221,7 @@ class Game:
         self._refs = 0
         self._turn = _Turn(Layout(rules))
         self.hands: list[list[Tile]] | None = None
+        self._held: list[int] = []  # full information: each hand as bits (`Tile.bit`)
         self.boneyard: list[Tile] | None = None
         self.boneyard_count: int | None = None
         self.turn: int | None = None
@@ -255,59 +269,47 @@ class Game:
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Full information: the plays the seat (default: the turn seat) may make now."""
-        if self.hands is None or self.phase not in (Phase.LEAD, Phase.PLAY):
+        hands = self.hands
+        phase = self.phase
+        if hands is None or (phase is not _PLAY and phase is not _LEAD):
             return []
-        seat = self.turn if seat is None else seat
-        if seat is None or seat != self.turn:
+        turn = self.turn
+        if turn is None or (seat is not None and seat != turn):
             return []
-        hand = self.hands[seat]
         layout = self._turn.layout
         if not layout.nodes:
             start = self._start
             assert start is not None
             if start.forced_lead is not None:
                 return [Move(start.forced_lead, None)]
-            return [Move(t, None) for t in hand]
-        ends = layout.ends
+            return [Move(t, None) for t in hands[turn]]
+        # The hand as bits: the tiles that show an end's number are one `&` away, and
+        # the cache turns the bits back into tiles. The layout keeps its ends less
+        # mirror images (a double's two sides are one place to play).
+        held = self._held[turn]
         new = _new_move
-        if len(ends) == 2:
-            first, second = ends
-            if first.edge < 2 and second.edge < 2:  # a plain line: two ends, no mirrors
-                a, b = 1 << first.pip, 1 << second.pip
-                return [new(Move, (t, first)) for t in hand if t.mask & a] + [
-                    new(Move, (t, second)) for t in hand if t.mask & b
-                ]
-        mask = 0
-        for end in ends:
-            mask |= 1 << end.pip
         moves: list[Move] = []
-        for tile in hand:
-            if not tile.mask & mask:
-                continue
-            tmask = tile.mask
-            last = None
-            for end in ends:
-                if tmask >> end.pip & 1:
-                    # mirror-image ends (a double's two sides, a spinner's arms): list once
-                    if (
-                        last is not None
-                        and last.node == end.node
-                        and last.edge >> 1 == end.edge >> 1
-                    ):
-                        continue
+        for end in layout._offers:
+            fit = held & PIP_BITS[end[2]]
+            if fit:
+                for tile in TILES_OF_BITS[fit]:
                     moves.append(new(Move, (tile, end)))
-                    last = end
         return moves
 
     def can_draw(self, seat: int | None = None) -> bool:
         """Full information: whether the seat may (and, unable to play, must) draw now."""
-        if self.boneyard is None or self.phase is not Phase.PLAY or not self.rules.draws:
-            return False
-        if len(self.boneyard) <= self.rules.boneyard_keep:
-            return False
-        if self.rules.boneyard is Boneyard.DRAW_ONE and self._turn.drew_this_turn:
+        if not self._may_draw():
             return False
         return self.rules.draw_while_playable or not self.legal_moves(seat)
+
+    def _may_draw(self) -> bool:
+        """`can_draw()` for a seat known to have no legal move."""
+        boneyard = self.boneyard
+        if boneyard is None or self.phase is not _PLAY or not self._draws:
+            return False
+        if len(boneyard) <= self.rules.boneyard_keep:
+            return False
+        return not (self.rules.boneyard is Boneyard.DRAW_ONE and self._turn.drew_this_turn)
 
     # --- starting -----------------------------------------------------------------------
 
@@ -722,6 +724,7 @@ class Game:
         assert start is not None
         self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
         self.hands = [list(h) for h in start.hands] if start.hands is not None else None
+        self._held = [bits_of(h) for h in self.hands] if self.hands is not None else []
         self.boneyard = list(start.boneyard) if start.boneyard is not None else None
         self.boneyard_count = start.boneyard_count
         self.leader = start.leader
@@ -769,9 +772,16 @@ class Game:
     def push_pass(self) -> list[Event]:
         """Full information: the turn seat passes, trusted (it has no move and cannot draw)."""
         self._refs += 1
-        action = PassInput(self._refs)
+        action = _new_move(PassInput, (self._refs,))
         self._journal.append(action)
         return self._apply_pass(action)
+
+    def push_draw(self) -> list[Event]:
+        """Full information: the turn seat draws one tile, trusted (it has no move and
+        `can_draw()`)."""
+        action = _DRAW_ONE
+        self._journal.append(action)
+        return self._apply_draw(action)
 
     def _lay(self, tile: Tile, end: OpenEnd | None, coords: Coords | None, ref: int) -> list[Event]:
         t = self._turn
@@ -782,8 +792,13 @@ class Game:
         t.coords.append(coords)
         t.passes_in_row = 0
         t.drew_this_turn = 0
-        total = layout.ends_total()
-        points = play_points(self.rules.play_scoring, total) if self._scores_in_play else 0
+        total = layout._total  # kept by `place`: ends_total() without the walk
+        if not self._scores_in_play:
+            points = 0
+        elif total < _POINTS_TABLE:
+            points = self._play_points[total]
+        else:
+            points = play_points(self.rules.play_scoring, total)
         score = 0
         out = False
         if seat is not None:
@@ -793,29 +808,31 @@ class Game:
                 hand = hands[seat]
                 hand.remove(tile)
                 out = not hand
+                self._held[seat] ^= tile.bit
             else:
                 out = self.tiles_left(seat) == 0
             if points:
                 points = self._add_points(seat, points)
             team = self._team_of[seat]
             score = self.seat_scores[seat] if team is None else self.team_scores[team]
-        announce = ("stitched_up",) if self._announce_stitched and layout.stitched() else ()
+        announce = _STITCHED if self._announce_stitched and layout.stitched() else ()
         events: list[Event] = [
             _new_move(
                 PlayEvent,
                 (self.hand_no, seat, tile.text, points, total, score, announce, coords, ref),
             )
         ]
-        self.phase = Phase.PLAY
-        if self._at_once and points and self._target_reached_at_once():
+        self.phase = _PLAY
+        if points and self._at_once and self._target_reached_at_once():
             events.extend(self._game_over())
         elif out:
             events.extend(self._end_play(HandResult.DOMINO, seat))
         elif seat is not None:
-            self.turn = (seat + 1) % self.seats
-            if self.rules.both_partners_out:
+            if self._both_out:
                 self.turn = seat
                 self._advance()
+            else:
+                self.turn = self._next_seat[seat]
         return events
 
     def _apply_pass(self, action: PassInput) -> list[Event]:
@@ -823,9 +840,9 @@ class Game:
         seat = self.turn
         t.passes_in_row += 1
         t.drew_this_turn = 0
-        if seat is not None and not self.rules.draws:
+        if seat is not None and self._knock_check:
             t.knocks.append((seat, frozenset(t.layout.pips_open())))
-        events: list[Event] = [PassEvent(self.hand_no, seat, action.ref)]
+        events: list[Event] = [_new_move(PassEvent, (self.hand_no, seat, action.ref))]
         if t.passes_in_row >= self._active_seats() and self._boneyard_known_empty():
             events.extend(self._end_play(HandResult.BLOCKED, None))
             return events
@@ -835,16 +852,23 @@ class Game:
     def _apply_draw(self, action: DrawInput) -> list[Event]:
         t = self._turn
         seat = self.turn
-        t.drew_this_turn += action.tiles
-        if self.hands is not None and self.boneyard is not None and seat is not None:
-            for _ in range(action.tiles):
-                self.hands[seat].append(self.boneyard.pop())
+        count = action.tiles
+        t.drew_this_turn += count
+        hands, boneyard = self.hands, self.boneyard
+        if hands is not None and boneyard is not None and seat is not None:
+            hand = hands[seat]
+            held = self._held[seat]
+            for _ in range(count):
+                tile = boneyard.pop()
+                hand.append(tile)
+                held |= tile.bit
+            self._held[seat] = held
         if self.boneyard_count is not None:
-            self.boneyard_count -= action.tiles
+            self.boneyard_count -= count
         if seat is None:
             return []
-        t.drawn[seat] += action.tiles
-        return [DrawEvent(self.hand_no, seat, action.tiles)]
+        t.drawn[seat] += count
+        return [_new_move(DrawEvent, (self.hand_no, seat, count))]
 
     def _add_points(self, seat: int, points: int) -> int:
         team = self.teams.of[seat]

@@ -8,7 +8,6 @@ in millimetres are not the layout's business (see `engine.geometry`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
@@ -59,19 +58,80 @@ class OpenEnd(NamedTuple):
 _new_end = tuple.__new__
 
 
-@dataclass(slots=True)
 class Placed:
     """One tile in the layout."""
+
+    # A plain class with slots rather than a dataclass: the engine makes one per play and
+    # builds it without calling __init__ (see `Layout.place`); equality and repr are the
+    # dataclass's.
+    __slots__ = ("edge", "parent", "parent_edge", "spinner", "tile", "used")
 
     tile: Tile
     parent: int | None  # the node it joined (None for the lead)
     parent_edge: Edge | None
     edge: Edge | None  # its own edge that touches the parent
     spinner: bool
-    used: list[Edge] = field(default_factory=list)  # its edges that tiles cover
+    used: list[Edge]  # its edges that tiles cover
+
+    def __init__(
+        self,
+        tile: Tile,
+        parent: int | None,
+        parent_edge: Edge | None,
+        edge: Edge | None,
+        spinner: bool,
+        used: list[Edge] | None = None,
+    ) -> None:
+        self.tile = tile
+        self.parent = parent
+        self.parent_edge = parent_edge
+        self.edge = edge
+        self.spinner = spinner
+        self.used = [] if used is None else used
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.tile, self.parent, self.parent_edge, self.edge, self.spinner, self.used)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Placed)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return (
+            f"Placed(tile={self.tile!r}, parent={self.parent!r}, "
+            f"parent_edge={self.parent_edge!r}, edge={self.edge!r}, "
+            f"spinner={self.spinner!r}, used={self.used!r})"
+        )
 
     def sides_covered(self) -> int:
         return sum(1 for e in self.used if e is Edge.SIDE0 or e is Edge.SIDE1)
+
+
+_new_placed = object.__new__
+_HIGH, _LOW = Edge.HIGH, Edge.LOW
+
+
+def _offers(ends: list[OpenEnd]) -> list[OpenEnd]:
+    """`ends` less mirror images (a double's second side, a spinner's second arm): the
+    ends a play can name. Mirror images are opened together, so they sit side by side.
+    Returns `ends` itself when it has none, so that the two stay one list."""
+    out: list[OpenEnd] = []
+    last = None
+    for end in ends:
+        if (
+            last is not None
+            and last.node == end.node
+            and last.edge >> 1 == end.edge >> 1
+            and last.pip == end.pip
+        ):
+            continue
+        out.append(end)
+        last = end
+    return ends if len(out) == len(ends) else out
 
 
 class JoinProblem(Enum):
@@ -86,7 +146,16 @@ class JoinProblem(Enum):
 class Layout:
     """Tiles played this hand, in play order, and the ends open now."""
 
-    __slots__ = ("_arms_at_once", "_count_both", "_counts", "_spinner_rule", "ends", "nodes")
+    __slots__ = (
+        "_arms_at_once",
+        "_count_both",
+        "_counts",
+        "_offers",
+        "_spinner_rule",
+        "_total",
+        "ends",
+        "nodes",
+    )
 
     def __init__(self, rules: Rules) -> None:
         self._spinner_rule = rules.spinner
@@ -95,6 +164,11 @@ class Layout:
         self._count_both = rules.double_counts_both
         self.nodes: list[Placed] = []
         self.ends: list[OpenEnd] = []
+        # Kept up to date by `place` for the engine's hot path (code that edits `nodes` or
+        # `ends` by hand must not rely on them): `ends` less mirror images (the ends to
+        # offer, often `ends` itself) and `ends_total()`.
+        self._offers: list[OpenEnd] = self.ends
+        self._total = 0
 
     # --- reading --------------------------------------------------------------------
 
@@ -149,6 +223,9 @@ class Layout:
 
     def ends_total(self) -> int:
         """What the open ends add up to under the rules (doubles, spinner, arms)."""
+        return self._ends_total()
+
+    def _ends_total(self) -> int:
         total = 0
         doubles: list[int] = []
         for index, edge, pip in self.ends:
@@ -229,22 +306,43 @@ class Layout:
         """Lay `tile`: as the lead when `end` is None, else joined at `end` (must fit)."""
         nodes = self.nodes
         index = len(nodes)
-        if end is not None and not tile.is_double:
-            # The common case, kept lean: a plain tile joins an end; its far end opens.
+        if end is not None and end.edge < 2 and not tile.is_double:
+            # The common case, kept lean: a plain tile joins a plain tile's end, and its
+            # far end opens. Nothing else changes, so the mirror-free ends and the total
+            # are updated in place rather than recomputed.
             ends = self.ends
             ends.remove(end)
-            parent = nodes[end.node]
-            parent.used.append(end.edge)
-            if tile.high == end.pip:
-                own, far = Edge.HIGH, _new_end(OpenEnd, (index, Edge.LOW, tile.low))
+            at, edge, pip = end
+            nodes[at].used.append(edge)
+            if tile.high == pip:
+                own, far_pip = _HIGH, tile.low
+                far = _new_end(OpenEnd, (index, _LOW, far_pip))
             else:
-                own, far = Edge.LOW, _new_end(OpenEnd, (index, Edge.HIGH, tile.high))
-            node = Placed(tile, end.node, end.edge, own, False, [own])
+                own, far_pip = _LOW, tile.high
+                far = _new_end(OpenEnd, (index, _HIGH, far_pip))
+            # Built without calling __init__: a Python-level call per play saved.
+            node = _new_placed(Placed)
+            node.tile = tile
+            node.parent = at
+            node.parent_edge = edge
+            node.edge = own
+            node.spinner = False
+            node.used = [own]
             nodes.append(node)
             ends.append(far)
-            if parent.spinner and not self._arms_at_once and end.edge >> 1 == 1:
-                self._open_arms_after_sides(end.node, parent)
+            offers = self._offers
+            if offers is not ends:
+                offers.remove(end)
+                offers.append(far)
+            self._total += far_pip - pip
             return node
+        node = self._place_other(tile, end, index)
+        self._offers = _offers(self.ends)
+        self._total = self._ends_total()
+        return node
+
+    def _place_other(self, tile: Tile, end: OpenEnd | None, index: int) -> Placed:
+        nodes = self.nodes
         spinner = tile.is_double and self._becomes_spinner(index)
         if end is None:
             node = Placed(tile, None, None, None, spinner)
@@ -254,9 +352,13 @@ class Layout:
         parent = nodes[end.node]
         self.ends.remove(end)
         parent.used.append(end.edge)
-        node = Placed(tile, end.node, end.edge, Edge.SIDE0, spinner, [Edge.SIDE0])
+        if not tile.is_double:
+            own = Edge.HIGH if tile.high == end.pip else Edge.LOW
+            node = Placed(tile, end.node, end.edge, own, False, [own])
+        else:
+            node = Placed(tile, end.node, end.edge, Edge.SIDE0, spinner, [Edge.SIDE0])
         nodes.append(node)
-        self._open_own(index, node, Edge.SIDE0)
+        self._open_own(index, node, node.edge)
         if parent.spinner and not self._arms_at_once and end.edge in _SIDES:
             self._open_arms_after_sides(end.node, parent)
         return node
@@ -305,4 +407,6 @@ class Layout:
             for n in self.nodes
         ]
         other.ends = list(self.ends)
+        other._offers = _offers(other.ends)
+        other._total = self._total
         return other

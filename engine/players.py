@@ -68,17 +68,26 @@ def play_hand(game: Game, players: Sequence[Player]) -> list[Event]:
     """Play the current hand to its end; the events it made."""
     events: list[Event] = []
     extend = events.extend
-    while game.phase is Phase.LEAD or game.phase is Phase.PLAY:
-        moves = game.legal_moves()
+    # Bound once: this loop runs every turn of every simulated hand. `push`, `push_draw`
+    # and `push_pass` are the game's trusted inputs (the move comes from legal_moves();
+    # a draw or pass only when there is none), so nothing is judged twice.
+    legal_moves, push = game.legal_moves, game.push
+    while True:
+        phase = game.phase
+        if phase is not _PLAY and phase is not _LEAD:
+            return events
+        moves = legal_moves()
         if moves:
             seat = game.turn
             assert seat is not None
-            extend(game.push(players[seat].choose(game, moves)))
-        elif game.can_draw():
-            extend(game.draw().events)
+            extend(push(players[seat].choose(game, moves)))
+        elif game._may_draw():
+            extend(game.push_draw())
         else:
             extend(game.push_pass())
-    return events
+
+
+_LEAD, _PLAY = Phase.LEAD, Phase.PLAY
 
 
 def play_game(game: Game, players: Sequence[Player], max_hands: int = 500) -> list[Event]:

@@ -8,7 +8,7 @@ Python, and tiles are interned: `Tile.of(6, 4) is Tile.parse("4-6")`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import ClassVar, Final
 
@@ -24,7 +24,7 @@ class TileError(ValueError):
 class Tile:
     """One domino tile: `high >= low`, both 0..MAX_PIP. Immutable and interned."""
 
-    __slots__ = ("high", "is_double", "low", "mask", "pips", "text")
+    __slots__ = ("bit", "high", "is_double", "low", "mask", "pips", "text")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
@@ -33,6 +33,7 @@ class Tile:
     text: str  # the notation, high first: "6-4"
     is_double: bool
     mask: int  # its numbers as bits: (1 << high) | (1 << low)
+    bit: int  # the tile itself as one bit, 1 << its place in the order 0-0, 1-0, 1-1, 2-0...
 
     def __new__(cls, a: int, b: int) -> Tile:
         hi, lo = (a, b) if a >= b else (b, a)
@@ -49,6 +50,7 @@ class Tile:
         object.__setattr__(self, "is_double", hi == lo)
         object.__setattr__(self, "mask", (1 << hi) | (1 << lo))
         object.__setattr__(self, "text", f"{hi}-{lo}")
+        object.__setattr__(self, "bit", 1 << (hi * (hi + 1) // 2 + lo))
         cls._cache[key] = self
         return self
 
@@ -96,6 +98,35 @@ class Tile:
         if pip == self.low:
             return self.high
         raise TileError(f"{self} shows no {pip}")
+
+
+# Sets of tiles as bit fields (`Tile.bit`), for the engine's hot path: a hand is also kept
+# as an int, and the tiles of a hand that show a number are `held & PIP_BITS[number]`, one
+# C-level `&` instead of a Python loop over the hand.
+_BY_BIT_INDEX = tuple(Tile(hi, lo) for hi in range(MAX_PIP + 1) for lo in range(hi + 1))
+PIP_BITS: Final = tuple(
+    sum(t.bit for t in _BY_BIT_INDEX if t.high == n or t.low == n) for n in range(MAX_PIP + 1)
+)
+
+
+class _TilesOfBits(dict[int, tuple[Tile, ...]]):
+    """bits -> the tiles they stand for, in set order; filled as asked (a cache)."""
+
+    def __missing__(self, bits: int) -> tuple[Tile, ...]:
+        tiles = tuple(t for t in _BY_BIT_INDEX if t.bit & bits)
+        self[bits] = tiles
+        return tiles
+
+
+TILES_OF_BITS: Final[dict[int, tuple[Tile, ...]]] = _TilesOfBits()
+
+
+def bits_of(tiles: Iterable[Tile]) -> int:
+    """Tiles as a bit field (each tile once)."""
+    bits = 0
+    for tile in tiles:
+        bits |= tile.bit
+    return bits
 
 
 _SET_TILES: dict[int, tuple[Tile, ...]] = {}
