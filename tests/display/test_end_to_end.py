@@ -8,10 +8,13 @@ are told by command, some of them from the page's own buttons. The page must fol
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -38,18 +41,21 @@ class Hand:
 
     board: BoardEmulator | None  # None: played here only
     seed: int
+    rules: str = RULES
+    seats: int = SEATS
+    # walnut's lead (the highest double, else more drawn unseen): the table cannot know
+    # the tiles left, so it is told who went out
+    tiles_known: bool = True
     game: Game = field(init=False)
     placer: Placer = field(default_factory=lambda: Placer(900, 600))
     coords: list[SeenTile] = field(default_factory=list)
     rng: random.Random = field(init=False)
     counted: bool = False  # the table scores the hand once the counts are given
-    start_scores: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.game = Game(rulesets.load(RULES), SEATS, mode=Mode.FULL, seed=self.seed)
+        self.game = Game(rulesets.load(self.rules), self.seats, mode=Mode.FULL, seed=self.seed)
         self.game.start()
         self.rng = random.Random(self.seed)
-        self.start_scores = self.game.scores()
 
     def table_phase(self) -> str:
         """The phase the table is in: it counts before it scores (this copy scores at once)."""
@@ -58,26 +64,45 @@ class Hand:
         return self.game.phase.value
 
     def table_scores(self) -> tuple[int, ...]:
-        return self.start_scores if self.table_phase() == "counting" else self.game.scores()
+        """The scores the table shows: while it counts, without the hand's points."""
+        scores = list(self.game.scores())
+        if self.table_phase() == "counting":
+            record = self.game.history[-1]
+            if record.winner is not None:
+                scores[record.winner] -= record.points
+        return tuple(scores)
+
+    @classmethod
+    def find(cls, what: str, want: Callable[[Hand, Counter[str]], bool], **kw: Any) -> int:
+        """A seed whose hand is as wanted (chosen by playing it here, so it holds whatever
+        the engine deals)."""
+        for seed in SEEDS:
+            hand = cls(None, seed, **kw)
+            kinds: Counter[str] = Counter()
+            while hand.playing:
+                kind, move = hand.decide()
+                kinds[kind] += 1
+                if move is not None:
+                    hand.lay(move)
+                elif kind == "draw":
+                    assert hand.game.draw().ok
+                else:
+                    hand.pass_turn()
+            if want(hand, kinds):
+                return seed
+        raise AssertionError(f"no seed in {SEEDS} has a hand that {what}")
 
     @classmethod
     def going_out(cls) -> int:
-        """A seed whose hand has a pass and ends with a seat going out for 5 points or more
-        (chosen by playing it here, so it holds whatever the engine deals)."""
-        for seed in SEEDS:
-            hand = cls(None, seed)
-            passes = 0
-            while hand.playing:
-                move = hand.next_move()
-                if move is None:
-                    passes += 1
-                    hand.pass_turn()
-                else:
-                    hand.lay(move)
-            game = hand.game
-            if game.out_seat is not None and passes and game.history[-1].points >= 5:
-                return seed
-        raise AssertionError(f"no seed in {SEEDS} goes out after a pass")
+        """A seed whose hand has a pass and ends with a seat going out for 5 points or more."""
+        return cls.find(
+            "goes out after a pass",
+            lambda hand, kinds: (
+                hand.game.out_seat is not None
+                and kinds["pass"] > 0
+                and hand.game.history[-1].points >= 5
+            ),
+        )
 
     @property
     def playing(self) -> bool:
@@ -87,6 +112,13 @@ class Hand:
         """The turn seat's move (None: it must pass)."""
         moves = self.game.legal_moves()
         return self.rng.choice(moves) if moves else None
+
+    def decide(self) -> tuple[str, Move | None]:
+        """What the turn seat does: "play" (with its move), "draw" or "pass"."""
+        move = self.next_move()
+        if move is not None:
+            return "play", move
+        return ("draw" if self.game.can_draw() else "pass"), None
 
     def lay(self, move: Move) -> None:
         seen = self.placer.place(self.game.layout, self.coords, move.tile, move.end)
@@ -125,14 +157,29 @@ def board(tmp_path: Path) -> Iterator[BoardEmulator]:
 
 
 @pytest.fixture
-def service(broker: Mosquitto, board: BoardEmulator, tmp_path: Path) -> Iterator[Service]:
-    s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                "--rules", RULES, "--seats", str(SEATS))  # fmt: skip
-    s.start()
+def start_service(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> Iterator[Callable[[str, int], Service]]:
+    """`domino-table run` on the emulated board, for the rules and seats the test says."""
+    started: list[Service] = []
+
+    def start(rules: str, seats: int) -> Service:
+        s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                    "--rules", rules, "--seats", str(seats))  # fmt: skip
+        s.start()
+        started.append(s)
+        return s
+
     try:
-        yield s
+        yield start
     finally:
-        s.stop()
+        for s in started:
+            s.stop()
+
+
+@pytest.fixture
+def service(start_service: Callable[[str, int], Service]) -> Service:
+    return start_service(RULES, SEATS)
 
 
 @pytest.fixture
@@ -174,9 +221,11 @@ def expect_table(page: Page, hand: Hand) -> None:
     assert tiles_drawn(page) == sorted(n.tile.text for n in game.layout.nodes)
     cards = page.locator("#scores .card")
     expect(cards.locator(".score")).to_have_text([str(s) for s in hand.table_scores()])
-    expect(cards.locator(".tiles-left")).to_have_text(
-        [str(game.hand_size - game._turn.played[s]) for s in range(SEATS)]
-    )
+    assert game.hands is not None
+    if hand.tiles_known:
+        expect(cards.locator(".tiles-left")).to_have_text([str(len(h)) for h in game.hands])
+    else:
+        expect(cards.locator(".tiles-left")).to_have_count(0)
     if game.phase is Phase.PLAY and game.turn is not None:
         turn = page.locator(".card.turn")
         expect(turn).to_have_count(1)
@@ -223,27 +272,45 @@ def lead(page: Page, hand: Hand) -> None:
 
 
 def step(page: Page, hand: Hand, pass_from_page: bool = False) -> str:
-    """One move of the hand on the table; returns "play" or "pass"."""
-    move = hand.next_move()
-    if move is not None:
-        hand.lay(move)
-        expect_table(page, hand)
-        return "play"
-    seat = hand.game.turn
+    """One move of the hand on the table; returns "play", "draw" or "pass"."""
+    game = hand.game
+    kind, move = hand.decide()
+    seat = game.turn
     assert seat is not None
-    hand.pass_turn()
-    if pass_from_page:
-        page.locator("#actions [data-action=pass]").click()
-        expect(page.locator("#toast-text")).to_have_text("Pass: done")
-        assert toast_covers(page) == []
+    if move is not None:
+        before = game.scores()
+        hand.lay(move)
+        if game.out_seat is not None and not hand.tiles_known:
+            expect(page.locator("svg.layout .tile")).to_have_count(len(game.layout.nodes))
+            send_cmd(f"out-{next(_ids)}", {"action": "out", "seat": seat})
+        expect_table(page, hand)
+        points = game.scores()[seat] - before[seat]
+        chip = f"Player {seat + 1} played {move.tile.text}" + (f" +{points}" if points else "")
+        if hand.table_phase() == "play":
+            expect(page.locator("#last-play")).to_have_text(chip)
+            expect(page.locator("svg.layout .tile.last-play")).to_have_attribute(
+                "data-tile", move.tile.text
+            )
+        return kind
+    if kind == "draw":
+        assert game.draw().ok
+        send_cmd(f"draw-{next(_ids)}", {"action": "draw", "seat": seat, "count": 1})
+        expect(page.locator("#last-event")).to_have_text(f"Player {seat + 1} drew 1")
     else:
-        send_cmd(f"pass-{hand.game._refs}", {"action": "pass", "seat": seat})
-    expect(page.locator("#last-event")).to_have_text(f"Player {seat + 1} passed")
+        hand.pass_turn()
+        if pass_from_page:
+            page.locator("#actions [data-action=pass]").click()
+            expect(page.locator("#toast-text")).to_have_text("Pass: done")
+            assert toast_covers(page) == []
+        else:
+            send_cmd(f"pass-{next(_ids)}", {"action": "pass", "seat": seat})
+        expect(page.locator("#last-event")).to_have_text(f"Player {seat + 1} passed")
     expect_table(page, hand)
-    return "pass"
+    return kind
 
 
 _broker: list[Mosquitto] = []
+_ids = itertools.count(1)
 
 
 def send_cmd(cmd_id: str, body: dict[str, object]) -> None:
@@ -413,3 +480,104 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     # the restarted controller still follows the board
     step(page, hand)
     step(page, hand)
+
+
+def count_hand(page: Page, hand: Hand) -> None:
+    """The hand is over on the table: each seat that may hold tiles is counted by command."""
+    expect(page.locator("body")).to_have_class("live phase-counting ")
+    expect(page.locator(".card.turn")).to_have_count(0)
+    pips = hand.pips()
+    hand.counted = True
+    for seat in range(hand.seats):
+        if seat != hand.game.out_seat:
+            send_cmd(f"count-{next(_ids)}", {"action": "count", "seat": seat, "pips": pips[seat]})
+    expect(page.locator("body")).to_have_class("live phase-hand_over ")
+    expect(page.locator(".hand-panel tr[data-seat] td:nth-child(2)")).to_have_text(
+        [str(p) for p in pips]
+    )
+    expect_scores(page, hand)
+
+
+def expect_scores(page: Page, hand: Hand) -> None:
+    """Every card's score and its houses tally, stroke by stroke."""
+    scores = hand.table_scores()
+    expect(page.locator("#scores .card .score")).to_have_text([str(x) for x in scores])
+    for seat, score in enumerate(scores):
+        houses = page.locator(f'.card[data-seat="{seat}"] svg.tally')
+        drawn = tally(score)
+        expect(houses.locator(".tally-long")).to_have_count(
+            sum(h.long_strokes for h in drawn.houses)
+        )
+        expect(houses.locator(".tally-o")).to_have_count(sum(h.circles for h in drawn.houses))
+        expect(houses.locator(".tally-short")).to_have_count(
+            sum(h.short_strokes for h in drawn.houses)
+        )
+        expect(houses.locator(".tally-dot")).to_have_count(drawn.dots)
+
+
+def test_a_walnut_hand_for_four_scores_play_by_play(
+    start_service: Callable[[str, int], Service],
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+) -> None:
+    seed = Hand.find(
+        "draws and goes out",
+        lambda hand, kinds: hand.game.out_seat is not None and kinds["draw"] == 1,
+        rules="walnut",
+        seats=4,
+    )
+    start_service("walnut", 4)
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    expect(page.locator("#scores .card .name")).to_have_text([f"Player {n}" for n in range(1, 5)])
+    hand = Hand(board, seed, rules="walnut", seats=4, tiles_known=False)
+    lead(page, hand)
+    kinds: Counter[str] = Counter()
+    while hand.playing:
+        kinds[step(page, hand)] += 1
+        if kinds["play"] == 6:
+            expect_scores(page, hand)
+            screenshot(page, "e2e-800x480-walnut-play")
+    assert kinds["draw"] == 1
+    count_hand(page, hand)
+    game = hand.game
+    assert game.out_seat is not None
+    panel = page.locator(".hand-panel")
+    expect(panel.locator(".panel-title")).to_have_text(f"Player {game.out_seat + 1} went out")
+    expect(panel.locator(".panel-points")).to_have_text(f"{game.history[-1].points} points")
+    screenshot(page, "e2e-800x480-walnut-hand-over")
+
+
+def test_a_blocked_hand_is_counted_and_scored(
+    service: Service,
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+) -> None:
+    seed = Hand.find(
+        "is blocked with a winner in ten moves or fewer",
+        lambda hand, kinds: (
+            hand.game.result is not None
+            and hand.game.result.value == "blocked"
+            and hand.game.history[-1].winner is not None
+            and sum(kinds.values()) <= 10
+        ),
+    )
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    hand = Hand(board, seed)
+    lead(page, hand)
+    while hand.playing:
+        step(page, hand)
+    count_hand(page, hand)
+    winner = hand.game.history[-1].winner
+    assert winner is not None
+    panel = page.locator(".hand-panel")
+    expect(panel.locator(".panel-title")).to_have_text(
+        f"Blocked: Player {winner + 1} wins the hand"
+    )
+    expect(panel.locator("tr.winner td:first-child")).to_contain_text(f"Player {winner + 1}")
+    screenshot(page, "e2e-800x480-blocked")
