@@ -80,10 +80,12 @@ run() {
 
 check_system() {
     step "check the system (64-bit, Python >= 3.11, systemd, apt)"
+    # The userland decides, not the kernel: a 32-bit Raspberry Pi OS on a Pi 4 or 5 runs
+    # a 64-bit kernel (uname -m says aarch64) under 32-bit (armhf) programs.
     local arch
-    arch="$(uname -m)"
+    arch="$(dpkg --print-architecture 2>/dev/null || uname -m)"
     case "$arch" in
-        aarch64 | x86_64) note "architecture $arch: 64-bit, fine" ;;
+        arm64 | amd64 | aarch64 | x86_64) note "architecture $arch: 64-bit, fine" ;;
         *)
             local why="OpenCV and NumPy have no 32-bit ARM wheels: install the 64-bit"
             why+=" Raspberry Pi OS (docs/install-pi.md)"

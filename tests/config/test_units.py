@@ -242,16 +242,19 @@ def test_dry_run_names_every_step_and_changes_nothing() -> None:
 def test_installer_refuses_without_root_and_on_32_bit() -> None:
     out = installer()
     assert out.startswith("rc=1\n") and "run as root" in out
-    # A `uname` saying armv7l, where `nobody` may run it (pytest's tmp_path is root's only).
+    # A 32-bit userland (`dpkg --print-architecture` says armhf) under a 64-bit kernel
+    # (`uname -m` says aarch64), as a 32-bit Raspberry Pi OS on a Pi 4 or 5 has. The fakes
+    # sit where `nobody` may run them (pytest's tmp_path is root's only).
     with tempfile.TemporaryDirectory() as fake:
         os.chmod(fake, 0o755)
-        (Path(fake) / "uname").write_text("#!/bin/sh\necho armv7l\n")
-        (Path(fake) / "uname").chmod(0o755)
+        for name, says in (("dpkg", "armhf"), ("uname", "aarch64")):
+            (Path(fake) / name).write_text(f"#!/bin/sh\necho {says}\n")
+            (Path(fake) / name).chmod(0o755)
         path = f"{fake}:{os.environ['PATH']}"
         out = installer(path=path)
-        assert out.startswith("rc=1\n") and "armv7l is not a 64-bit system" in out, out
+        assert out.startswith("rc=1\n") and "armhf is not a 64-bit system" in out, out
         assert "no 32-bit ARM wheels" in out
-        assert "WARNING: armv7l" in installer("--dry-run", path=path)
+        assert "WARNING: armhf" in installer("--dry-run", path=path)
 
 
 def test_installer_rejects_unknown_options_and_examples() -> None:
