@@ -56,7 +56,8 @@ class PipelineSettings:
     `hold`: readings in a row that must agree; `tolerance_mm`: how far a half may move
     between agreeing readings; `unreadable_s`: how long unsure places stand before they
     are reported; `recalibrate_s`: look for the markers when a still period begins, at
-    most this often (always while uncalibrated; None: never).
+    most this often (always while uncalibrated; None: never); `search_margin_mm`: how
+    far beyond the play area the detector searches (tiles found there are dropped).
     """
 
     size_mm: tuple[float, float] = (900.0, 600.0)
@@ -66,6 +67,7 @@ class PipelineSettings:
     tolerance_mm: float = 5.0
     unreadable_s: float = 5.0
     recalibrate_s: float | None = 30.0
+    search_margin_mm: float = 50.0
     gate: GateSettings = field(default_factory=GateSettings)
     detector: Settings = field(default_factory=Settings)
 
@@ -117,10 +119,12 @@ class Pipeline:
         if motion.still_for == self.settings.gate.still_frames and self._look_now(frame.at):
             self._recalibrate(frame)
         calibration = self._calibration_for(frame)
-        area = None if calibration is None else calibration.corners_px
+        area = None if calibration is None else self._search_area(calibration)
         detection = detect(frame.image, area, self.settings.detector)
         to_mm = _Same() if calibration is None else _ToMm(calibration)
         reading = detection.snapshot(to_mm, frame.at)
+        if calibration is not None:
+            reading = self._in_play_area(reading)
         reading = self._arm(frame, calibration, to_mm, reading)
         self.watch.settled(reading, frame.at)
         observation = self.stable.offer(reading)
@@ -196,6 +200,27 @@ class Pipeline:
                 "pixels and plays cannot be judged; show the four corner markers"
             )
         return None
+
+    def _search_area(self, calibration: Calibration) -> tuple[Point, ...]:
+        """The play area grown by `search_margin_mm`, in pixels: searching only up to
+        the marker centres cuts the markers in half at the crop's edge, and the
+        detector's reading of dark sets then flickers from frame to frame."""
+        m = self.settings.search_margin_mm
+        w, h = calibration.size_mm
+        corners = calibration.mm_to_px([(-m, -m), (w + m, -m), (w + m, h + m), (-m, h + m)])
+        return tuple((float(x), float(y)) for x, y in corners)
+
+    def _in_play_area(self, reading: Snapshot) -> Snapshot:
+        """Only what lies on the play area (a few mm of slack at its edges)."""
+        w, h = self.settings.size_mm
+        slack = self.settings.tolerance_mm
+
+        def inside(x: float, y: float) -> bool:
+            return -slack <= x <= w + slack and -slack <= y <= h + slack
+
+        tiles = tuple(t for t in reading.tiles if inside(*t.centre))
+        unsure = tuple(u for u in reading.unsure if inside(u.x, u.y))
+        return replace(reading, tiles=tiles, unsure=unsure)
 
     def _arm(
         self, frame: Frame, calibration: Calibration | None, to_mm: ToMm, reading: Snapshot

@@ -1,0 +1,222 @@
+"""The camera path on rendered games: accuracy, false plays, time per frame.
+
+Run from the repository root:
+
+    .venv/bin/python -m benchmarks.camera [--games 16] [--plays 10] [--seed 1]
+
+Each game is a random legal full-information hand (`vision.source.sim_game`,
+straight-block, two seats) laid out by the Placer and rendered with
+`vision.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
+with the four corner markers), a hand reaching in for every tile (6 frames), each
+play then lying still for 5 frames (half a second at 10 fps). The games go round the
+tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and lights
+(daylight, lamp); every other game has a cloud passing (exposure 0.75 for 15 frames),
+and every fourth is drawn harsh (glare, blur, noise, JPEG).
+
+Every frame goes through the real `vision.pipeline.Pipeline` (motion gate, marker
+calibration, detection with the set's tone, stable readings), and every observation it
+passes on goes to a real `service.reconciler.Reconciler` on a table-mode game that is
+told only what players tell (who led, knocks). Figures:
+
+- per-tile accuracy: over every observation, the share of the tiles on the table
+  read with the right pips and both halves within 5 mm of the truth;
+- false plays: plays the reconciler accepted that the game did not make, plus
+  observations taken while a hand was in view;
+- alerts: alerts the reconciler raised (nothing illegal is laid in these games, so
+  each is a false alarm, e.g. `NOT_TOUCHING` for a tile read in the wrong place);
+- missed plays: plays of the game the reconciler never accepted;
+- ms per frame: wall time of `Pipeline.step`, over all frames and over the frames it
+  read (the gate lets about one frame in three through). Wall time on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Game, rulesets
+from engine.geometry import TileSize
+from engine.surface import SeenTile, Snapshot
+from service.reconciler import Accepted, Alert, Reconciler
+from vision.marks import Tone
+from vision.pipeline import Pipeline, PipelineSettings
+from vision.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
+from vision.source import Frame, SimGame, sim_game
+from vision.tuning import Settings
+
+FPS = 10.0
+TONES = {
+    TileStyle.IVORY: Tone.LIGHT,
+    TileStyle.COLOURED: Tone.LIGHT,
+    TileStyle.BLACK: Tone.DARK,
+    TileStyle.WOOD: Tone.GREY,
+}
+TARGETS = (("per-tile accuracy", ">= 99 %"), ("false plays", "0"))
+
+
+@dataclass
+class Tally:
+    tiles: int = 0
+    right: int = 0
+    observations: int = 0
+    with_hand: int = 0
+    false_plays: int = 0
+    alerts: list[str] = field(default_factory=list)
+    missed: int = 0
+    plays: int = 0
+    frames: int = 0
+    ms_all: list[float] = field(default_factory=list)
+    ms_read: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("tiles", "right", "observations", "with_hand", "false_plays"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.missed += other.missed
+        self.plays += other.plays
+        self.frames += other.frames
+        self.alerts += other.alerts
+        self.ms_all += other.ms_all
+        self.ms_read += other.ms_read
+
+
+def style_for(i: int) -> RenderStyle:
+    tiles = list(TileStyle)[i % 4]
+    surface = list(Surface)[(i // 4 + i) % 4]
+    light = list(Lighting)[(i // 2) % 2]
+    if i % 4 == 3:
+        return RenderStyle.harsh(tiles)
+    return RenderStyle(tiles=tiles, surface=surface, lighting=light)
+
+
+def right_tiles(seen: Snapshot, truth: Snapshot, mm: float = 5.0) -> int:
+    left = list(seen.tiles)
+    right = 0
+    for t in truth.tiles:
+        for j, s in enumerate(left):
+            if s.tile == t.tile and _near(s.high_first(), t.high_first(), mm):
+                right += 1
+                left.pop(j)
+                break
+    return right
+
+
+def _near(a: SeenTile, b: SeenTile, mm: float) -> bool:
+    return max(abs(a.xa - b.xa), abs(a.ya - b.ya), abs(a.xb - b.xb), abs(a.yb - b.yb)) <= mm
+
+
+def tell(table: Game, told: Sequence[Mapping[str, Any]]) -> None:
+    """What the players tell the table after a play: who led, knocks."""
+    for body in told:
+        if body["action"] == "lead":
+            table.name_leader(body["seat"])
+        elif body["action"] == "pass":
+            table.pass_turn(body["seat"])
+
+
+def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally:
+    tally = Tally(plays=len(game.plays))
+    table = Game(rulesets.load(game.rules), game.seats)
+    table.start()
+    now = [0.0]
+    rec = Reconciler(table, TileSize(), 1.5, lambda: now[0])
+    pipeline = Pipeline(PipelineSettings(detector=Settings(tone=TONES[style.tiles])))
+    accepted: list[str] = []
+    told_upto = -1
+
+    def light(i: int) -> float:
+        return 0.75 if cloud and 20 <= i % 60 < 35 else 1.0
+
+    scenes = [list(s) for s in game.scenes]
+    for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
+        now[0] = item.index / FPS
+        if item.hand_visible:  # the players tell what happened after the last play
+            while told_upto < item.scene_index:
+                told_upto += 1
+                tell(table, game.told[told_upto])
+        start = time.perf_counter()
+        step = pipeline.step(Frame(item.image, now[0]))
+        ms = (time.perf_counter() - start) * 1000
+        tally.frames += 1
+        tally.ms_all.append(ms)
+        if step.detection is not None:
+            tally.ms_read.append(ms)
+        outcomes = list(rec.tick(now[0]))
+        if step.observation is not None:
+            truth = item.truth.snapshot()
+            tally.observations += 1
+            tally.with_hand += item.hand_visible
+            tally.tiles += len(truth.tiles)
+            tally.right += right_tiles(step.observation, truth)
+            outcomes += rec.observe(step.observation)
+        for outcome in outcomes:
+            if isinstance(outcome, Accepted):
+                accepted += [
+                    e.payload()["tile"] for e in outcome.judgement.events if e.kind == "play"
+                ]
+            elif isinstance(outcome, Alert):
+                tally.alerts.append(f"{outcome.code} {outcome.tile}")
+    made = [p["tile"] for p in game.plays]
+    extra = list(accepted)
+    for tile in made:
+        if tile in extra:
+            extra.remove(tile)
+        else:
+            tally.missed += 1
+    tally.false_plays = len(extra) + tally.with_hand
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--plays", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    total = Tally()
+    started = time.perf_counter()
+    print(f"{'game':>4}  {'tiles':8} {'table':12} {'light':9} {'harsh':5} {'cloud':5} "
+          f"{'plays':>5} {'tiles ok':>9} {'false':>5} {'missed':>6} {'ms/frame':>8}")  # fmt: skip
+    for g in range(args.games):
+        seed = args.seed + g
+        game = sim_game("straight-block", 2, seed=seed, plays=args.plays)
+        style = style_for(g)
+        cloud = g % 2 == 1
+        tally = run_game(game, style, seed, cloud)
+        total.add(tally)
+        harsh = "yes" if style.glare > 0 else "no"
+        print(
+            f"{g:>4}  {style.tiles.name.lower():8} {style.surface.name.lower():12} "
+            f"{style.lighting.name.lower():9} {harsh:5} {'yes' if cloud else 'no':5} "
+            f"{tally.plays:>5} {tally.right:>4}/{tally.tiles:<4} {tally.false_plays:>5} "
+            f"{tally.missed:>6} {statistics.mean(tally.ms_all):>8.1f}"
+            + (f"  alerts: {', '.join(tally.alerts)}" if tally.alerts else "")
+        )
+    accuracy = total.right / max(1, total.tiles)
+    read = sorted(total.ms_read)
+    print()
+    print(f"games {args.games}, plays {total.plays}, frames {total.frames}, "
+          f"observations {total.observations}, {time.perf_counter() - started:.0f} s")  # fmt: skip
+    print(f"per-tile accuracy   {accuracy:8.2%}   target {TARGETS[0][1]}  "
+          f"({total.right}/{total.tiles} tiles over every observation)")  # fmt: skip
+    print(f"false plays         {total.false_plays:8d}   target {TARGETS[1][1]}  "
+          f"(observations with a hand in view: {total.with_hand})")  # fmt: skip
+    print(f"alerts (false)      {len(total.alerts):8d}")
+    print(f"missed plays        {total.missed:8d}")
+    print(
+        f"ms per frame        {statistics.mean(total.ms_all):8.1f}   all frames (gate only on most)"
+    )
+    if read:
+        p95 = read[int(0.95 * (len(read) - 1))]
+        print(f"ms per read frame   {statistics.mean(read):8.1f}   p95 {p95:.1f} "
+              f"({len(read)} frames read)")  # fmt: skip
+    ok = accuracy >= 0.99 and total.false_plays == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
