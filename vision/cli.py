@@ -24,6 +24,8 @@ from vision.bench import (
     summarise,
 )
 from vision.detect import Detection, FrameError, Settings, detect
+from vision.errors import VisionError
+from vision.markers import write_marker_sheet
 from vision.marks import Tone
 from vision.overlay import draw
 
@@ -217,3 +219,40 @@ def bench_cmd(
         for s in scores:
             for e in s.errors:
                 click.echo(f"{s.image}: {e}")
+
+
+def parse_paper(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    """Click callback: the paper as `WxH` in mm (`210x297`)."""
+    try:
+        w, h = (float(v) for v in value.lower().split("x"))
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r}: give the paper as WxH in mm, e.g. 210x297") from exc
+    if w <= 0 or h <= 0:
+        raise click.BadParameter(f"{value!r}: the paper's sides must be above 0 mm")
+    return (w, h)
+
+
+@vision.command("markers")
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--paper", default="210x297", show_default=True, callback=parse_paper,
+    metavar="WxH", help="The paper's width x height in mm (A4 portrait by default).",
+)  # fmt: skip
+@click.option(
+    "--marker-mm", default=40.0, show_default=True, type=click.FloatRange(min=1.0),
+    help="The side of each black marker square in mm (configure the same value).",
+)  # fmt: skip
+@click.option("--dpi", default=300, show_default=True, type=click.IntRange(72, 2400))
+def markers_cmd(out: Path, paper: tuple[float, float], marker_mm: float, dpi: int) -> None:
+    """Write a printable sheet of the four corner markers to OUT (a PNG).
+
+    Print it at 100 % (actual size), cut the markers out and lay their centres on the
+    play area's corners: id 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left.
+    """
+    try:
+        path = write_marker_sheet(out, size_mm=paper, marker_mm=marker_mm, dpi=dpi)
+    except (VisionError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(
+        f"{path}: four {marker_mm:g} mm markers on {paper[0]:g} x {paper[1]:g} mm, {dpi} dpi"
+    )

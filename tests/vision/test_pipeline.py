@@ -8,11 +8,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from engine.surface import SeenTile, Snapshot
 from vision.calibration import Calibration
+from vision.cli import vision as vision_cli
+from vision.markers import detect_markers
 from vision.pipeline import Pipeline, PipelineSettings
 from vision.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
 from vision.source import Frame
@@ -110,3 +114,16 @@ def test_a_hand_resting_on_a_tile_is_unsure_then_unreadable() -> None:
     assert spot is not None and abs(spot.x_mm - 760) < 60 and abs(spot.y_mm - 500) < 60
     [back] = still(pipeline, scene, at=5.0)  # the hand goes: readable again
     assert not back.unsure and pipeline.unreadable is None
+
+
+def test_the_markers_command_writes_a_sheet_the_detector_reads(tmp_path: Path) -> None:
+    out = tmp_path / "markers.png"
+    result = CliRunner().invoke(
+        vision_cli, ["markers", str(out), "--paper", "297x210", "--marker-mm", "45", "--dpi", "150"]
+    )
+    assert result.exit_code == 0, result.output
+    sheet = cv2.imread(str(out))
+    assert sorted(detect_markers(sheet)) == [0, 1, 2, 3]
+    bad = CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "90x90"])
+    assert bad.exit_code != 0 and "do not fit" in bad.output
+    assert "WxH" in CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "A4"]).output
