@@ -13,6 +13,7 @@ engine: nothing but the journal is needed.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -214,8 +215,16 @@ class TableCore:
         A command names a shipped ruleset, or the table's own (which may be a house TOML
         file named in the settings): never any other path, or anyone on the broker could
         make the table read a file of their choosing. (A replayed journal input is not
-        checked again: it was allowed when it came.)
+        checked again: it was allowed when it came.) Text that cannot be written as UTF-8
+        (a lone surrogate from a JSON escape) is refused before it changes the game: the
+        journal could not store it, nor MQTT publish the state holding it.
         """
+        try:
+            json.dumps(body, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise CommandRefused(
+                "The command holds text that is not valid Unicode: send it as UTF-8."
+            ) from None
         if body["input"] == "new_game":
             name = str(body["rules"])
             shipped = rulesets.names()
