@@ -220,8 +220,8 @@ class Commander:
             except (RuntimeError, ValueError):
                 pass
             finally:
+                client.disconnect()  # wakes paho's loop: loop_stop() returns at once
                 client.loop_stop()
-                client.disconnect()
             if time.monotonic() > deadline:
                 raise AssertionError(f"could not publish a command to {topic}")
             time.sleep(0.1)
@@ -268,12 +268,22 @@ class Player:
         return self.full.phase in (Phase.LEAD, Phase.PLAY)
 
     def command(self, body: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
-        """Send a command and wait for the journal to hold its reply."""
+        """Send a command until the journal holds its reply.
+
+        A command published while the service is not subscribed (its broker just came
+        back) is lost, as MQTT goes: a client sends it again under the same id, which
+        the service never applies twice.
+        """
         cmd_id = self.commands.send(body)
-        reply: dict[str, Any] = wait(
-            lambda: self.journal.reply(cmd_id), timeout, f"the reply to {body}"
-        )
-        return reply
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                reply: dict[str, Any] = wait(lambda: self.journal.reply(cmd_id), 2.0)
+                return reply
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no reply to {body}") from None
+                self.commands.send({"id": cmd_id, **body})
 
     def next_tile(self) -> TileAt | None:
         """Play the full game until its turn seat lays a tile; None when the hand is over.
