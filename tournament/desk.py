@@ -10,8 +10,8 @@ retained messages of the subscriptions made before it, so the marker's return me
 board is rebuilt (or `sync_timeout_s` passes). Publications are then coalesced: at most
 one every `publish_interval_s`.
 
-`seq` is kept in `<state dir>/seq`, written (and synced to disk) before each
-publication, and never below the `seq` of the retained standings on the broker, so it
+`seq` is reserved in `<state dir>/seq` (synced to disk) before it is used, and never
+below the `seq` of the retained standings on the broker, so it
 keeps increasing across restarts. The games counted are also appended to
 `<state dir>/results.jsonl` (synced before the publication that counts them), read back
 at start-up before the broker's retained results.
@@ -23,11 +23,12 @@ import asyncio
 import json
 import logging
 import os
+import re
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +48,16 @@ SUBSCRIPTIONS = ("domino/+/status", "domino/+/state", "domino/+/result/+", STAND
 
 
 class SeqFile:
-    """The last `seq` published, kept in a file that is replaced atomically."""
+    """The standings `seq`, reserved on disk a block at a time.
 
-    def __init__(self, state_dir: Path) -> None:
+    The file holds the highest `seq` the desk may have used; a block of `block` numbers
+    is written (and synced) before the first of them is used, so after a crash the desk
+    starts above anything it published, with one disk sync per `block` publications.
+    """
+
+    def __init__(self, state_dir: Path, block: int = 64) -> None:
         self.path = state_dir / "seq"
+        self.block = block
         try:
             state_dir.mkdir(parents=True, exist_ok=True)
             text = self.path.read_text(encoding="ascii") if self.path.exists() else "0"
@@ -60,7 +67,7 @@ class SeqFile:
                 "give one this user may write with --state-dir"
             ) from exc
         try:
-            self.value = int(text.strip() or "0")
+            self.value = self.reserved = int(text.strip() or "0")
         except ValueError as exc:
             raise StateDirError(
                 f"{self.path} does not hold a number; delete it to start again from the "
@@ -71,17 +78,24 @@ class SeqFile:
         """Never go below `seq` (the retained standings the broker holds)."""
         self.value = max(self.value, seq)
 
-    def next(self) -> int:
-        """The next `seq`, on disk before it is returned."""
-        seq = self.value + 1
+    def claim(self) -> tuple[int, int | None]:
+        """The next `seq`, and the block to `write()` before it is used (None: reserved)."""
+        self.value += 1
+        return self.value, (self.value + self.block - 1 if self.value > self.reserved else None)
+
+    def unclaim(self, seq: int) -> None:
+        """`seq` was not published (its block could not be written)."""
+        if self.value == seq:
+            self.value -= 1
+
+    def write(self, reserved: int) -> None:
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "w", encoding="ascii") as f:
-            f.write(f"{seq}\n")
+            f.write(f"{reserved}\n")
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
-        self.value = seq
-        return seq
+        self.reserved = reserved
 
 
 class ResultLog:
@@ -130,44 +144,64 @@ class ResultLog:
             os.fsync(f.fileno())
 
 
-def _ts_seconds(payload: bytes) -> float | None:
-    """The `ts` of a JSON payload as epoch seconds, or None."""
-    try:
-        ts = json.loads(payload).get("ts")
-        return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
-    except (AttributeError, TypeError, ValueError):
+TS = re.compile(rb'"ts":\s*"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"')
+
+
+def ts_seconds(payload: bytes) -> float | None:
+    """The `ts` of a JSON payload (stamped near its start) as epoch seconds, or None."""
+    found = TS.search(payload, 0, 256)
+    if found is None:
         return None
+    moment = datetime.strptime(found.group(1).decode(), "%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.replace(tzinfo=UTC).timestamp()
+
+
+def _summary(lags: deque[float]) -> dict[str, float | int | None]:
+    ordered = sorted(lags)
+    if not ordered:
+        return {"samples": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+
+    def at(q: float) -> float:
+        return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+    return {
+        "samples": len(ordered),
+        "p50_ms": at(0.50),
+        "p99_ms": at(0.99),
+        "max_ms": round(1000 * ordered[-1], 1),
+    }
 
 
 class LagStats:
-    """How far the published standings trail the tables: `ts` of a message to publication."""
+    """How far the desk trails the tables, from the `ts` the tables stamp (their clocks).
+
+    `intake`: from a table's `ts` to the desk folding the message in (every live
+    message). `board`: to the publication of the standings it changed (only messages
+    that change them). Retained messages re-sent on a (re)connect are not counted.
+    """
 
     def __init__(self, keep: int = 20000) -> None:
-        self.lags: deque[float] = deque(maxlen=keep)
+        self.intake: deque[float] = deque(maxlen=keep)
+        self.board: deque[float] = deque(maxlen=keep)
         self.pending: list[float] = []
 
-    def changed_by(self, stamped: float | None) -> None:
-        if stamped is not None:
+    def taken_in(self, stamped: float | None, now: float, changed: bool) -> None:
+        if stamped is None:
+            return
+        self.intake.append(now - stamped)
+        if changed:
             self.pending.append(stamped)
 
-    def published(self, now: float) -> None:
-        self.lags.extend(now - t for t in self.pending)
-        self.pending.clear()
+    def take(self) -> list[float]:
+        """The stamps of the changes the next publication carries."""
+        pending, self.pending = self.pending, []
+        return pending
 
-    def summary(self) -> dict[str, float | int | None]:
-        ordered = sorted(self.lags)
-        if not ordered:
-            return {"samples": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+    def published(self, now: float, covered: list[float]) -> None:
+        self.board.extend(now - t for t in covered)
 
-        def at(q: float) -> float:
-            return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
-
-        return {
-            "samples": len(ordered),
-            "p50_ms": at(0.50),
-            "p99_ms": at(0.99),
-            "max_ms": round(1000 * ordered[-1], 1),
-        }
+    def summary(self) -> dict[str, dict[str, float | int | None]]:
+        return {"intake": _summary(self.intake), "board": _summary(self.board)}
 
 
 class Desk:
@@ -199,6 +233,7 @@ class Desk:
         self._dirty = True
         self._last_publish = 0.0
         self._timer: asyncio.TimerHandle | None = None
+        self._writing = False
         self._sync_timer: asyncio.TimerHandle | None = None
 
     # ---- from the link ------------------------------------------------------------------
@@ -226,14 +261,15 @@ class Desk:
         self._schedule()
 
     def on_message(self, topic: str, payload: bytes, retained: bool) -> None:
-        self.messages += 1
         if topic == STANDINGS:
             self._retained_standings(payload)
             return
-        if self.board.on_message(topic, payload):
+        self.messages += 1
+        changed = self.board.on_message(topic, payload)
+        if not retained:
+            self.lag.taken_in(ts_seconds(payload), self.clock(), changed)
+        if changed:
             self._dirty = True
-            if not retained:
-                self.lag.changed_by(_ts_seconds(payload))
             self._schedule()
 
     def _retained_standings(self, payload: bytes) -> None:
@@ -261,25 +297,54 @@ class Desk:
         self._timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._flush)
 
     def _flush(self) -> None:
+        """Build the next standings now; write the disk part off the loop, then publish."""
         self._timer = None
-        if not (self.synced and self.connected and self._dirty):
+        if not (self.synced and self.connected and self._dirty) or self._writing:
             return
         changes = self.board.drain_changes()
-        try:
-            self.results_log.append(changes)
-            changes = []
-            seq = self.seq.next()
-        except OSError as exc:
-            self.board.changes[:0] = changes  # written with the next publication
-            log.error("desk: cannot write the state directory (%s); standings not published", exc)
-            return
+        seq, reserve = self.seq.claim()
         payload = {"v": 1, "ts": utc_ts(), "seq": seq, **self.board.payload()}
+        covered = self.lag.take()
+        self._dirty = False
+        if not changes and reserve is None:
+            self._send(payload, covered)
+            return
+        self._writing = True
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(None, self._write, changes, reserve)
+        future.add_done_callback(lambda f: self._written(f, payload, covered, changes))
+
+    def _write(self, changes: list[tuple[str, str, Any]], reserve: int | None) -> None:
+        """In a worker thread: the counted games, then the seq block, synced to disk."""
+        self.results_log.append(changes)
+        if reserve is not None:
+            self.seq.write(reserve)
+
+    def _written(
+        self,
+        future: asyncio.Future[None],
+        payload: dict[str, Any],
+        covered: list[float],
+        changes: list[tuple[str, str, Any]],
+    ) -> None:
+        self._writing = False
+        exc = future.exception()
+        if exc is None:
+            self._send(payload, covered)
+        else:
+            self.seq.unclaim(payload["seq"])
+            self.board.changes[:0] = changes  # written with the next publication
+            self._dirty = True
+            log.error("desk: cannot write the state directory (%s); standings not published", exc)
+        self._schedule()
+
+    def _send(self, payload: dict[str, Any], covered: list[float]) -> None:
         if not self.publish(encode(payload)):
             log.warning("desk: standings seq %d not sent; sent again on reconnect", payload["seq"])
+            self._dirty = True
             return
-        self._dirty = False
         self._last_publish = now = self.clock()
-        self.lag.published(now)
+        self.lag.published(now, covered)
         self.published += 1
         self.standings = payload
         self._tell()
