@@ -253,12 +253,16 @@ class TableView:
         tiles = layout.get("tiles", []) if isinstance(layout, dict) else []
         tiles = tiles if isinstance(tiles, list) else []
         play = self._current(self.last_play)
-        if (
-            play is not None
-            and play.get("hand") == self.state.get("hand")
-            and any(isinstance(t, dict) and t.get("tile") == play.get("tile") for t in tiles)
-        ):
-            return play
+        if play is not None and play.get("hand") == self.state.get("hand"):
+            placed = next(
+                (t for t in tiles if isinstance(t, dict) and t.get("tile") == play.get("tile")),
+                None,
+            )
+            if placed is not None:
+                if play.get("seat") is None and placed.get("seat") is not None:
+                    # a lead named after the fact: the state attributes the play
+                    return {**play, "seat": placed["seat"]}
+                return play
         return self._layout_play(tiles)
 
     def _layout_play(self, tiles: list[Any]) -> Json | None:
