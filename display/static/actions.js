@@ -95,7 +95,7 @@ function newGameForm() {
   const names = seats().map((x) => x.name).join("\n") || "\n\n\n";
   return form("new-game", L("b_new_game"), [
     field(L("f_rules"), h("input", { name: "rules", value: st ? st.rules : "walnut", list: "rulesets", required: true })),
-    h("datalist", { id: "rulesets" }, ["walnut", "wooden", "outdoor", "straight", "revisited", "puerto-rico"].map((r) => h("option", { value: r }))),
+    h("datalist", { id: "rulesets" }, ["walnut", "wooden", "outdoor", "straight", "straight-block", "revisited", "puerto-rico"].map((r) => h("option", { value: r }))),
     field(L("f_names"), h("textarea", { name: "names", rows: 4 }, names)),
     field(L("f_target"), h("input", { name: "target", type: "number", min: 1, value: st && st.target ? st.target : "" })),
     h("label", { class: "check" }, h("input", { name: "partners", type: "checkbox", checked: partnership() }), L("f_partners")),

@@ -45,10 +45,12 @@ export async function send(action, fields) {
       if (attempt === 1) reply = { ok: false, display_error: "unreachable" };
     }
   }
+  // the reply is told in the page's language now: a new game may have changed it
+  const told = L(`b_${action}`);
   let error = reply.error;
   if (reply.display_error === "timeout") error = L("no_answer");
   if (reply.display_error === "broker") error = L("stale_broker_lost");
   if (reply.display_error === "unreachable") error = L("unreachable");
-  toast(reply.ok ? "ok" : "no", reply.ok ? L("done", { action: label }) : L("refused", { action: label, error }));
+  toast(reply.ok ? "ok" : "no", reply.ok ? L("done", { action: told }) : L("refused", { action: told, error }));
   return reply;
 }
