@@ -262,11 +262,16 @@ def lead(page: Page, hand: Hand) -> None:
     alert = page.locator('.alert[data-code="LEAD_UNKNOWN"]')
     expect(alert).to_be_visible()
     expect(alert.locator(".alert-title")).to_have_text("Check")  # the controller names no tile
-    expect(page.locator("#last-play")).to_have_text(f"{move.tile.text} led: who led it?")
+    points = sum(hand.game.scores())  # what the lead scored (walnut's 5-5 makes 10)
+    plus = f" +{points}" if points else ""
+    expect(page.locator("#last-play")).to_have_text(f"{move.tile.text} led: who led it?{plus}")
     screenshot(page, "e2e-800x480-who-led")
     alert.locator(f'button[data-seat="{leader}"]').click()
     expect(page.locator("#toast-text")).to_have_text("Led: done")
     assert toast_covers(page) == []
+    expect(page.locator("#last-play")).to_have_text(
+        f"Player {leader + 1} played {move.tile.text}{plus}"
+    )
     expect(alert).to_have_count(0)
     expect_table(page, hand)
 
@@ -581,3 +586,57 @@ def test_a_blocked_hand_is_counted_and_scored(
     )
     expect(panel.locator("tr.winner td:first-child")).to_contain_text(f"Player {winner + 1}")
     screenshot(page, "e2e-800x480-blocked")
+
+
+def test_a_new_game_from_the_page_in_spanish(
+    service: Service,
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+) -> None:
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    page.locator("#actions [data-action=more]").click()
+    form = page.locator('form[data-form="new-game"]')
+    expect(form.locator("datalist option[value=straight-block]")).to_have_count(1)
+    form.locator("input[name=rules]").fill(RULES)
+    form.locator("textarea[name=names]").fill("Ana\nBen\n")
+    form.locator("input[name=target]").fill("50")
+    form.locator("select[name=language]").select_option("es")
+    form.locator("button[type=submit]").click()
+    # told in the new game's language, not half in each
+    expect(page.locator("#toast-text")).to_have_text("Partida nueva: hecho")
+    # the controller started it: the names, the target and the table's language
+    expect(page.locator("#scores .card .name")).to_have_text(["Ana", "Ben"])
+    expect(page.locator("#bar")).to_contain_text("a 50")
+    expect(page.locator("#phase")).to_have_text("Esperando la salida")
+    hand = Hand(board, Hand.going_out())
+    move = hand.next_move()
+    assert move is not None and hand.game.leader is not None
+    leader = hand.game.leader
+    hand.lay(move)
+    alert = page.locator('.alert[data-code="LEAD_UNKNOWN"]')
+    expect(alert.locator(".alert-title")).to_have_text("Atención")
+    expect(alert.locator(".alert-message")).to_contain_text("¿Quién")  # the controller's words
+    alert.locator(f'button[data-seat="{leader}"]').click()
+    expect(page.locator("#toast-text")).to_have_text("Salió: hecho")
+    # the lead, named after the fact, is told as that seat's
+    name = ["Ana", "Ben"][leader]
+    expect(page.locator("#last-play")).to_have_text(f"{name} jugó {move.tile.text}")
+    turn = hand.game.turn
+    assert turn is not None
+    expect(page.locator(".card.turn .turn-flag")).to_have_text("TURNO")
+    expect(page.locator("#phase")).to_have_text(f"Juega {['Ana', 'Ben'][turn]}")
+    wrong = hand.wrong_tile()
+    board.place(at(wrong))
+    alert = page.locator('.alert[data-code="NO_MATCH"]')
+    expect(alert.locator(".alert-title")).to_have_text(
+        f"Jugada ilegal · {['Ana', 'Ben'][turn]} · {Tile(wrong.a, wrong.b).text}", timeout=15_000
+    )
+    expect(alert.locator(".alert-help")).to_have_text(
+        "El número de la ficha no coincide con la punta que toca."
+    )
+    screenshot(page, "e2e-800x480-es-illegal")
+    board.lift(Tile(wrong.a, wrong.b))
+    expect(alert).to_have_count(0, timeout=15_000)
