@@ -296,7 +296,9 @@ class FolderSource(_Closing):
         return self._closed or (not self.loop and self._next >= len(self.files))
 
     def read(self) -> Frame | None:
-        while not self.finished:
+        tries = 0
+        while not self.finished and tries < len(self.files):  # one round at most
+            tries += 1
             if self._next >= len(self.files):
                 self._next = 0
             path = self.files[self._next]
