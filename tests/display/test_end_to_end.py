@@ -446,10 +446,13 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     board: BoardEmulator,
     display: Callable[[], DisplayServer],
     page: Page,
+    phone: BrowserContext,
 ) -> None:
     server = display()
     page.goto(server.url)
     expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    small = phone.new_page()
+    small.goto(server.url)
     hand = Hand(board, Hand.going_out())
     move = hand.next_move()
     assert move is not None and hand.game.leader is not None
@@ -479,8 +482,25 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     expect(page.locator(".card .last-known")).to_have_count(SEATS)
     expect(page.locator("body")).to_have_class(f"stale phase-{hand.table_phase()} ")
     screenshot(page, "e2e-800x480-controller-offline")
+    expect(small.locator(".card .last-known")).to_have_count(SEATS)
+    screenshot(small, "e2e-390x844-controller-offline")
     service.start()
     expect(page.locator(".banner")).to_have_count(0, timeout=20_000)
+    expect_table(page, hand)
+    expect_table(small, hand)
+
+    # a wrong knock from the page, taken back with Undo's two taps
+    turn = hand.game.turn
+    assert turn is not None
+    page.locator("#actions [data-action=pass]").click()
+    expect(page.locator("#toast-text")).to_have_text("Pass: done")
+    expect(page.locator(".card.turn")).to_have_attribute("data-seat", str((turn + 1) % SEATS))
+    undo = page.locator("#actions [data-action=undo]")
+    undo.click()
+    expect(undo).to_have_text("Tap again to undo")
+    undo.click()
+    expect(page.locator("#toast-text")).to_have_text("Undo: done")
+    expect(page.locator("#last-event")).to_have_text("Last move taken back")
     expect_table(page, hand)
     # the restarted controller still follows the board
     step(page, hand)
