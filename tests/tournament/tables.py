@@ -167,11 +167,16 @@ def result_payload(
 
 
 def publish_once(host: str, port: int, topic: str, payload: Any, retain: bool = True) -> None:
-    """One message, QoS 1, from a short-lived client."""
+    """One message, QoS 1, from a short-lived client (connected before it publishes)."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    connected = threading.Event()
+    client.on_connect = lambda *args: connected.set()
     client.connect(host, port)
     client.loop_start()
-    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    client.publish(topic, body, qos=1, retain=retain).wait_for_publish(5)
-    client.disconnect()  # first: the network thread then ends at once
-    client.loop_stop()
+    try:
+        assert connected.wait(10), f"no connection to {host}:{port}"
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        client.publish(topic, body, qos=1, retain=retain).wait_for_publish(5)
+    finally:
+        client.disconnect()  # first: the network thread then ends at once
+        client.loop_stop()
