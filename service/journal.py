@@ -238,6 +238,19 @@ class Journal:
             for row in rows
         ]
 
+    def last_input_id(self, kind: str) -> int:
+        """The id of the latest input of `kind` (`new_game`, say), or 0 when there is none.
+
+        Read newest first and stopped there: the cost is the current game, not the years
+        of games before it.
+        """
+        with self._lock:
+            rows = self._conn().execute("SELECT id, body FROM inputs ORDER BY id DESC")
+            for input_id, body in rows:
+                if json.loads(body).get("input") == kind:
+                    return int(input_id)
+        return 0
+
     # -- command replies --------------------------------------------------------------
 
     def put_reply(self, cmd_id: str, reply: Mapping[str, Any]) -> None:

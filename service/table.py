@@ -126,8 +126,13 @@ class TableCore:
     # --- life cycle ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Rebuild the game from the journal, or start the configured one."""
-        inputs = self.journal.inputs()
+        """Rebuild the game from the journal, or start the configured one.
+
+        Only the current game is replayed (from its `new_game` input on): a new game
+        replaces everything the games before it left, and replaying every game the table
+        ever played made each start-up slower than the last.
+        """
+        inputs = self.journal.inputs(after=max(0, self.journal.last_input_id("new_game") - 1))
         if inputs:
             self._restore(inputs)
             log.info(

@@ -17,6 +17,7 @@ from tests.service.test_faults_common import (
     JournalView,
     P,
     Player,
+    Proc,
     all_seqs,
     check_delivery,
     desk,
@@ -80,6 +81,37 @@ def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
         assert final["seq"] == n
         player.expect_state(final)
         assert [s.topic for s in rec.seen].count(f"{P}/status") >= 3
+        assert not proc.errors(), proc.errors()
+    finally:
+        proc.stop()
+        rec.close()
+
+
+def test_a_restart_replays_only_the_current_game(broker: Mosquitto, tmp_path: Path) -> None:
+    rec = desk(broker)
+    journal = JournalView(tmp_path / "state")
+    proc = Proc(broker, tmp_path / "state", tmp_path / "service.log", "--rules", "walnut")
+    commands = Commander(broker)
+    proc.start()
+    try:
+        rec.wait_for(lambda s: b"online" in statuses(s), timeout=20)
+        for n in range(30):  # an old game's inputs
+            commands.send({"id": f"old-{n}", "action": "rename", "seat": n % 4, "name": f"O{n}"})
+        commands.send({"id": "ng", "action": "new_game", "rules": "outdoor", "seats": ["A", "B"]})
+        commands.send({"id": "r1", "action": "rename", "seat": 1, "name": "Bea"})
+        wait(lambda: journal.reply("r1"), 20, "the last command answered")
+        rec.wait_for(lambda s: (last_state(s) or {}).get("seats", [{}, {}])[1].get("name") == "Bea")
+        before = last_state(rec.seen)
+        proc.kill()
+        proc.start()
+        rec.wait_for(lambda s: statuses(s)[-1:] == [b"online"], timeout=20)
+        after = fresh_state(broker)
+        assert before is not None
+        assert {k: v for k, v in after.items() if k != "ts"} == {
+            k: v for k, v in before.items() if k != "ts"
+        }
+        restored = [line for line in proc.log.read_text().splitlines() if "restored from" in line]
+        assert restored and "restored from 2 inputs" in restored[-1], restored
         assert not proc.errors(), proc.errors()
     finally:
         proc.stop()
