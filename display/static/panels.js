@@ -159,11 +159,11 @@ function gameOverPanel(over, st) {
   if (over.team !== null && over.team !== undefined) title = L("game_over_team", { name: teamName(over.team) });
   else if (over.winner !== null && over.winner !== undefined) title = L("game_over_winner", { name: seatName(over.winner) });
   const rows = partnership()
-    ? st.teams.map((x) => [teamName(x.team), x.score])
-    : st.seats.map((x) => [seatName(x.seat), x.score]);
+    ? st.teams.map((x) => [teamName(x.team), x.score, over.team === x.team])
+    : st.seats.map((x) => [seatName(x.seat), x.score, over.team == null && over.winner === x.seat]);
   return h("div", { class: "panel over-panel" },
     icon("trophy", "trophy"),
     h("div", { class: "panel-title", id: "game-over-title" }, title),
     h("table", { class: "final" }, h("caption", {}, L("final_scores")),
-      rows.map(([name, score]) => h("tr", {}, h("td", {}, name), h("td", {}, score)))));
+      rows.map(([name, score, won]) => h("tr", { class: won ? "winner" : "" }, h("td", {}, name), h("td", {}, score)))));
 }
