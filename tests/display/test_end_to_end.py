@@ -46,6 +46,7 @@ class Hand:
     # walnut's lead (the highest double, else more drawn unseen): the table cannot know
     # the tiles left, so it is told who went out
     tiles_known: bool = True
+    target: int | None = None  # None: the ruleset's
     game: Game = field(init=False)
     placer: Placer = field(default_factory=lambda: Placer(900, 600))
     coords: list[SeenTile] = field(default_factory=list)
@@ -53,13 +54,19 @@ class Hand:
     counted: bool = False  # the table scores the hand once the counts are given
 
     def __post_init__(self) -> None:
-        self.game = Game(rulesets.load(self.rules), self.seats, mode=Mode.FULL, seed=self.seed)
+        self.game = Game(
+            rulesets.load(self.rules),
+            self.seats,
+            mode=Mode.FULL,
+            seed=self.seed,
+            target=self.target,
+        )
         self.game.start()
         self.rng = random.Random(self.seed)
 
     def table_phase(self) -> str:
         """The phase the table is in: it counts before it scores (this copy scores at once)."""
-        if self.game.phase is Phase.HAND_OVER and not self.counted:
+        if self.game.phase in (Phase.HAND_OVER, Phase.OVER) and not self.counted:
             return "counting"
         return self.game.phase.value
 
@@ -516,10 +523,11 @@ def count_hand(page: Page, hand: Hand) -> None:
     for seat in range(hand.seats):
         if seat != hand.game.out_seat:
             send_cmd(f"count-{next(_ids)}", {"action": "count", "seat": seat, "pips": pips[seat]})
-    expect(page.locator("body")).to_have_class("live phase-hand_over ")
-    expect(page.locator(".hand-panel tr[data-seat] td:nth-child(2)")).to_have_text(
-        [str(p) for p in pips]
-    )
+    expect(page.locator("body")).to_have_class(f"live phase-{hand.table_phase()} ")
+    if hand.table_phase() == "hand_over":
+        expect(page.locator(".hand-panel tr[data-seat] td:nth-child(2)")).to_have_text(
+            [str(p) for p in pips]
+        )
     expect_scores(page, hand)
 
 
@@ -660,3 +668,55 @@ def test_a_new_game_from_the_page_in_spanish(
     screenshot(page, "e2e-800x480-es-illegal")
     board.lift(Tile(wrong.a, wrong.b))
     expect(alert).to_have_count(0, timeout=15_000)
+
+
+def test_the_game_won_is_shown_and_kept_for_a_late_page(
+    service: Service,
+    board: BoardEmulator,
+    display: Callable[[], DisplayServer],
+    page: Page,
+    phone: BrowserContext,
+) -> None:
+    target = 5
+    seed = Hand.find(
+        "is won in twelve moves or fewer",
+        lambda hand, kinds: hand.game.phase is Phase.OVER and sum(kinds.values()) <= 12,
+        target=target,
+    )
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    send_cmd("new-short", {"action": "new_game", "rules": RULES, "seats": 2, "target": target})
+    expect(page.locator("#bar")).to_contain_text(f"to {target}")
+    hand = Hand(board, seed, target=target)
+    lead(page, hand)
+    while hand.playing:
+        step(page, hand)
+    count_hand(page, hand)
+    winner = hand.game.winner
+    assert winner is not None
+    expect(page.locator("#game-over-title")).to_have_text(f"Player {winner + 1} wins the game!")
+    expect(page.locator(".over-panel table.final td")).to_have_text(
+        [
+            x
+            for seat, score in enumerate(hand.game.scores())
+            for x in (f"Player {seat + 1}", str(score))
+        ]
+    )
+    expect(page.locator(".over-panel tr.winner td:first-child")).to_have_text(
+        f"Player {winner + 1}"
+    )
+    expect(page.locator("#actions [data-action=new_game]")).to_be_visible()
+    expect(page.locator(".card.turn")).to_have_count(0)
+    screenshot(page, "e2e-800x480-game-over")
+    # a display and a phone opened afterwards: the game's end from retained messages
+    late = phone.new_page()
+    late.goto(display().url)
+    title = late.locator("#game-over-title")
+    expect(title).to_have_text(f"Player {winner + 1} wins the game!")
+    # however the title wraps, it keeps beside the trophy
+    trophy = late.locator(".over-panel .trophy").bounding_box()
+    box = title.bounding_box()
+    assert trophy is not None and box is not None
+    assert box["x"] >= trophy["x"] + trophy["width"], (box, trophy)
+    screenshot(late, "e2e-390x844-game-over")
