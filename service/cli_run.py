@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import signal
-import tempfile
 import threading
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
-from display.server import serve
-from display.settings import DisplaySettings
-from firmware_bridge.emulator import BoardEmulator
 from service.app import TableService
-from service.broker import LocalBroker
-from service.demo import SimulatedPlayers
 
 
 @click.command()
@@ -54,6 +46,18 @@ def demo(
     service referees and scores them and publishes over MQTT; the display shows the
     game in a browser. Stop with Ctrl-C.
     """
+    # The demo's parts are imported here, not at the top: `run` shares this module, and
+    # the display's web server alone costs a Pi a good part of a second at every start.
+    import asyncio  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from contextlib import ExitStack  # noqa: PLC0415
+
+    from display.server import serve  # noqa: PLC0415
+    from display.settings import DisplaySettings  # noqa: PLC0415
+    from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
+    from service.broker import LocalBroker  # noqa: PLC0415
+    from service.demo import SimulatedPlayers  # noqa: PLC0415
+
     root = logging.getLogger()
     if root.level == logging.INFO:  # the printed events are the demo's view; logs: warnings
         root.setLevel(logging.WARNING)
