@@ -1,0 +1,108 @@
+"""Real displays against the shipped ACL: a read-only display's command never reaches
+the table, a display whose user is a named commander gets its command applied.
+
+Three real processes on one broker: the table service (`domino-table run`, user
+`domino/kitchen`, TLS) and two `domino-table display` servers on the broker's loopback
+listener (the display has no TLS option), one as `display-kitchen`, one as `referee`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.fixtures.mosquitto import free_port
+from tests.security.broker import USERS, Client, SecureBroker
+from tests.security.service_proc import TableProcess, table_settings
+
+BIN = Path(sys.executable).parent / "domino-table"
+
+
+@contextmanager
+def display(broker: SecureBroker, user: str, folder: Path) -> Iterator[str]:
+    """`domino-table display` for table kitchen as `user`; yields its base URL once it is
+    connected and shows the table's state (so the ACL let it read)."""
+    folder.mkdir(parents=True)
+    secret = folder / "password"
+    secret.write_text(USERS[user] + "\n")
+    secret.chmod(0o600)
+    port = free_port()
+    args = [
+        str(BIN), "display", "--table", "kitchen", "--mqtt-host", broker.host,
+        "--mqtt-port", str(broker.plain_port), "--mqtt-username", user,
+        "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
+        "--http-port", str(port), "--reply-timeout", "2",
+    ]  # fmt: skip
+    with (folder / "display.log").open("wb") as log:
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                view = json.loads(urllib.request.urlopen(f"{url}/api/view", timeout=2).read())
+                if view["broker"]["connected"] and view["state"] is not None:
+                    break
+            except OSError:
+                pass
+            assert proc.poll() is None, (folder / "display.log").read_text()
+            assert time.monotonic() < deadline, (folder / "display.log").read_text()
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        f"{url}/api/cmd", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def seat_names(desk: Client) -> list[str]:
+    state = json.loads(desk.payloads("domino/kitchen/state")[-1])
+    return [seat["name"] for seat in state["seats"]]
+
+
+def test_only_a_commander_display_commands_the_table(
+    secure_broker: SecureBroker, tmp_path: Path
+) -> None:
+    desk = Client(secure_broker, "desk")
+    assert desk.connect() and desk.subscribe("domino/#")
+    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
+                              USERS["domino/kitchen"])  # fmt: skip
+    try:
+        with TableProcess(settings):
+            desk.wait_for("domino/kitchen/status", b"online", timeout=20)
+            with display(secure_broker, "display-kitchen", tmp_path / "viewer") as viewer:
+                status, reply = post(viewer, {"id": "v1", "action": "rename", "seat": 0,
+                                              "name": "Mallory"})  # fmt: skip
+            assert status == 504 and reply["display_error"] == "timeout", reply
+            with display(secure_broker, "referee", tmp_path / "referee") as referee:
+                status, reply = post(referee, {"id": "r1", "action": "rename", "seat": 0,
+                                               "name": "Ana"})  # fmt: skip
+            assert status == 200 and reply["ok"] is True, reply
+            desk.wait_for("domino/kitchen/cmd/reply")
+            deadline = time.monotonic() + 10
+            while seat_names(desk)[0] != "Ana":
+                assert time.monotonic() < deadline, seat_names(desk)
+                time.sleep(0.1)
+            replied = {json.loads(p)["id"] for p in desk.payloads("domino/kitchen/cmd/reply")}
+            assert replied == {"r1"}  # the viewer's command never reached the table
+            assert "Mallory" not in b"".join(desk.payloads("domino/kitchen/state")).decode()
+    finally:
+        desk.close()
