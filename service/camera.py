@@ -27,7 +27,7 @@ from typing import Any, Self
 from config.settings import Settings
 from vision.errors import VisionError
 from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import FrameSource, SourceError, make_source
+from vision.source import Frame, FrameSource, SourceError, make_source
 from vision.stable import UnreadableSpot
 from vision.tuning import Settings as DetectorSettings
 
@@ -182,7 +182,7 @@ class CameraSource:
         log.info("camera: reading %s at %g fps", self._source.name, self.fps)
         return self._source
 
-    def _feed(self, frame: Any) -> None:
+    def _feed(self, frame: Frame) -> None:
         try:
             observation = self.pipeline.feed(frame)
         except VisionError as exc:
