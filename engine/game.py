@@ -18,9 +18,12 @@ nothing.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any, NamedTuple
 
 from engine.events import (
@@ -53,7 +56,7 @@ from engine.rules import (
     TargetCheck,
 )
 from engine.scoring import HandOutcome, Teams, hand_outcome, play_points
-from engine.tiles import PIP_BITS, TILES_OF_BITS, DominoSet, Tile, bits_of
+from engine.tiles import PIP_BITS, TILES_OF_BITS, DominoSet, Tile, bits_of, tiles_of_bits
 
 
 class Mode(Enum):
@@ -95,8 +98,13 @@ _new_move = tuple.__new__
 
 # Module-level names for the enum members the hot path tests (a global load, not an
 # attribute lookup on the enum class).
-_LEAD, _PLAY = Phase.LEAD, Phase.PLAY
+_LEAD, _PLAY, _COUNTING, _HAND_OVER = Phase.LEAD, Phase.PLAY, Phase.COUNTING, Phase.HAND_OVER
+_DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
+_OK = Reason.OK
+_FULL = Mode.FULL
 _STITCHED = ("stitched_up",)
+_PIPS = attrgetter("pips")  # a tile's pips, in C
+_END_PIP = itemgetter(2)  # an OpenEnd's pip, in C
 _POINTS_TABLE = 256  # play points are looked up for ends totals below this
 
 
@@ -197,16 +205,11 @@ class Game:
         self._at_once = rules.target_check is TargetCheck.AT_ONCE and self.target is not None
         self._scores_in_play = rules.play_scoring is not PlayScoring.NONE
         self._announce_stitched = rules.announce_stitched
-        # Rules read on every play or pass, looked up once (the rules are immutable).
-        self._draws = rules.draws
-        self._both_out = rules.both_partners_out
-        self._next_seat = [(s + 1) % seats for s in range(seats)]
-        self._play_points = [play_points(rules.play_scoring, n) for n in range(_POINTS_TABLE)]
-        self._knock_check = not rules.draws
         self.set: DominoSet = rules.domino_set(seats)
         self._set_list = self.set.tiles()
         self._set_tiles = frozenset(self._set_list)
         self.hand_size = rules.hand_size(seats)
+        self._plan(rules, seats)
         self.rng = random.Random(seed)
         self.seat_scores = [0] * seats
         self.team_scores = [0] * len(self.teams.groups)
@@ -231,6 +234,22 @@ class Game:
         self.counts: list[int | None] = [None] * seats
         self.last_winner: int | None = None
 
+    def _plan(self, rules: Rules, seats: int) -> None:
+        """What the hot path reads on every play, pass or deal, worked out once (the
+        rules are immutable)."""
+        self._draws = rules.draws
+        self._both_out = rules.both_partners_out
+        self._next_seat = [(s + 1) % seats for s in range(seats)]
+        self._play_points = [play_points(rules.play_scoring, n) for n in range(_POINTS_TABLE)]
+        self._knock_check = not rules.draws
+        self._draw_one = rules.boneyard is Boneyard.DRAW_ONE
+        self._rotate = rules.next_leader is NextLeader.ROTATE
+        self._winner_leads = rules.next_leader is NextLeader.WINNER
+        self._checks_at_once = rules.target_check is TargetCheck.AT_ONCE
+        n = self.hand_size
+        self._hand_slices = [slice(i * n, (i + 1) * n) for i in range(seats)]
+        self._dealt = n * seats
+
     # --- reading ----------------------------------------------------------------------
 
     @property
@@ -243,7 +262,10 @@ class Game:
         return self.seat_scores[seat] if team is None else self.team_scores[team]
 
     def scores(self) -> tuple[int, ...]:
-        return tuple(self.score(s) for s in range(self.seats))
+        seat_scores, team_scores = self.seat_scores, self.team_scores
+        return tuple(
+            [seat_scores[s] if t is None else team_scores[t] for s, t in enumerate(self._team_of)]
+        )
 
     def ends_total(self) -> int:
         return self._turn.layout.ends_total()
@@ -282,7 +304,7 @@ class Game:
             assert start is not None
             if start.forced_lead is not None:
                 return [Move(start.forced_lead, None)]
-            return [Move(t, None) for t in hands[turn]]
+            return [_new_move(Move, (t, None)) for t in hands[turn]]
         # The hand as bits: the tiles that show an end's number are one `&` away, and
         # the cache turns the bits back into tiles. The layout keeps its ends less
         # mirror images (a double's two sides are one place to play).
@@ -292,7 +314,11 @@ class Game:
         for end in layout._offers:
             fit = held & PIP_BITS[end[2]]
             if fit:
-                for tile in TILES_OF_BITS[fit]:
+                try:
+                    tiles = TILES_OF_BITS[fit]
+                except KeyError:
+                    tiles = tiles_of_bits(fit)
+                for tile in tiles:
                     moves.append(new(Move, (tile, end)))
         return moves
 
@@ -330,9 +356,9 @@ class Game:
         return [started, *self._begin_hand()]
 
     def next_hand(self) -> Judgement:
-        if self.phase is not Phase.HAND_OVER:
+        if self.phase is not _HAND_OVER:
             return self._refuse(Reason.WRONG_PHASE, detail="the hand is not over")
-        return Judgement(Reason.OK, tuple(self._begin_hand()))
+        return Judgement(_OK, tuple(self._begin_hand()))
 
     def redeal(self) -> Judgement:
         """Abandon the hand unscored and deal it again (same number, same leader rule)."""
@@ -351,7 +377,7 @@ class Game:
         self.counts = [None] * self.seats
         hands: list[list[Tile]] | None = None
         boneyard: list[Tile] | None = None
-        if self.mode is Mode.FULL:
+        if self.mode is _FULL:
             hands, boneyard = self._deal()
         leader, forced, must_double, hands, boneyard = self._choose_leader(hands, boneyard)
         if redeal and self._start is not None and forced is None and not must_double:
@@ -370,7 +396,7 @@ class Game:
             leader,
             forced,
             must_double,
-            [list(h) for h in hands] if hands is not None else None,
+            list(map(list, hands)) if hands is not None else None,
             list(boneyard) if boneyard is not None else None,
             boneyard_count,
             list(self.seat_scores),
@@ -381,14 +407,13 @@ class Game:
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
-        # A uniform shuffle: sort by random keys (one C-level sort instead of a Python loop).
+        # A uniform shuffle: sort by random 64-bit keys (distinct but with negligible
+        # odds), all in C: one call for the keys, one sort, one map.
         every = self._set_list
-        random_key = self.rng.random
-        keys = [random_key() for _ in every]
-        tiles = [every[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
-        n = self.hand_size
-        hands = [tiles[i * n : (i + 1) * n] for i in range(self.seats)]
-        return hands, tiles[self.seats * n :]
+        count = len(every)
+        keys = array("Q", self.rng.randbytes(8 * count))
+        tiles = list(map(every.__getitem__, sorted(range(count), key=keys.__getitem__)))
+        return list(map(tiles.__getitem__, self._hand_slices)), tiles[self._dealt :]
 
     def _choose_leader(
         self, hands: list[list[Tile]] | None, boneyard: list[Tile] | None
@@ -396,10 +421,10 @@ class Game:
         """(leader or None if unknown, forced lead tile, lead must be a double, hands, yard)."""
         rules = self.rules
         first = self.hand_no == 1
-        if not first and rules.next_leader is NextLeader.ROTATE:
+        if not first and self._rotate:
             prev = self._start.leader if self._start else None
             return (None if prev is None else (prev + 1) % self.seats), None, False, hands, boneyard
-        if not first and rules.next_leader is NextLeader.WINNER:
+        if not first and self._winner_leads:
             prev = self.last_winner
             if prev is None:
                 prev = self._start.leader if self._start else None
@@ -723,13 +748,13 @@ class Game:
         start = self._start
         assert start is not None
         self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
-        self.hands = [list(h) for h in start.hands] if start.hands is not None else None
+        self.hands = list(map(list, start.hands)) if start.hands is not None else None
         self._held = [bits_of(h) for h in self.hands] if self.hands is not None else []
         self.boneyard = list(start.boneyard) if start.boneyard is not None else None
         self.boneyard_count = start.boneyard_count
         self.leader = start.leader
         self.turn = start.leader
-        self.phase = Phase.LEAD
+        self.phase = _LEAD
         self.result = None
         self.out_seat = None
         self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
@@ -806,7 +831,9 @@ class Game:
             hands = self.hands
             if hands is not None:
                 hand = hands[seat]
-                hand.remove(tile)
+                # By identity, in C: list.remove would call Tile's Python-level
+                # comparison (it defines __lt__) on every tile before this one.
+                del hand[list(map(is_, hand, repeat(tile))).index(True)]
                 out = not hand
                 self._held[seat] ^= tile.bit
             else:
@@ -841,9 +868,10 @@ class Game:
         t.passes_in_row += 1
         t.drew_this_turn = 0
         if seat is not None and self._knock_check:
-            t.knocks.append((seat, frozenset(t.layout.pips_open())))
+            t.knocks.append((seat, frozenset(map(_END_PIP, t.layout.ends))))
         events: list[Event] = [_new_move(PassEvent, (self.hand_no, seat, action.ref))]
-        if t.passes_in_row >= self._active_seats() and self._boneyard_known_empty():
+        active = self._active_seats() if self._both_out else self.seats
+        if t.passes_in_row >= active and self._boneyard_known_empty():
             events.extend(self._end_play(HandResult.BLOCKED, None))
             return events
         self._advance()
@@ -893,7 +921,7 @@ class Game:
         return self.seats - sum(1 for s in range(self.seats) if self._is_out(s))
 
     def _boneyard_known_empty(self) -> bool:
-        if self.rules.boneyard is not Boneyard.DRAW_ONE:
+        if not self._draw_one:
             return True  # block: passes end it; draw-until-playable: a pass means empty
         if self.boneyard is not None:
             return len(self.boneyard) <= self.rules.boneyard_keep
@@ -903,8 +931,8 @@ class Game:
         seat = self.turn
         if seat is None:
             return
-        seat = (seat + 1) % self.seats
-        if self.rules.both_partners_out:
+        seat = self._next_seat[seat]
+        if self._both_out:
             for _ in range(self.seats):
                 if not self._is_out(seat):
                     break
@@ -912,7 +940,7 @@ class Game:
         self.turn = seat
 
     def _end_play(self, result: HandResult, out_seat: int | None) -> list[Event]:
-        if result is HandResult.DOMINO and self.rules.both_partners_out and out_seat is not None:
+        if result is _DOMINO and self._both_out and out_seat is not None:
             side = self.teams.side(out_seat)
             if not all(self._is_out(s) for s in side):
                 self._advance()
@@ -920,10 +948,10 @@ class Game:
         self.result = result
         self.out_seat = out_seat
         self.turn = None
-        self.phase = Phase.COUNTING
+        self.phase = _COUNTING
         if self.hands is None:
             return []
-        return self._score_hand([sum(t.pips for t in h) for h in self.hands])
+        return self._score_hand([sum(map(_PIPS, h)) for h in self.hands])
 
     def _end_from_counts(self, pips: Sequence[int | None]) -> Judgement:
         t = self._turn
@@ -942,9 +970,7 @@ class Game:
 
     def _score_hand(self, pips: list[int]) -> list[Event]:
         assert self.result is not None
-        lightest = (
-            [min((t.pips for t in h), default=99) for h in self.hands] if self.hands else None
-        )
+        lightest = [min(map(_PIPS, h), default=99) for h in self.hands] if self.hands else None
         outcome: HandOutcome = hand_outcome(
             self.rules, self.teams, self.result, pips, self.out_seat, lightest
         )
@@ -956,14 +982,16 @@ class Game:
             points = self._add_points(outcome.winner, outcome.points)
         winner_for_lead = outcome.winner if outcome.winner is not None else None
         self.last_winner = winner_for_lead if winner_for_lead is not None else self.leader
+        scores = self.scores()
+        counted = self.counts.count(None) < len(self.counts)  # counts given (table mode)
         record = HandRecord(
             self.hand_no,
             self.result,
             outcome.winner,
             outcome.team,
             points,
-            tuple(self.counts if any(c is not None for c in self.counts) else pips),
-            self.scores(),
+            tuple(self.counts if counted else pips),
+            scores,
         )
         self.history.append(record)
         self.counts = list(pips)
@@ -975,11 +1003,11 @@ class Game:
                 outcome.team,
                 points,
                 tuple(pips),
-                self.scores(),
+                scores,
                 tuple(self.team_scores),
             )
         ]
-        self.phase = Phase.HAND_OVER
+        self.phase = _HAND_OVER
         if self._target_reached_at_once() or self._target_reached_end_of_hand():
             events.extend(self._game_over())
         return events
@@ -996,7 +1024,7 @@ class Game:
         return [(self.seat_scores[s], None, s) for s in range(self.seats)]
 
     def _target_reached_at_once(self) -> bool:
-        if self.rules.target_check is not TargetCheck.AT_ONCE or self.target is None:
+        if not self._checks_at_once or self.target is None:
             return False
         return any(score >= self.target for score, _, _ in self._standings())
 

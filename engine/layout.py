@@ -9,6 +9,7 @@ in millimetres are not the layout's business (see `engine.geometry`).
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.rules import ArmsOpen, Rules, SpinnerCounts, SpinnerRule
@@ -108,11 +109,42 @@ class Placed:
         )
 
     def sides_covered(self) -> int:
-        return sum(1 for e in self.used if e is Edge.SIDE0 or e is Edge.SIDE1)
+        used = self.used
+        return used.count(_SIDE0) + used.count(_SIDE1)  # in C (Edge is an IntEnum)
 
 
 _new_placed = object.__new__
-_HIGH, _LOW = Edge.HIGH, Edge.LOW
+
+
+def _placed(
+    tile: Tile,
+    parent: int | None,
+    parent_edge: Edge | None,
+    edge: Edge | None,
+    spinner: bool,
+    used: list[Edge],
+) -> Placed:
+    """`Placed(...)` without the class call (calling a class with a Python __init__ is
+    several times dearer than a function call)."""
+    node = _new_placed(Placed)
+    node.tile = tile
+    node.parent = parent
+    node.parent_edge = parent_edge
+    node.edge = edge
+    node.spinner = spinner
+    node.used = used
+    return node
+
+
+# Enum members the hot path uses, as module names: an attribute lookup on an enum class
+# goes through the enum metaclass's __getattr__ hook, a global load does not.
+_HIGH, _LOW, _SIDE0, _SIDE1 = Edge.HIGH, Edge.LOW, Edge.SIDE0, Edge.SIDE1
+_ONE_EDGE, _ARMS_KEEP = SpinnerCounts.ONE_EDGE, SpinnerCounts.ARMS_KEEP
+_EVERY_DOUBLE, _LEAD_DOUBLE = SpinnerRule.EVERY_DOUBLE, SpinnerRule.LEAD_DOUBLE
+_FIRST_DOUBLE = SpinnerRule.FIRST_DOUBLE
+
+
+_END_PIP = itemgetter(2)  # an OpenEnd's pip, in C
 
 
 def _offers(ends: list[OpenEnd]) -> list[OpenEnd]:
@@ -199,7 +231,7 @@ class Layout:
         return None
 
     def pips_open(self) -> set[int]:
-        return {e.pip for e in self.ends}
+        return set(map(_END_PIP, self.ends))
 
     def fits(self, tile: Tile) -> bool:
         """Whether `tile` could join any open end (or lead an empty layout)."""
@@ -248,11 +280,11 @@ class Layout:
         whole = 2 * pip if self._count_both else pip
         if not node.spinner:
             return whole if len(node.used) <= 1 else 0
-        if self._counts is SpinnerCounts.ONE_EDGE:
+        if self._counts is _ONE_EDGE:
             return whole if len(node.used) <= 1 else 0
         if node.sides_covered() < 2:
             return whole
-        if self._counts is SpinnerCounts.ARMS_KEEP:
+        if self._counts is _ARMS_KEEP:
             return pip * sum(1 for e in self.ends if e.node == self.nodes.index(node))
         return 0
 
@@ -345,56 +377,58 @@ class Layout:
         nodes = self.nodes
         spinner = tile.is_double and self._becomes_spinner(index)
         if end is None:
-            node = Placed(tile, None, None, None, spinner)
+            node = _placed(tile, None, None, None, spinner, [])
             nodes.append(node)
             self._open_own(index, node, None)
             return node
-        parent = nodes[end.node]
+        at, edge, pip = end
+        parent = nodes[at]
         self.ends.remove(end)
-        parent.used.append(end.edge)
+        parent.used.append(edge)
         if not tile.is_double:
-            own = Edge.HIGH if tile.high == end.pip else Edge.LOW
-            node = Placed(tile, end.node, end.edge, own, False, [own])
+            own = _HIGH if tile.high == pip else _LOW
+            node = _placed(tile, at, edge, own, False, [own])
         else:
-            node = Placed(tile, end.node, end.edge, Edge.SIDE0, spinner, [Edge.SIDE0])
+            node = _placed(tile, at, edge, _SIDE0, spinner, [_SIDE0])
         nodes.append(node)
         self._open_own(index, node, node.edge)
-        if parent.spinner and not self._arms_at_once and end.edge in _SIDES:
-            self._open_arms_after_sides(end.node, parent)
+        if parent.spinner and not self._arms_at_once and edge >> 1 == 1:  # a side
+            self._open_arms_after_sides(at, parent)
         return node
 
     def _becomes_spinner(self, index: int) -> bool:
         rule = self._spinner_rule
-        if rule is SpinnerRule.EVERY_DOUBLE:
+        if rule is _EVERY_DOUBLE:
             return True
-        if rule is SpinnerRule.LEAD_DOUBLE:
+        if rule is _LEAD_DOUBLE:
             return index == 0
-        if rule is SpinnerRule.FIRST_DOUBLE:
+        if rule is _FIRST_DOUBLE:
             return not any(n.spinner for n in self.nodes)
         return False
 
     def _open_own(self, index: int, node: Placed, joined: Edge | None) -> None:
         tile = node.tile
+        ends = self.ends
         if not tile.is_double:
             if joined is None:
-                self.ends.append(OpenEnd(index, Edge.HIGH, tile.high))
-                self.ends.append(OpenEnd(index, Edge.LOW, tile.low))
-            elif joined is Edge.HIGH:
-                self.ends.append(OpenEnd(index, Edge.LOW, tile.low))
+                ends.append(_new_end(OpenEnd, (index, _HIGH, tile.high)))
+                ends.append(_new_end(OpenEnd, (index, _LOW, tile.low)))
+            elif joined is _HIGH:
+                ends.append(_new_end(OpenEnd, (index, _LOW, tile.low)))
             else:
-                self.ends.append(OpenEnd(index, Edge.HIGH, tile.high))
+                ends.append(_new_end(OpenEnd, (index, _HIGH, tile.high)))
             return
         for side in _SIDES:
             if side is not joined:
-                self.ends.append(OpenEnd(index, side, tile.high))
+                ends.append(_new_end(OpenEnd, (index, side, tile.high)))
         if node.spinner and self._arms_at_once:
             for arm in _ARMS:
-                self.ends.append(OpenEnd(index, arm, tile.high))
+                ends.append(_new_end(OpenEnd, (index, arm, tile.high)))
 
     def _open_arms_after_sides(self, index: int, node: Placed) -> None:
         if node.sides_covered() == 2:
             for arm in _ARMS:
-                self.ends.append(OpenEnd(index, arm, node.tile.high))
+                self.ends.append(_new_end(OpenEnd, (index, arm, node.tile.high)))
 
     def copy(self) -> Layout:
         other = Layout.__new__(Layout)

@@ -8,14 +8,33 @@ from dataclasses import dataclass
 from engine.events import HandResult
 from engine.rules import BlockedWinner, HandPoints, PlayScoring, Rounding, Rules, Ties
 
+# Enum members as module names: a lookup on an enum class goes through the enum
+# metaclass's __getattr__ hook (slow on the per-hand path), a global load does not.
+_ALL = HandPoints.ALL
+_DOMINO = HandResult.DOMINO
+_DOWN_5 = Rounding.DOWN_5
+_FIVES = PlayScoring.FIVES
+_FIVES_DIVIDED = PlayScoring.FIVES_DIVIDED
+_LIGHTEST_TEAM = BlockedWinner.LIGHTEST_TEAM
+_LIGHTEST_TILE = Ties.LIGHTEST_TILE
+_NEAREST_5 = Rounding.NEAREST_5
+_NOBODY = BlockedWinner.NOBODY
+_NONE = PlayScoring.NONE
+_ONE = HandPoints.ONE
+_OPPONENTS = HandPoints.OPPONENTS
+_OPPONENTS_MINUS_OWN = HandPoints.OPPONENTS_MINUS_OWN
+_OTHERS = HandPoints.OTHERS
+_SPLIT = Ties.SPLIT
+_UP_5 = Rounding.UP_5
+
 
 def play_points(scoring: PlayScoring, ends_total: int) -> int:
     """Points a play scores when the open ends add up to `ends_total`."""
-    if scoring is PlayScoring.NONE or ends_total <= 0:
+    if scoring is _NONE or ends_total <= 0:
         return 0
-    if scoring is PlayScoring.FIVES:
+    if scoring is _FIVES:
         return ends_total if ends_total % 5 == 0 else 0
-    if scoring is PlayScoring.FIVES_DIVIDED:
+    if scoring is _FIVES_DIVIDED:
         return ends_total // 5 if ends_total % 5 == 0 else 0
     points = 0
     if ends_total % 5 == 0:
@@ -26,11 +45,11 @@ def play_points(scoring: PlayScoring, ends_total: int) -> int:
 
 
 def round_points(rounding: Rounding, points: int) -> int:
-    if rounding is Rounding.NEAREST_5:
+    if rounding is _NEAREST_5:
         return (points + 2) // 5 * 5  # 0-2 down, 3-4 up: whole pips never meet a half
-    if rounding is Rounding.UP_5:
+    if rounding is _UP_5:
         return -(-points // 5) * 5
-    if rounding is Rounding.DOWN_5:
+    if rounding is _DOWN_5:
         return points // 5 * 5
     return points
 
@@ -40,7 +59,7 @@ class HandOutcome:
     winner: int | None
     team: int | None
     points: int
-    split: tuple[int, ...] = ()  # seats sharing the points (Ties.SPLIT)
+    split: tuple[int, ...] = ()  # seats sharing the points (_SPLIT)
 
 
 class Teams:
@@ -72,7 +91,7 @@ def hand_outcome(
     lightest_tile: Sequence[int] | None = None,
 ) -> HandOutcome:
     """Who wins a finished hand and what they score, before any target check."""
-    if result is HandResult.DOMINO:
+    if result is _DOMINO:
         assert out_seat is not None
         return _points(rules, rules.domino_points, teams, pips, out_seat)
     winner = _blocked_winner(rules, teams, pips, lightest_tile)
@@ -87,9 +106,9 @@ def hand_outcome(
 def _blocked_winner(
     rules: Rules, teams: Teams, pips: Sequence[int], lightest_tile: Sequence[int] | None
 ) -> int | tuple[int, ...] | None:
-    if rules.blocked_winner is BlockedWinner.NOBODY:
+    if rules.blocked_winner is _NOBODY:
         return None
-    if rules.blocked_winner is BlockedWinner.LIGHTEST_TEAM and teams:
+    if rules.blocked_winner is _LIGHTEST_TEAM and teams.groups:
         totals = [sum(pips[s] for s in group) for group in teams.groups]
         best = min(totals)
         if totals.count(best) > 1:
@@ -98,13 +117,13 @@ def _blocked_winner(
         return min(group, key=lambda s: pips[s])
     best = min(pips)
     tied = [s for s, p in enumerate(pips) if p == best]
-    if len(tied) == 1 or (len({teams.of[s] for s in tied} - {None}) == 1 and teams):
+    if len(tied) == 1 or (len({teams.of[s] for s in tied} - {None}) == 1 and teams.groups):
         return tied[0]
-    if rules.ties is Ties.LIGHTEST_TILE and lightest_tile is not None:
+    if rules.ties is _LIGHTEST_TILE and lightest_tile is not None:
         lightest = min(lightest_tile[s] for s in tied)
         holders = [s for s in tied if lightest_tile[s] == lightest]
         return holders[0] if len(holders) == 1 else None
-    if rules.ties is Ties.SPLIT:
+    if rules.ties is _SPLIT:
         return tuple(tied)
     return None
 
@@ -113,20 +132,20 @@ def _points(
     rules: Rules, kind: HandPoints, teams: Teams, pips: Sequence[int], winner: int
 ) -> HandOutcome:
     side = teams.side(winner)
-    own = sum(pips[s] for s in side) if teams else pips[winner]
+    own = sum(pips[s] for s in side) if teams.groups else pips[winner]
     opponents = sum(p for s, p in enumerate(pips) if s not in side)
-    if kind is HandPoints.OPPONENTS:
+    if kind is _OPPONENTS:
         raw = opponents
-    elif kind is HandPoints.OTHERS:
+    elif kind is _OTHERS:
         raw = sum(pips) - pips[winner]
-    elif kind is HandPoints.ALL:
+    elif kind is _ALL:
         raw = sum(pips)
-    elif kind is HandPoints.OPPONENTS_MINUS_OWN:
+    elif kind is _OPPONENTS_MINUS_OWN:
         raw = max(0, opponents - own)
-    elif kind is HandPoints.ONE:
+    elif kind is _ONE:
         raw = 1
     else:
         raw = 0
-    if kind is not HandPoints.ONE:
+    if kind is not _ONE:
         raw = round_points(rules.rounding, raw) // rules.divide_by
     return HandOutcome(winner, teams.of[winner], raw)

@@ -109,16 +109,18 @@ PIP_BITS: Final = tuple(
 )
 
 
-class _TilesOfBits(dict[int, tuple[Tile, ...]]):
-    """bits -> the tiles they stand for, in set order; filled as asked (a cache)."""
-
-    def __missing__(self, bits: int) -> tuple[Tile, ...]:
-        tiles = tuple(t for t in _BY_BIT_INDEX if t.bit & bits)
-        self[bits] = tiles
-        return tiles
+# bits -> the tiles they stand for, in set order; filled by `tiles_of_bits` as asked. A
+# plain dict, read with `[]` in a try (a dict subclass with __missing__ would make every
+# `[]` a slow Python-level slot call).
+TILES_OF_BITS: Final[dict[int, tuple[Tile, ...]]] = {}
 
 
-TILES_OF_BITS: Final[dict[int, tuple[Tile, ...]]] = _TilesOfBits()
+def tiles_of_bits(bits: int) -> tuple[Tile, ...]:
+    """The tiles `bits` stands for, in set order (cached in TILES_OF_BITS)."""
+    tiles = TILES_OF_BITS.get(bits)
+    if tiles is None:
+        tiles = TILES_OF_BITS[bits] = tuple(t for t in _BY_BIT_INDEX if t.bit & bits)
+    return tiles
 
 
 def bits_of(tiles: Iterable[Tile]) -> int:
