@@ -9,53 +9,87 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.fixtures.mosquitto import free_port
-from tests.security.broker import USERS, Client, SecureBroker
+from tests.security.broker import USERS, Client, SecureBroker, settle
 from tests.security.service_proc import TableProcess, table_settings
 
 BIN = Path(sys.executable).parent / "domino-table"
 STANDINGS = "domino/tournament/standings"
 
 
+@contextmanager
+def desk_process(broker: SecureBroker, user: str, folder: Path) -> Iterator[Path]:
+    """`domino-table tournament` logged in as `user`; yields its log file."""
+    folder.mkdir(parents=True)
+    secret = folder / "password"
+    secret.write_text(USERS[user] + "\n")
+    secret.chmod(0o600)
+    args = [
+        str(BIN), "tournament", "--mqtt-host", broker.host,
+        "--mqtt-port", str(broker.plain_port), "--mqtt-username", user,
+        "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
+        "--http-port", str(free_port()), "--state-dir", str(folder / "state"),
+    ]  # fmt: skip
+    log = folder / "desk.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        yield log
+        assert proc.poll() is None, log.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert USERS[user] not in log.read_text()
+
+
+def ranked_tables(viewer: Client) -> list[dict[str, object]]:
+    return [
+        table
+        for payload in viewer.payloads(STANDINGS)
+        if payload
+        for table in json.loads(payload)["tables"]
+    ]
+
+
 def test_the_desk_ranks_a_table_and_everyone_reads_the_standings(
     secure_broker: SecureBroker, tmp_path: Path
 ) -> None:
-    secret = tmp_path / "desk-password"
-    secret.write_text(USERS["desk"] + "\n")
-    secret.chmod(0o600)
-    args = [
-        str(BIN), "tournament", "--mqtt-host", secure_broker.host,
-        "--mqtt-port", str(secure_broker.plain_port), "--mqtt-username", "desk",
-        "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
-        "--http-port", str(free_port()), "--state-dir", str(tmp_path / "desk"),
-    ]  # fmt: skip
     viewer = Client(secure_broker, "display-kitchen")
     assert viewer.connect() and viewer.subscribe(STANDINGS)
-    log = tmp_path / "desk.log"
-    with log.open("wb") as out:
-        desk = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
     settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
                               USERS["domino/kitchen"])  # fmt: skip
     try:
-        with TableProcess(settings):
+        with desk_process(secure_broker, "desk", tmp_path / "desk") as log, TableProcess(settings):
             deadline = time.monotonic() + 30
-            while True:
-                tables = [
-                    table
-                    for payload in viewer.payloads(STANDINGS)
-                    if payload
-                    for table in json.loads(payload)["tables"]
-                ]
-                if any(t["table"] == "kitchen" and t["status"] == "online" for t in tables):
-                    break
-                assert desk.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, (tables, log.read_text())
+            while not any(
+                t["table"] == "kitchen" and t["status"] == "online" for t in ranked_tables(viewer)
+            ):
+                assert time.monotonic() < deadline, (ranked_tables(viewer), log.read_text())
                 time.sleep(0.2)
+        assert "refused" not in log.read_text().lower()
     finally:
-        desk.terminate()
-        desk.wait(10)
         viewer.close()
-    assert "refused" not in log.read_text().lower()
-    assert USERS["desk"] not in log.read_text()
+
+
+def test_a_desk_without_the_desks_rights_publishes_nothing(
+    secure_broker: SecureBroker, tmp_path: Path
+) -> None:
+    """The same desk logged in as `referee`: its standings are dropped by the broker."""
+    viewer = Client(secure_broker, "display-kitchen")
+    watcher = Client(secure_broker, "desk")
+    assert viewer.connect() and viewer.subscribe(STANDINGS)
+    assert watcher.connect() and watcher.subscribe("domino/kitchen/status")
+    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
+                              USERS["domino/kitchen"])  # fmt: skip
+    try:
+        with desk_process(secure_broker, "referee", tmp_path / "desk"), TableProcess(settings):
+            watcher.wait_for("domino/kitchen/status", b"online", timeout=20)
+            settle(5.0)  # the real desk above ranks the table well within this
+        assert viewer.payloads(STANDINGS) == []
+    finally:
+        viewer.close()
+        watcher.close()
