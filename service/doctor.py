@@ -146,10 +146,12 @@ def check_serial(settings: Settings, timeout: float) -> list[Finding]:
     try:
         device = find_port(path, serial.usb_id)
     except BoardNotFoundError as exc:
+        seen = _serial_devices()
         return [
             problem(
                 "serial",
-                str(exc).split(": check")[0],
+                str(exc).split(": check")[0]
+                + (f"; serial devices here: {', '.join(seen)}" if seen else "; no serial devices"),
                 "plug the board in (`ls /dev/serial/by-id/`, `lsusb`), install the udev rule "
                 "config/99-domino-board.rules, and set serial.port (or serial.usb) to match",
             )
@@ -165,6 +167,19 @@ def check_serial(settings: Settings, timeout: float) -> list[Finding]:
             )
         ]
     return [ok("serial", f"{where} exists"), _handshake(settings, device, timeout)]
+
+
+def _serial_devices() -> list[str]:
+    """USB serial devices present: stable names and `/dev/ttyACMn (vid:pid)`."""
+    from serial.tools import list_ports  # noqa: PLC0415
+
+    stable = sorted(glob.glob("/dev/serial/by-id/*")) + sorted(glob.glob("/dev/domino-board"))
+    usb = [
+        f"{p.device} ({p.vid:04x}:{p.pid:04x})"
+        for p in list_ports.comports()
+        if p.vid is not None and p.pid is not None
+    ]
+    return stable + usb
 
 
 def _handshake(settings: Settings, device: str, timeout: float) -> Finding:

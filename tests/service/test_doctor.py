@@ -244,3 +244,17 @@ def test_a_clock_before_the_build_date(tmp_path: Path) -> None:
     assert finding.fix is not None and "timedatectl set-ntp true" in finding.fix
     [later] = check_clock(settings, 1.0, now=lambda: built + timedelta(days=1), built=lambda: built)
     assert later.status is Status.OK
+
+
+def test_a_board_looked_up_by_usb_id_that_is_not_there(tmp_path: Path) -> None:
+    settings = settings_file(
+        tmp_path,
+        '[serial]\nenabled = true\nusb = "2e8a:000a"\n[mqtt]\nenabled = false\n'
+        f'[state]\ndir = "{tmp_path}"\n',
+    )
+    result = doctor(settings, path=fake_timedatectl(tmp_path / "bin", "yes"))
+    assert result.code == 1
+    line = result.line("PROBLEM", "serial", "no USB serial device 2e8a:000a")
+    assert "serial devices" in line  # what is there instead, or that nothing is
+    assert "lsusb" in result.fix("serial")
+    result.line("skip", "broker", "MQTT is off")
