@@ -166,7 +166,34 @@ def check_serial(settings: Settings, timeout: float) -> list[Finding]:
                 "then log in again",
             )
         ]
+    service = _service_holding(device)
+    if service is not None:
+        return [
+            ok("serial", f"{where} exists"),
+            ok("serial", f"open in the running service (pid {service}): handshake not tried"),
+        ]
     return [ok("serial", f"{where} exists"), _handshake(settings, device, timeout)]
+
+
+def _service_holding(device: str) -> int | None:
+    """The pid of a `domino-table run` that has `device` open, if any (this user's
+    processes only: /proc shows no others' files). A second HELLO would disturb it."""
+    target = os.path.realpath(device)
+    for fd_dir in glob.glob("/proc/[0-9]*/fd"):
+        pid = int(fd_dir.split("/")[2])
+        try:
+            held = any(os.readlink(f"{fd_dir}/{fd}") == target for fd in os.listdir(fd_dir))
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if held and pid != os.getpid() and _is_table_service(command):
+            return pid
+    return None
+
+
+def _is_table_service(command: Sequence[bytes]) -> bool:
+    words = [Path(os.fsdecode(word)).name for word in command]
+    return "domino-table" in words and "run" in words
 
 
 def _serial_devices() -> list[str]:

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,6 +26,7 @@ import pytest
 
 from config import load_settings
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.messages import HostHello
 from service.doctor import Status, check_clock
 from tests.fixtures.mosquitto import Mosquitto, free_port
 from tests.security.broker import USERS, SecureBroker
@@ -258,3 +260,36 @@ def test_a_board_looked_up_by_usb_id_that_is_not_there(tmp_path: Path) -> None:
     assert "serial devices" in line  # what is there instead, or that nothing is
     assert "lsusb" in result.fix("serial")
     result.line("skip", "broker", "MQTT is off")
+
+
+def host_hellos(board: BoardEmulator) -> int:
+    return sum(isinstance(frame.message, HostHello) for frame in list(board.heard))
+
+
+def test_a_board_held_by_the_running_service_is_left_alone(
+    tmp_path: Path, broker: Mosquitto, board: BoardEmulator
+) -> None:
+    """A second HELLO would reset the board's session under the service's feet."""
+    port = tmp_path / "domino-board"
+    service = subprocess.Popen(
+        [str(BIN), "run", "--serial", str(port), "--mqtt-host", broker.host,
+         "--mqtt-port", str(broker.port), "--state-dir", str(tmp_path / "state")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert board.wait_until(lambda: host_hellos(board) >= 1, timeout=20)
+        time.sleep(0.5)
+        before = host_hellos(board)
+        settings = settings_file(
+            tmp_path,
+            f'[serial]\nenabled = true\nport = "{port}"\n[mqtt]\nenabled = false\n'
+            f'[state]\ndir = "{tmp_path / "doctor-state"}"\n',
+        )
+        result = doctor(settings, path=fake_timedatectl(tmp_path / "bin", "yes"))
+        result.line("ok", "serial", f"open in the running service (pid {service.pid})")
+        assert result.code == 0, result.out
+        assert host_hellos(board) == before
+        assert service.poll() is None
+    finally:
+        service.terminate()
+        service.wait(15)
