@@ -166,7 +166,7 @@ def check_serial(settings: Settings, timeout: float) -> list[Finding]:
                 "then log in again",
             )
         ]
-    service = _service_holding(device)
+    service = _service_holding([device])
     if service is not None:
         return [
             ok("serial", f"{where} exists"),
@@ -175,14 +175,14 @@ def check_serial(settings: Settings, timeout: float) -> list[Finding]:
     return [ok("serial", f"{where} exists"), _handshake(settings, device, timeout)]
 
 
-def _service_holding(device: str) -> int | None:
-    """The pid of a `domino-table run` that has `device` open, if any (this user's
-    processes only: /proc shows no others' files). A second HELLO would disturb it."""
-    target = os.path.realpath(device)
+def _service_holding(devices: Sequence[str]) -> int | None:
+    """The pid of a `domino-table run` that has one of `devices` open, if any (this
+    user's processes only: /proc shows no others' files)."""
+    targets = {os.path.realpath(device) for device in devices}
     for fd_dir in glob.glob("/proc/[0-9]*/fd"):
         pid = int(fd_dir.split("/")[2])
         try:
-            held = any(os.readlink(f"{fd_dir}/{fd}") == target for fd in os.listdir(fd_dir))
+            held = any(os.readlink(f"{fd_dir}/{fd}") in targets for fd in os.listdir(fd_dir))
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
@@ -239,31 +239,38 @@ def _handshake(settings: Settings, device: str, timeout: float) -> Finding:
 
 
 def check_gpio(settings: Settings, timeout: float) -> list[Finding]:
-    panel = settings.panel
-    if not panel.enabled:
+    if not settings.panel.enabled:
         return [skipped("gpio", "no panel ([panel] enabled = false)")]
-    findings = []
-    mock = os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
-    if not mock:
-        chips = sorted(glob.glob("/dev/gpiochip*"))
-        if not chips:
-            return [
-                problem(
-                    "gpio",
-                    "no /dev/gpiochip*: this is not a Raspberry Pi (or GPIO is off)",
-                    "run on the Pi, or set GPIOZERO_PIN_FACTORY=mock to try without GPIO",
-                )
-            ]
-        denied = [chip for chip in chips if not os.access(chip, os.R_OK | os.W_OK)]
-        if denied:
-            findings.append(
-                problem(
-                    "gpio",
-                    f"this user may not open {', '.join(denied)}",
-                    "add the user to the gpio group (sudo usermod -aG gpio domino)",
-                )
-            )
-    return [*findings, _open_panel(settings)]
+    if os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() != "mock":
+        chips = _gpio_chips()
+        if chips is not None:
+            return [chips]
+    return [_open_panel(settings)]
+
+
+def _gpio_chips() -> Finding | None:
+    """What stands between this user and the Pi's GPIO chips, or None."""
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if not chips:
+        return problem(
+            "gpio",
+            "no /dev/gpiochip*: this is not a Raspberry Pi (or GPIO is off)",
+            "run on the Pi, or set GPIOZERO_PIN_FACTORY=mock to try without GPIO",
+        )
+    service = _service_holding(chips)
+    if service is not None:
+        return skipped(
+            "gpio",
+            f"the running service (pid {service}) has the GPIO chip: stop it to check the pins",
+        )
+    denied = [chip for chip in chips if not os.access(chip, os.R_OK | os.W_OK)]
+    if denied:
+        return problem(
+            "gpio",
+            f"this user may not open {', '.join(denied)}",
+            "add the user to the gpio group (sudo usermod -aG gpio domino), then log in again",
+        )
+    return None
 
 
 def _open_panel(settings: Settings) -> Finding:
