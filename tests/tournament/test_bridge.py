@@ -4,11 +4,14 @@ the desk's standings end equal to those of every table's own results."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder
@@ -35,6 +38,21 @@ def bridge_section(table: str, central: Mosquitto) -> str:
     )
 
 
+def wait_bridged(central: Mosquitto, table: str, timeout: float = 20.0) -> None:
+    """Until the table's bridge is connected: Mosquitto's notification on the central broker."""
+    up = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.on_message = lambda c, u, msg: up.set() if msg.payload == b"1" else None
+    client.connect(central.host, central.port)
+    client.subscribe(f"$SYS/broker/connection/bridge-{table}/state", 1)
+    client.loop_start()
+    try:
+        assert up.wait(timeout), f"the bridge of {table} did not connect in {timeout} s"
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
 def wait_until(test: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not test():
@@ -57,6 +75,8 @@ def table_brokers(tmp_path: Path, central: Mosquitto) -> Iterator[dict[str, Mosq
     brokers = {t: Mosquitto(tmp_path / t, extra=bridge_section(t, central)) for t in TABLES}
     for broker in brokers.values():
         broker.start()
+    for table in brokers:
+        wait_bridged(central, table)
     try:
         yield brokers
     finally:

@@ -16,6 +16,7 @@ from tests.fixtures.spec import validate
 from tests.service.mqtt_recorder import Recorder
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
+from tests.tournament.test_bridge import wait_bridged
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config" / "mosquitto"
 
@@ -33,9 +34,12 @@ def test_a_table_pi_with_the_whole_bridge_file_forwards_to_the_central_broker(
     table.start()
     rec = Recorder(central.host, central.port, ["domino/#"])
     try:
+        wait_bridged(central, "patio")
         publish_once(table.host, table.port, "domino/patio/status", b"online")
         publish_once(table.host, table.port, "domino/other/status", b"online")  # not its prefix
-        got = rec.wait_for(lambda seen: any(s.topic == "domino/patio/status" for s in seen))
+        got = rec.wait_for(
+            lambda seen: any(s.topic == "domino/patio/status" for s in seen), timeout=20
+        )
         assert [(s.topic, s.payload) for s in got] == [("domino/patio/status", b"online")]
     finally:
         rec.close()

@@ -16,7 +16,7 @@ from tests.service.test_board_end_to_end import Table
 from tests.service.test_service_run import Service
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import publish_once
-from tests.tournament.test_bridge import bridge_section
+from tests.tournament.test_bridge import bridge_section, wait_bridged
 from tournament.standings import GameResult, standings
 
 # table -> seat names. Walnut to 15, the leaflet's opening: 5-5 (10 to seat 0), 5-0
@@ -38,6 +38,7 @@ def test_two_real_tables_finish_games_through_their_bridges(tmp_path: Path) -> N
             local = Mosquitto(tmp_path / table_id, extra=bridge_section(table_id, central))
             local.start()
             started.append(local)
+            wait_bridged(central, table_id)
             board = BoardEmulator(link=tmp_path / f"board-{table_id}")
             board.__enter__()
             started.append(board)
