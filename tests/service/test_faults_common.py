@@ -157,6 +157,10 @@ class JournalView:
         rows = self._rows("SELECT value FROM counters WHERE name='seq'")
         return int(rows[0][0]) if rows else 0
 
+    def input_count(self) -> int:
+        rows = self._rows("SELECT count(*) FROM inputs")
+        return int(rows[0][0]) if rows else 0
+
     def reply(self, cmd_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT reply FROM replies WHERE cmd_id=?", (cmd_id,))
         return json.loads(rows[0][0]) if rows else None

@@ -1,0 +1,22 @@
+"""benchmarks/latency.py keeps working: a short run against the real service and Mosquitto."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_latency_benchmark_runs_and_prints_its_figures() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "latency.py"), "--plays", "15", "--starts", "1"],
+        capture_output=True, text=True, timeout=240, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "15 plays in" in out, out
+    for figure in ("p99", "VmHWM", "start-up to online, empty state", "on the run's journal"):
+        assert figure in out, out
+    assert "the service logged errors" not in out, out
