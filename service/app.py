@@ -192,7 +192,11 @@ class TableService:
     # --- handlers (worker thread) ----------------------------------------------------------
 
     def _on_command(self, command: cmd.Command) -> None:
-        error = self.core.command(command)
+        try:
+            error: str | None = self.core.command(command)
+        except Exception as exc:  # a fault of ours: the sender still gets an answer
+            log.exception("table: %s failed", command.action.value)
+            error = f"The table failed on this command ({exc}): tell its maintainer."
         if error is not None:
             log.info("table: %s refused: %s", command.action.value, error)
         if self.mqtt is not None:
