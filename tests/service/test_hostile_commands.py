@@ -14,13 +14,15 @@ from typing import Any
 
 import pytest
 
+from config.loader import load_settings
+from service.app import TableService
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder
 from tests.service.test_faults_common import (
-    P,
     TOPICS,
     Commander,
     JournalView,
+    P,
     Proc,
     fresh_state,
     statuses,
@@ -73,32 +75,60 @@ def cases(tmp_path: Path) -> list[Case]:
         Case("no such seat", body(id="ss", action="lead", seat=7), "ss"),
         Case("huge count", body(id="hc", action="draw", count=10**30), "hc"),
         Case("NaN", b'{"id": "nan", "action": "draw", "count": NaN}', "nan"),
-        Case("Infinity", b'{"id": "inf", "action": "new_game", "rules": "walnut", "seats": 1e999}',
-             "inf"),  # fmt: skip
+        Case(
+            "Infinity",
+            b'{"id": "inf", "action": "new_game", "rules": "walnut", "seats": 1e999}',
+            "inf",
+        ),
         Case("unknown field", body(id="uf", action="undo", sudo=True), "uf"),
         Case("missing field", body(id="mf", action="lead"), "mf"),
         Case("count both", body(id="cb", action="count", seat=0, pips=3, tiles=["1-1"]), "cb"),
         Case("bad tile", body(id="bt", action="correct", tile="7-7", **{"as": "x"}), "bt"),
         Case("out of place", body(id="op", action="undo"), "op"),
         Case("unknown rules", body(id="ur", action="new_game", rules="chess", seats=2), "ur"),
-        Case("rules from a file path", body(id="fp", action="new_game", rules="/etc/passwd",
-                                            seats=2), "fp"),  # fmt: skip
-        Case("rules from a house file", body(id="hf", action="new_game", rules=str(house),
-                                             seats=2), "hf"),  # fmt: skip
-        Case("lone surrogate name", b'{"id": "sur", "action": "rename", "seat": 0, '
-             b'"name": "\\ud800x"}', "sur"),  # fmt: skip
-        Case("NUL in name", body(id="nul", action="rename", seat=0, name="a\x00b" * 20), "nul"),
+        Case(
+            "rules from a file path",
+            body(id="fp", action="new_game", rules="/etc/passwd", seats=2),
+            "fp",
+        ),
+        Case(
+            "rules from a house file",
+            body(id="hf", action="new_game", rules=str(house), seats=2),
+            "hf",
+        ),
+        Case(
+            "lone surrogate name",
+            b'{"id": "sur", "action": "rename", "seat": 0, "name": "\\ud800x"}',
+            "sur",
+        ),
+        Case("name too long", body(id="nl", action="rename", seat=0, name="n" * 33), "nl"),
         Case("1 MB payload", body(id="big", action="rename", seat=0, name=big_name), ""),
         Case("deeply nested", nested(20_000), ANY_ID),
         Case("nested under the limit", nested(5_000), ANY_ID),
-        Case("another table", body(id="t2", action="new_game", rules="walnut", seats=3), None,
-             topic="domino/t2/cmd"),  # fmt: skip
-        Case("below the cmd topic", body(id="sub", action="new_game", rules="walnut", seats=3),
-             None, topic=f"{P}/cmd/x"),  # fmt: skip
-        Case("a fake reply", body(v=1, table="t1", ts=FAKE_TS, id="ng1", ok=False, error="fake"), None,
-             topic=f"{P}/cmd/reply"),  # fmt: skip
-        Case("retained", body(id="ret", action="new_game", rules="walnut", seats=3), None,
-             retain=True),  # fmt: skip
+        Case(
+            "another table",
+            body(id="t2", action="new_game", rules="walnut", seats=3),
+            None,
+            topic="domino/t2/cmd",
+        ),
+        Case(
+            "below the cmd topic",
+            body(id="sub", action="new_game", rules="walnut", seats=3),
+            None,
+            topic=f"{P}/cmd/x",
+        ),
+        Case(
+            "a fake reply",
+            body(v=1, table="t1", ts=FAKE_TS, id="ng1", ok=False, error="fake"),
+            None,
+            topic=f"{P}/cmd/reply",
+        ),
+        Case(
+            "retained",
+            body(id="ret", action="new_game", rules="walnut", seats=3),
+            None,
+            retain=True,
+        ),
         Case("replayed id", body(id="ng1", action="new_game", rules="walnut", seats=4), "ng1"),
     ]
 
@@ -196,4 +226,36 @@ def test_hostile_commands_are_refused_and_change_nothing(
         assert not service.errors(), service.errors()
     finally:
         commands.publish(b"", retain=True)  # clear the retained command
+        rec.close()
+
+
+@pytest.mark.logs_errors
+def test_a_command_the_table_fails_on_is_still_answered(
+    broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = load_settings(
+        None,
+        {
+            "table.id": "t1", "table.rules": "walnut", "table.seats": 2,
+            "serial.enabled": False, "mqtt.host": broker.host, "mqtt.port": broker.port,
+            "state.dir": str(tmp_path / "state"),
+        },
+    )  # fmt: skip
+    rec = Recorder(broker.host, broker.port, TOPICS)
+    service = TableService(settings)
+
+    def broken(command: object) -> str | None:
+        raise RuntimeError("a fault of ours")
+
+    monkeypatch.setattr(service.core, "command", broken)
+    service.start()
+    try:
+        assert service.mqtt is not None and service.mqtt.wait_connected(10)
+        Commander(broker).send({"id": "r1", "action": "rename", "seat": 0, "name": "Ana"})
+        got = rec.wait_for(lambda s: bool(replies(rec)), timeout=10)
+        assert got
+        (reply,) = replies(rec)
+        assert reply["id"] == "r1" and reply["ok"] is False and "a fault of ours" in reply["error"]
+    finally:
+        service.stop()
         rec.close()
