@@ -143,7 +143,9 @@ class TableView:
         kind = kind_of(event)
         if kind is None or not is_event(kind, event):
             return
-        if self.last_event is None or _seq(event) >= _seq(self.last_event):
+        # the latest move told beside the layout; an alert has its own place and must not
+        # hide who passed, drew or led
+        if kind != "alert" and (self.last_event is None or _seq(event) >= _seq(self.last_event)):
             self.last_event = {**event, "kind": kind}
         newer_than_state = not from_state and (self.state is None or _seq(event) > _seq(self.state))
         handler = self._events.get(kind)
