@@ -507,8 +507,17 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     expect(undo).to_have_text("Tap again to undo")
     undo.click()
     expect(page.locator("#toast-text")).to_have_text("Undo: done")
-    expect(page.locator("#last-event")).to_have_text("Last move taken back")
+    told = page.locator("#last-event")
+    expect(told).to_have_text("Last move taken back")
     expect_table(page, hand)
+    # an illegal tile meanwhile does not hide what was last told
+    wrong = hand.wrong_tile()
+    board.place(at(wrong))
+    expect(page.locator('.alert[data-code="NO_MATCH"]')).to_be_visible(timeout=15_000)
+    expect(told).to_have_text("Last move taken back")
+    board.lift(Tile(wrong.a, wrong.b))
+    expect(page.locator(".alert")).to_have_count(0, timeout=15_000)
+    expect(told).to_have_text("Last move taken back")
     # the restarted controller still follows the board
     step(page, hand)
     step(page, hand)
