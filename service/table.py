@@ -24,7 +24,7 @@ from typing import Any
 from engine import rulesets
 from engine.events import AlertEvent, Coords, Event, GameEvent, Judgement, Reason, UndoEvent
 from engine.game import Game, Mode, Phase, PlayInput, Target
-from engine.geometry import TileSize
+from engine.geometry import GeometryError, TileSize, edge_positions
 from engine.layout import Edge, EdgeKind, OpenEnd
 from engine.messages import message
 from engine.rules import Rules, RulesError
@@ -183,6 +183,7 @@ class TableCore:
         sides = SIDES.get(game.seats, ())
         for seat in summary["seats"]:
             seat["side"] = sides[seat["seat"]] if sides else None
+        self._locate_ends(game, summary["layout"]["open_ends"])
         width, height = self.config.surface
         return {
             "seq": self.journal.last_seq(),
@@ -195,6 +196,24 @@ class TableCore:
             "sources": dict(self._sources),
             "zone_counts": list(self._zone_counts.pips) if self._zone_counts else None,
         }
+
+    def _locate_ends(self, game: Game, open_ends: list[dict[str, Any]]) -> None:
+        """Give each open end its `x, y` (mm): where the next tile joins, when known."""
+        placed = self.reconciler.placed() if self.reconciler is not None else []
+        layout = game.layout
+        if not layout.nodes or any(p is None for p in placed) or len(placed) < len(layout.nodes):
+            return
+        length, width = self.config.tile_mm
+        try:
+            edges = edge_positions(
+                layout, [p for p in placed if p is not None], TileSize(length, width)
+            )
+        except GeometryError:
+            return
+        for end, entry in zip(layout.ends, open_ends, strict=True):
+            at = next((e for e in edges[end.node] if e.edge is end.edge), None)
+            if at is not None:
+                entry["x"], entry["y"] = round(at.x), round(at.y)
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -456,7 +475,7 @@ class TableCore:
             and len(game.layout) > 0
         )
         standing = next((s for s in self._standing if s.key == "lead"), None)
-        if waiting and standing is None:
+        if waiting and standing is None and game is not None:
             text = message(Reason.LEAD_UNKNOWN, self._language())
             payload = {
                 "code": "LEAD_UNKNOWN",
@@ -464,6 +483,7 @@ class TableCore:
                 "message": text,
                 "resolved": False,
                 "id": f"lead_unknown-{self.journal.last_seq() + 1}",
+                "tile": game.layout.nodes[0].tile.text,
             }
             self._standing.append(_Standing("lead", payload))
             return [("alert", dict(payload))] if publish else []

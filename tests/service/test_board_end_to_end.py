@@ -177,3 +177,31 @@ def test_board_buttons_name_the_leader_and_pass(
     finally:
         service.stop()
         rec.close()
+
+
+def test_open_ends_carry_where_the_next_tile_joins(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    rec = Recorder(broker.host, broker.port, TOPICS)
+    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
+    service.start()
+    try:
+        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
+        table = Table("straight-block", 2, board)
+        table.lay("6-6")
+        got = rec.wait_for(lambda s: any(x.topic == f"{P}/event/alert" for x in s))
+        alert = next(x.json() for x in got if x.topic == f"{P}/event/alert")
+        assert (alert["code"], alert["tile"]) == ("LEAD_UNKNOWN", "6-6")
+
+        def ends(seen: list[Seen]) -> list[dict[str, object]]:
+            states = [x.json() for x in seen if x.topic == f"{P}/state"]
+            return states[-1]["layout"]["open_ends"] if states else []  # type: ignore[no-any-return]
+
+        got = rec.wait_for(lambda s: len(ends(s)) == 2 and "x" in ends(s)[0])
+        # the 6-6 lies crosswise at x=450 (the centre of a 900 mm surface): its two sides
+        # are its long edges' middles, 12 mm either side
+        assert sorted((e["x"], e["y"]) for e in ends(got)) == [(438, 300), (462, 300)]
+    finally:
+        service.stop()
+        rec.close()
