@@ -107,6 +107,7 @@ class TableService:
         self.board: BoardAdapter | None = None
         if settings.serial.enabled:
             self.board = BoardAdapter(_link_settings(settings), self.submit)
+        self.camera: Any = None
         if panel_factory is None and settings.panel.enabled:
             panel_factory = _gpio_panel
         self.panel = panel_factory(self) if panel_factory is not None else None
@@ -120,6 +121,22 @@ class TableService:
             _FromPanel: self._on_panel,
         }
         self.core.listeners.append(self._publish)
+        if settings.camera.enabled:
+            self._attach_camera()
+
+    def _attach_camera(self) -> None:
+        """The camera as a source (OpenCV is imported only for a table with a camera)."""
+        from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
+
+        simulated = str(self.settings.camera.source) == "sim"
+        self.camera = cam.CameraSource(
+            self.settings, self.submit, tell=self.submit_panel if simulated else None
+        )
+        self._handlers |= {
+            cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),
+            cam.CameraUnreadable: self._on_unreadable,
+            cam.CameraReadable: lambda _: self.core.resolve_alert("camera:unreadable"),
+        }
 
     # --- the one way in --------------------------------------------------------------------
 
@@ -144,9 +161,13 @@ class TableService:
             self.board.start()
         self._worker = threading.Thread(target=self._run, name="table-worker", daemon=True)
         self._worker.start()
+        if self.camera is not None:
+            self.camera.start()
         log.info("table %s: started in %.2f s", self.settings.table.id, time.monotonic() - t0)
 
     def stop(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
         if self._worker is not None:
             self.inbox.put(_Stop())
             self._worker.join(10)
@@ -220,6 +241,22 @@ class TableService:
         log.debug("board button %d %s: %s", event.button, event.action, body)
         if body is not None:
             self._on_panel(_FromPanel(body))
+
+    def _on_unreadable(self, spot: Any) -> None:
+        """A `service.camera.CameraUnreadable`: a standing UNREADABLE warning."""
+        words = {
+            "en": "The camera cannot read a tile here: move the hand or the tile away.",
+            "es": "La cámara no puede leer una ficha aquí: aparte la mano o la ficha.",
+        }
+        language = self.core.game.language if self.core.game is not None else "en"
+        self.core.raise_alert(
+            "camera:unreadable",
+            "UNREADABLE",
+            "warning",
+            words.get(language, words["en"]),
+            xa=round(spot.x_mm),
+            ya=round(spot.y_mm),
+        )
 
     def _on_fault(self, fault: BoardFault) -> None:
         log.warning("board fault %s: %s", fault.code, fault.text)

@@ -121,12 +121,34 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
     overrides = {_FLAGS[k]: v for k, v in flags.items() if v is not None and k in _FLAGS}
     if flags.get("serial") is not None:
         overrides["serial.enabled"] = True
-    names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS}
+    camera = flags.get("camera")
+    if camera is not None:
+        overrides["camera.enabled"] = True
+        overrides["camera.source"] = int(camera) if str(camera).isdigit() else camera
+    if flags.get("fps") is not None:
+        overrides["camera.fps"] = flags["fps"]
+    if flags.get("surface") is not None:
+        overrides["table.surface.width_mm"], overrides["table.surface.height_mm"] = flags["surface"]
+    names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS} | {
+        "camera.source": "--camera",
+        "camera.fps": "--fps",
+        "table.surface.width_mm": "--surface",
+        "table.surface.height_mm": "--surface",
+    }
     try:
         return load_settings(settings_file, overrides, flags=names)
     except SettingsError as exc:
         lines = "\n  ".join(exc.problems)
         raise click.UsageError(f"the settings are not valid:\n  {lines}") from None
+
+
+def _surface(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    width, sep, height = value.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise click.BadParameter(f"{value!r}: give the surface as WIDTHxHEIGHT in mm, e.g. 900x600")
+    return int(width), int(height)
 
 
 def service_options(f: Any) -> Any:
@@ -147,6 +169,18 @@ def service_options(f: Any) -> Any:
             "--state-dir",
             type=click.Path(path_type=Path, file_okay=False),
             help="Where the game's journal lives.",
+        ),
+        click.option(
+            "--camera",
+            metavar="SOURCE",
+            help="Read the table with a camera: a device index, a folder of frames, or sim.",
+        ),
+        click.option("--fps", type=click.IntRange(1, 60), help="Camera frames per second."),
+        click.option(
+            "--surface",
+            callback=_surface,
+            metavar="WxH",
+            help="The play surface in mm, e.g. 900x600.",
         ),
     ]
     for option in reversed(options):
