@@ -29,6 +29,13 @@ from service.app import TableService
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
 @click.option("--mqtt-host", default=None, help="Use this broker instead of starting one.")
 @click.option("--mqtt-port", type=click.IntRange(1, 65535), default=1883, show_default=True)
+@click.option(
+    "--source",
+    type=click.Choice(["board", "camera"]),
+    default="board",
+    show_default=True,
+    help="How the table sees the tiles: the board emulator, or rendered camera frames.",
+)
 def demo(
     rules_name: str,
     players: int,
@@ -39,6 +46,7 @@ def demo(
     http_port: int,
     mqtt_host: str | None,
     mqtt_port: int,
+    source: str,
 ) -> None:
     """A simulated table playing live: board emulator, broker, service and display.
 
@@ -66,11 +74,15 @@ def demo(
         if mqtt_host is None:
             broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
             mqtt_host, mqtt_port = broker.host, broker.port
-        board = stack.enter_context(BoardEmulator(link=workdir / "board"))
+        flags: dict[str, Any] = {"camera": "sim", "fps": 10}
+        board = None
+        if source == "board":
+            board = stack.enter_context(BoardEmulator(link=workdir / "board"))
+            flags = {"serial": str(workdir / "board")}
         settings = settings_from_flags(
             None,
-            {
-                "serial": str(workdir / "board"),
+            flags
+            | {
                 "mqtt_host": mqtt_host,
                 "mqtt_port": mqtt_port,
                 "table": "demo",
@@ -87,15 +99,19 @@ def demo(
         threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
         click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
         click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
-        table = stack.enter_context(
-            SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
-                             seats=players, seed=seed, pace=pace)
-        )  # fmt: skip
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
+        if board is None:  # the camera's simulated players play by themselves
+            click.echo("Camera: a rendered game is read through the camera path.")
+            stop.wait()
+            return
+        table = stack.enter_context(
+            SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
+                             seats=players, seed=seed, pace=pace)
+        )  # fmt: skip
         table.run(stop, games)
         log.info(
             "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
