@@ -133,6 +133,7 @@ class LocalBroker:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,  # noqa: PLW1509 - only sets the death signal
+            start_new_session=True,  # Ctrl-C stops the demo, which stops the broker last
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
