@@ -303,7 +303,10 @@ class MqttLink:
         properties: Any,
     ) -> None:
         if reason_code.is_failure:
-            self._note_failure(f"the broker refused the connection: {reason_code}")
+            self._note_failure(
+                f"the broker refused the connection: {reason_code} "
+                "(check mqtt.username, the password file or variable, and the broker's ACL)"
+            )
             return
         s = self.settings
         log.info("mqtt: connected to %s:%d", s.host, s.port)
