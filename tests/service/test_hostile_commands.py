@@ -28,6 +28,7 @@ from tests.service.test_faults_common import (
     statuses,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 FAKE_TS = "2026-01-01T00:00:00.000Z"
 ANY_ID = "<any>"  # the reply may carry the id or "" (the payload could not be read)
 
@@ -51,7 +52,7 @@ def nested(depth: int) -> bytes:
 
 def cases(tmp_path: Path) -> list[Case]:
     house = tmp_path / "house.toml"
-    house.write_text((Path("engine/rulesets/walnut.toml")).read_text())
+    house.write_text((ROOT / "engine" / "rulesets" / "walnut.toml").read_text())
     big_name = "x" * (1024 * 1024)
     return [
         Case("bad json", b"{not json", ""),
