@@ -18,13 +18,12 @@ nothing.
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import repeat
 from operator import attrgetter, is_, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from engine.events import (
     AlertEvent,
@@ -220,7 +219,8 @@ class Game:
         self.winning_team: int | None = None
         self.termination: Termination | None = None
         self._start: _HandStart | None = None
-        self._journal: list[HandInput] = []
+        # `push` journals plays as plain tuples (see `_settle_journal`).
+        self._journal: list[HandInput | tuple[Tile, OpenEnd | None, None, int]] = []
         self._refs = 0
         self._turn = _Turn(Layout(rules))
         self.hands: list[list[Tile]] | None = None
@@ -287,7 +287,7 @@ class Game:
 
     def hand_inputs(self) -> tuple[HandInput, ...]:
         """The plays, passes and draws accepted this hand, in order (its journal)."""
-        return tuple(self._journal)
+        return tuple(self._settle_journal())
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Full information: the plays the seat (default: the turn seat) may make now."""
@@ -407,12 +407,14 @@ class Game:
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
-        # A uniform shuffle: sort by random 64-bit keys (distinct but with negligible
-        # odds), all in C: one call for the keys, one sort, one map.
+        # A uniform shuffle: sort by random float keys (one C-level sort, the float
+        # comparisons being the cheapest, instead of a Python loop); the hands are sliced
+        # by slices made once per game.
         every = self._set_list
-        count = len(every)
-        keys = array("Q", self.rng.randbytes(8 * count))
-        tiles = list(map(every.__getitem__, sorted(range(count), key=keys.__getitem__)))
+        random_key = self.rng.random
+        keys = [random_key() for _ in every]
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        tiles = list(map(every.__getitem__, order))
         return list(map(tiles.__getitem__, self._hand_slices)), tiles[self._dealt :]
 
     def _choose_leader(
@@ -706,6 +708,7 @@ class Game:
 
     def undo(self) -> Judgement:
         """Take back the last play or pass of this hand."""
+        self._settle_journal()
         undoable = (Phase.LEAD, Phase.PLAY, Phase.COUNTING)
         if self.phase not in undoable or not self._journal:
             return self._refuse(Reason.NOTHING_TO_UNDO)
@@ -720,6 +723,7 @@ class Game:
 
     def correct(self, read: Tile, actual: Tile) -> Judgement:
         """A tile on the table was misread: it is really `actual`. Rebuilds the hand."""
+        self._settle_journal()
         index = next(
             (i for i, a in enumerate(self._journal) if isinstance(a, PlayInput) and a.tile is read),
             None,
@@ -758,7 +762,7 @@ class Game:
         self.result = None
         self.out_seat = None
         self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
-        for action in self._journal:
+        for action in self._settle_journal():
             if strict and isinstance(action, PlayInput):
                 refused = self._check_place(action.tile, action.where, action.coords)
                 if refused is not None or action.tile in self._turn.layout.tiles():
@@ -788,11 +792,66 @@ class Game:
 
         The fast path for simulation; anything else goes through `play`, which judges.
         """
-        self._refs += 1
-        ref = self._refs
         tile, end = move
-        self._journal.append(_new_move(PlayInput, (tile, end, None, ref)))
-        return self._lay(tile, end, None, ref)
+        seat = self.turn
+        hands = self.hands
+        self._refs = ref = self._refs + 1
+        if seat is None or hands is None:  # not full information: the general path
+            self._journal.append(_new_move(PlayInput, (tile, end, None, ref)))
+            return self._lay(tile, end, None, ref)
+        # What follows is `_lay` for a known seat with known hands, inlined (one Python
+        # call less per play, and no branches for the table). The journal gets a plain
+        # tuple, made a PlayInput when the journal is read (`_settle_journal`): a named
+        # tuple costs several times as much to make, and most journals are never read.
+        self._journal.append((tile, end, None, ref))
+        t = self._turn
+        layout = t.layout
+        layout.place(tile, end)
+        t.seats_of_plays.append(seat)
+        t.coords.append(None)
+        t.passes_in_row = t.drew_this_turn = 0
+        total = layout._total  # kept by `place`: ends_total() without the walk
+        points = (
+            self._play_points[total]
+            if total < _POINTS_TABLE
+            else play_points(self.rules.play_scoring, total)
+        )
+        t.played[seat] += 1
+        hand = hands[seat]
+        # By identity, in C: list.remove would call Tile's Python-level comparison (it
+        # defines __lt__) on every tile before this one.
+        del hand[list(map(is_, hand, repeat(tile))).index(True)]
+        self._held[seat] ^= tile.bit
+        if points:
+            points = self._add_points(seat, points)
+        team = self._team_of[seat]
+        score = self.seat_scores[seat] if team is None else self.team_scores[team]
+        announce = _STITCHED if self._announce_stitched and layout.stitched() else ()
+        events: list[Event] = [
+            _new_move(
+                PlayEvent,
+                (self.hand_no, seat, tile.text, points, total, score, announce, None, ref),
+            )
+        ]
+        self.phase = _PLAY
+        if points and self._at_once and self._target_reached_at_once():
+            events.extend(self._game_over())
+        elif not hand:
+            events.extend(self._end_play(_DOMINO, seat))
+        elif self._both_out:
+            self.turn = seat
+            self._advance()
+        else:
+            self.turn = self._next_seat[seat]
+        return events
+
+    def _settle_journal(self) -> list[HandInput]:
+        """Make the plain tuples `push` journals into PlayInputs, in place; the journal."""
+        journal = self._journal
+        for i, action in enumerate(journal):
+            if action.__class__ is tuple:
+                journal[i] = PlayInput._make(action)
+        return cast("list[HandInput]", journal)
 
     def push_pass(self) -> list[Event]:
         """Full information: the turn seat passes, trusted (it has no move and cannot draw)."""
@@ -818,12 +877,11 @@ class Game:
         t.passes_in_row = 0
         t.drew_this_turn = 0
         total = layout._total  # kept by `place`: ends_total() without the walk
-        if not self._scores_in_play:
-            points = 0
-        elif total < _POINTS_TABLE:
-            points = self._play_points[total]
-        else:
-            points = play_points(self.rules.play_scoring, total)
+        points = (  # always 0 in games that do not score in play
+            self._play_points[total]
+            if total < _POINTS_TABLE
+            else play_points(self.rules.play_scoring, total)
+        )
         score = 0
         out = False
         if seat is not None:
@@ -853,7 +911,7 @@ class Game:
         if points and self._at_once and self._target_reached_at_once():
             events.extend(self._game_over())
         elif out:
-            events.extend(self._end_play(HandResult.DOMINO, seat))
+            events.extend(self._end_play(_DOMINO, seat))
         elif seat is not None:
             if self._both_out:
                 self.turn = seat
