@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.fixtures.mosquitto"]
+pytest_plugins = ["tests.fixtures.mosquitto", "tests.fixtures.browser"]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

@@ -15,7 +15,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from display.server import serve
 from display.settings import DisplaySettings
@@ -23,17 +23,6 @@ from tests.display import samples
 from tests.fixtures.mosquitto import Mosquitto, free_port
 from tests.fixtures.spec import kind_of_topic, validate
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 PREFIX = f"domino/{samples.TABLE}"
 
@@ -172,14 +161,6 @@ def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
 @pytest.fixture
 def display_server(start_display: Callable[[], DisplayServer]) -> DisplayServer:
     return start_display()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

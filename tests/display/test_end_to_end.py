@@ -268,7 +268,8 @@ def lead(page: Page, hand: Hand) -> None:
     hand.lay(move)
     alert = page.locator('.alert[data-code="LEAD_UNKNOWN"]')
     expect(alert).to_be_visible()
-    expect(alert.locator(".alert-title")).to_have_text("Check")  # the controller names no tile
+    # the controller names the lead tile: the title says which tile to check
+    expect(alert.locator(".alert-title")).to_have_text(f"Check · {move.tile.text}")
     points = sum(hand.game.scores())  # what the lead scored (walnut's 5-5 makes 10)
     plus = f" +{points}" if points else ""
     expect(page.locator("#last-play")).to_have_text(f"{move.tile.text} led: who led it?{plus}")
@@ -654,7 +655,7 @@ def test_a_new_game_from_the_page_in_spanish(
     leader = hand.game.leader
     hand.lay(move)
     alert = page.locator('.alert[data-code="LEAD_UNKNOWN"]')
-    expect(alert.locator(".alert-title")).to_have_text("Atención")
+    expect(alert.locator(".alert-title")).to_have_text(f"Atención · {move.tile.text}")
     expect(alert.locator(".alert-message")).to_contain_text("¿Quién")  # the controller's words
     alert.locator(f'button[data-seat="{leader}"]').click()
     expect(page.locator("#toast-text")).to_have_text("Salió: hecho")

@@ -6,28 +6,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.fixtures.mosquitto import Mosquitto
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update"]  # fmt: skip
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 
 @pytest.fixture
-def page() -> Iterator[Page]:
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 720})
-            pg.set_default_timeout(10_000)
-            yield pg
-        finally:
-            browser.close()
+def page(browser: Browser) -> Iterator[Page]:
+    """A page in the shared browser (tests/fixtures/browser.py)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    try:
+        yield pg
+    finally:
+        context.close()
 
 
 def test_the_page_shows_the_ranking_and_the_tables_and_follows_new_results(
