@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import repeat
 from operator import attrgetter, is_, itemgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from engine.events import (
     AlertEvent,
@@ -243,6 +243,8 @@ class Game:
         self._play_points = [play_points(rules.play_scoring, n) for n in range(_POINTS_TABLE)]
         self._knock_check = not rules.draws
         self._draw_one = rules.boneyard is Boneyard.DRAW_ONE
+        self._boneyard_keep = rules.boneyard_keep
+        self._exact_target = rules.exact_target
         self._rotate = rules.next_leader is NextLeader.ROTATE
         self._winner_leads = rules.next_leader is NextLeader.WINNER
         self._checks_at_once = rules.target_check is TargetCheck.AT_ONCE
@@ -291,12 +293,12 @@ class Game:
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """Full information: the plays the seat (default: the turn seat) may make now."""
-        hands = self.hands
-        phase = self.phase
-        if hands is None or (phase is not _PLAY and phase is not _LEAD):
-            return []
         turn = self.turn
-        if turn is None or (seat is not None and seat != turn):
+        hands = self.hands
+        if turn is None or hands is None or (seat is not None and seat != turn):
+            return []
+        phase = self.phase
+        if phase is not _PLAY and phase is not _LEAD:
             return []
         layout = self._turn.layout
         if not layout.nodes:
@@ -333,9 +335,9 @@ class Game:
         boneyard = self.boneyard
         if boneyard is None or self.phase is not _PLAY or not self._draws:
             return False
-        if len(boneyard) <= self.rules.boneyard_keep:
+        if len(boneyard) <= self._boneyard_keep:
             return False
-        return not (self.rules.boneyard is Boneyard.DRAW_ONE and self._turn.drew_this_turn)
+        return not (self._draw_one and self._turn.drew_this_turn)
 
     # --- starting -----------------------------------------------------------------------
 
@@ -414,7 +416,7 @@ class Game:
         random_key = self.rng.random
         keys = [random_key() for _ in every]
         order = sorted(range(len(keys)), key=keys.__getitem__)
-        tiles = list(map(every.__getitem__, order))
+        tiles = list(itemgetter(*order)(every))  # (a tuple's __getitem__ is slow to map)
         return list(map(tiles.__getitem__, self._hand_slices)), tiles[self._dealt :]
 
     def _choose_leader(
@@ -851,7 +853,7 @@ class Game:
         for i, action in enumerate(journal):
             if action.__class__ is tuple:
                 journal[i] = PlayInput._make(action)
-        return cast("list[HandInput]", journal)
+        return journal  # type: ignore[return-value]  # (typing.cast is a Python call)
 
     def push_pass(self) -> list[Event]:
         """Full information: the turn seat passes, trusted (it has no move and cannot draw)."""
@@ -957,10 +959,11 @@ class Game:
         return [_new_move(DrawEvent, (self.hand_no, seat, count))]
 
     def _add_points(self, seat: int, points: int) -> int:
-        team = self.teams.of[seat]
-        current = self.score(seat)
-        if self.rules.exact_target and self.target is not None and current + points > self.target:
-            return 0  # overshoot disregarded
+        team = self._team_of[seat]
+        if self._exact_target and self.target is not None:
+            current = self.seat_scores[seat] if team is None else self.team_scores[team]
+            if current + points > self.target:
+                return 0  # overshoot disregarded
         if team is None:
             self.seat_scores[seat] += points
         else:
@@ -1084,7 +1087,9 @@ class Game:
     def _target_reached_at_once(self) -> bool:
         if not self._checks_at_once or self.target is None:
             return False
-        return any(score >= self.target for score, _, _ in self._standings())
+        # Every competitor's score is its team's or, without partnerships, its seat's.
+        scores = self.team_scores if self.teams.groups else self.seat_scores
+        return max(scores) >= self.target
 
     def _target_reached_end_of_hand(self) -> bool:
         if self.target is None:

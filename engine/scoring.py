@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.events import HandResult
 from engine.rules import BlockedWinner, HandPoints, PlayScoring, Rounding, Rules, Ties
@@ -54,12 +54,13 @@ def round_points(rounding: Rounding, points: int) -> int:
     return points
 
 
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
+class HandOutcome(NamedTuple):
+    """Who wins a hand and what they score (a named tuple: cheap to make, once a hand)."""
+
     winner: int | None
     team: int | None
     points: int
-    split: tuple[int, ...] = ()  # seats sharing the points (_SPLIT)
+    split: tuple[int, ...] = ()  # seats sharing the points (Ties.SPLIT)
 
 
 class Teams:
