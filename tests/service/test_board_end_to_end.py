@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -64,16 +65,28 @@ def board(tmp_path: Path) -> Iterator[BoardEmulator]:
         yield emulator
 
 
-def test_walnut_examples_laid_on_the_board_score_as_the_leaflet(
-    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
-) -> None:
+@contextmanager
+def served(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path, rules: str, seats: int
+) -> Iterator[tuple[Recorder, Table]]:
+    """`domino-table run` on the emulated board, online; a recorder checking every payload."""
     rec = Recorder(broker.host, broker.port, TOPICS)
     service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                      "--rules", "walnut", "--seats", "4")  # fmt: skip
+                      "--rules", rules, "--seats", str(seats))  # fmt: skip
     service.start()
     try:
         rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
-        table = Table("walnut", 4, board)
+        yield rec, Table(rules, seats, board)
+        assert not rec.errors
+    finally:
+        service.stop()
+        rec.close()
+
+
+def test_walnut_examples_laid_on_the_board_score_as_the_leaflet(
+    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+) -> None:
+    with served(broker, board, tmp_path, "walnut", 4) as (rec, table):
         table.lay("5-5")
         # the table cannot know who held the highest double: it asks
         rec.wait_for(
@@ -102,21 +115,12 @@ def test_walnut_examples_laid_on_the_board_score_as_the_leaflet(
         assert len(state["layout"]["tiles"]) == 4
         assert not state["alerts"]
         assert not rec.errors
-    finally:
-        service.stop()
-        rec.close()
 
 
 def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> None:
-    rec = Recorder(broker.host, broker.port, TOPICS)
-    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
-    service.start()
-    try:
-        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
-        table = Table("straight-block", 2, board)
+    with served(broker, board, tmp_path, "straight-block", 2) as (rec, table):
         table.lay("6-6")
         send(broker, {"id": "lead-1", "action": "lead", "seat": 1})
         rec.wait_for(lambda s: len(plays(s)) >= 1)
@@ -149,22 +153,13 @@ def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
             timeout=15,
         )
         assert not rec.errors
-    finally:
-        service.stop()
-        rec.close()
     assert json.dumps(alert)
 
 
 def test_board_buttons_name_the_leader_and_pass(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> None:
-    rec = Recorder(broker.host, broker.port, TOPICS)
-    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
-    service.start()
-    try:
-        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
-        table = Table("straight-block", 2, board)
+    with served(broker, board, tmp_path, "straight-block", 2) as (rec, table):
         table.lay("6-6")
         rec.wait_for(lambda s: any(x.topic == f"{P}/event/alert" for x in s))
         board.press(1)  # seat 1's button while the table asks who led
@@ -174,21 +169,12 @@ def test_board_buttons_name_the_leader_and_pass(
         got = rec.wait_for(lambda s: any(x.topic == f"{P}/event/pass" for x in s))
         assert next(x.json() for x in got if x.topic == f"{P}/event/pass")["seat"] == 0
         assert not rec.errors
-    finally:
-        service.stop()
-        rec.close()
 
 
 def test_open_ends_carry_where_the_next_tile_joins(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> None:
-    rec = Recorder(broker.host, broker.port, TOPICS)
-    service = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                      "--rules", "straight-block", "--seats", "2")  # fmt: skip
-    service.start()
-    try:
-        rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
-        table = Table("straight-block", 2, board)
+    with served(broker, board, tmp_path, "straight-block", 2) as (rec, table):
         table.lay("6-6")
         got = rec.wait_for(lambda s: any(x.topic == f"{P}/event/alert" for x in s))
         alert = next(x.json() for x in got if x.topic == f"{P}/event/alert")
@@ -202,6 +188,3 @@ def test_open_ends_carry_where_the_next_tile_joins(
         # the 6-6 lies crosswise at x=450 (the centre of a 900 mm surface): its two sides
         # are its long edges' middles, 12 mm either side
         assert sorted((e["x"], e["y"]) for e in ends(got)) == [(438, 300), (462, 300)]
-    finally:
-        service.stop()
-        rec.close()
