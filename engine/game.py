@@ -55,7 +55,7 @@ from engine.rules import (
     TargetCheck,
 )
 from engine.scoring import HandOutcome, Teams, hand_outcome, play_points
-from engine.tiles import PIP_BITS, TILES_OF_BITS, DominoSet, Tile, bits_of, tiles_of_bits
+from engine.tiles import PIP_BITS, TILE_OF_BIT, DominoSet, Tile, bits_of
 
 
 class Mode(Enum):
@@ -173,6 +173,17 @@ class _Turn:
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
 
 
+_POINTS_TABLES: dict[PlayScoring, list[int]] = {}
+
+
+def _points_table(scoring: PlayScoring) -> list[int]:
+    """play_points(scoring, n) for n below _POINTS_TABLE, made once per process."""
+    table = _POINTS_TABLES.get(scoring)
+    if table is None:
+        table = _POINTS_TABLES[scoring] = [play_points(scoring, n) for n in range(_POINTS_TABLE)]
+    return table
+
+
 class Game:
     """One game to the target. See the module doc for the two modes."""
 
@@ -240,7 +251,7 @@ class Game:
         self._draws = rules.draws
         self._both_out = rules.both_partners_out
         self._next_seat = [(s + 1) % seats for s in range(seats)]
-        self._play_points = [play_points(rules.play_scoring, n) for n in range(_POINTS_TABLE)]
+        self._play_points = _points_table(rules.play_scoring)
         self._knock_check = not rules.draws
         self._draw_one = rules.boneyard is Boneyard.DRAW_ONE
         self._boneyard_keep = rules.boneyard_keep
@@ -291,7 +302,7 @@ class Game:
         """The plays, passes and draws accepted this hand, in order (its journal)."""
         return tuple(self._settle_journal())
 
-    def legal_moves(self, seat: int | None = None) -> list[Move]:
+    def legal_moves(self, seat: int | None = None) -> list[Move]:  # noqa: PLR0912 (hot path, one call)
         """Full information: the plays the seat (default: the turn seat) may make now."""
         turn = self.turn
         hands = self.hands
@@ -302,27 +313,53 @@ class Game:
             return []
         layout = self._turn.layout
         if not layout.nodes:
-            start = self._start
-            assert start is not None
-            if start.forced_lead is not None:
-                return [Move(start.forced_lead, None)]
-            return [_new_move(Move, (t, None)) for t in hands[turn]]
-        # The hand as bits: the tiles that show an end's number are one `&` away, and
-        # the cache turns the bits back into tiles. The layout keeps its ends less
-        # mirror images (a double's two sides are one place to play).
+            return self._lead_moves(hands[turn])
+        # The moves come in the order they always have (the same seed plays the same
+        # game): a plain line end by end, otherwise tile by tile, each in hand order.
+        # The hand is also kept as bits, so the tiles that fit are one `&` away: no fit
+        # and a single fit (the common cases) need no walk through the hand. The layout
+        # keeps its ends less mirror images (a double's two sides are one place to play).
         held = self._held[turn]
+        offers = layout._offers
         new = _new_move
-        moves: list[Move] = []
-        for end in layout._offers:
-            fit = held & PIP_BITS[end[2]]
-            if fit:
-                try:
-                    tiles = TILES_OF_BITS[fit]
-                except KeyError:
-                    tiles = tiles_of_bits(fit)
-                for tile in tiles:
-                    moves.append(new(Move, (tile, end)))
+        if len(offers) == 2:
+            first, second = offers
+            if first[1] < 2 and second[1] < 2:  # a plain line: two ends, no mirrors
+                moves = []
+                a = held & PIP_BITS[first[2]]
+                if a:
+                    if a & (a - 1):  # two tiles or more: in hand order
+                        moves = [new(Move, (t, first)) for t in hands[turn] if t.bit & a]
+                    else:
+                        moves = [new(Move, (TILE_OF_BIT[a], first))]
+                b = held & PIP_BITS[second[2]]
+                if b:
+                    if b & (b - 1):
+                        moves += [new(Move, (t, second)) for t in hands[turn] if t.bit & b]
+                    else:
+                        moves.append(new(Move, (TILE_OF_BIT[b], second)))
+                return moves
+        fits = 0
+        for end in offers:
+            fits |= PIP_BITS[end[2]]
+        fits &= held
+        moves = []
+        if fits:
+            tiles = hands[turn] if fits & (fits - 1) else (TILE_OF_BIT[fits],)
+            for tile in tiles:
+                if tile.bit & fits:
+                    tmask = tile.mask
+                    for end in offers:
+                        if tmask >> end[2] & 1:
+                            moves.append(new(Move, (tile, end)))
         return moves
+
+    def _lead_moves(self, hand: list[Tile]) -> list[Move]:
+        start = self._start
+        assert start is not None
+        if start.forced_lead is not None:
+            return [Move(start.forced_lead, None)]
+        return [_new_move(Move, (t, None)) for t in hand]
 
     def can_draw(self, seat: int | None = None) -> bool:
         """Full information: whether the seat may (and, unable to play, must) draw now."""

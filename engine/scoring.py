@@ -110,7 +110,7 @@ def _blocked_winner(
     if rules.blocked_winner is _NOBODY:
         return None
     if rules.blocked_winner is _LIGHTEST_TEAM and teams.groups:
-        totals = [sum(pips[s] for s in group) for group in teams.groups]
+        totals = [sum(map(pips.__getitem__, group)) for group in teams.groups]
         best = min(totals)
         if totals.count(best) > 1:
             return None
@@ -132,9 +132,10 @@ def _blocked_winner(
 def _points(
     rules: Rules, kind: HandPoints, teams: Teams, pips: Sequence[int], winner: int
 ) -> HandOutcome:
-    side = teams.side(winner)
-    own = sum(pips[s] for s in side) if teams.groups else pips[winner]
-    opponents = sum(p for s, p in enumerate(pips) if s not in side)
+    side = teams.side(winner)  # distinct seats, the winner's among them
+    side_pips = sum(map(pips.__getitem__, side))  # in C: no generator once a hand
+    own = side_pips if teams.groups else pips[winner]
+    opponents = sum(pips) - side_pips
     if kind is _OPPONENTS:
         raw = opponents
     elif kind is _OTHERS:

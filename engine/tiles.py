@@ -103,25 +103,12 @@ class Tile:
 
 # Sets of tiles as bit fields (`Tile.bit`), for the engine's hot path: a hand is also kept
 # as an int, and the tiles of a hand that show a number are `held & PIP_BITS[number]`, one
-# C-level `&` instead of a Python loop over the hand.
+# C-level `&` instead of a test per tile.
 _BY_BIT_INDEX = tuple(Tile(hi, lo) for hi in range(MAX_PIP + 1) for lo in range(hi + 1))
+TILE_OF_BIT: Final = {t.bit: t for t in _BY_BIT_INDEX}
 PIP_BITS: Final = tuple(
     sum(t.bit for t in _BY_BIT_INDEX if t.high == n or t.low == n) for n in range(MAX_PIP + 1)
 )
-
-
-# bits -> the tiles they stand for, in set order; filled by `tiles_of_bits` as asked. A
-# plain dict, read with `[]` in a try (a dict subclass with __missing__ would make every
-# `[]` a slow Python-level slot call).
-TILES_OF_BITS: Final[dict[int, tuple[Tile, ...]]] = {}
-
-
-def tiles_of_bits(bits: int) -> tuple[Tile, ...]:
-    """The tiles `bits` stands for, in set order (cached in TILES_OF_BITS)."""
-    tiles = TILES_OF_BITS.get(bits)
-    if tiles is None:
-        tiles = TILES_OF_BITS[bits] = tuple(t for t in _BY_BIT_INDEX if t.bit & bits)
-    return tiles
 
 
 def bits_of(tiles: Iterable[Tile]) -> int:
