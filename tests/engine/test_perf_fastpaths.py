@@ -1,0 +1,95 @@
+"""The engine's hot-path shortcuts agree with the plain way of doing the same thing.
+
+The layout keeps its mirror-free ends and its ends total as tiles are placed, the game
+keeps each hand as bits and journals trusted plays as plain tuples, and `legal_moves`
+takes shortcuts: each is checked here against a straightforward recomputation, on whole
+games of every ruleset (no timings: those are `benchmarks/engine.py`'s business).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import Game, Mode, Move, PlayInput, rulesets
+from engine.layout import OpenEnd
+from engine.players import RandomPlayer, play_turn
+from engine.tiles import bits_of
+
+RULESETS = sorted(p.stem for p in (Path(__file__).parents[2] / "engine/rulesets").glob("*.toml"))
+
+
+def reference_moves(game: Game) -> list[Move]:
+    """`legal_moves()` as it was first written: every open end, mirror images once."""
+    assert game.hands is not None and game.turn is not None
+    hand = game.hands[game.turn]
+    ends = game.layout.ends
+    if len(ends) == 2 and ends[0].edge < 2 and ends[1].edge < 2:
+        first, second = ends
+        return [Move(t, first) for t in hand if t.has(first.pip)] + [
+            Move(t, second) for t in hand if t.has(second.pip)
+        ]
+    moves = []
+    for tile in hand:
+        last: OpenEnd | None = None
+        for end in ends:
+            if tile.has(end.pip):
+                mirror = (
+                    last is not None
+                    and last.node == end.node
+                    and last.edge >> 1 == end.edge >> 1
+                    and last.pip == end.pip
+                )
+                if not mirror:
+                    moves.append(Move(tile, end))
+                    last = end
+    return moves
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_shortcuts_agree_with_recomputation(name: str) -> None:
+    rules = rulesets.load(name)
+    lo, hi = rules.players
+    for seats in range(lo, hi + 1):
+        for seed in range(3):
+            rng = random.Random(seed)
+            game = Game(rules, seats, mode=Mode.FULL, seed=seed)
+            game.start()
+            player = RandomPlayer(rng)
+            for _ in range(400):
+                if game.phase.value not in ("lead", "play"):
+                    if game.phase.value == "over":
+                        break
+                    assert game.next_hand().ok
+                    continue
+                layout = game.layout
+                assert layout._total == layout.ends_total()
+                assert game.hands is not None
+                assert game._held == [bits_of(h) for h in game.hands]
+                if layout.nodes:
+                    assert game.legal_moves() == reference_moves(game)
+                moves = game.legal_moves()
+                if moves:
+                    game.push(player.choose(game, moves))
+                else:
+                    assert play_turn(game, player).ok
+            inputs = game.hand_inputs()
+            assert all(type(a) is not tuple for a in inputs)
+            assert any(isinstance(a, PlayInput) for a in inputs) or not game.layout.nodes
+
+
+def test_a_copied_layout_carries_its_kept_state() -> None:
+    game = Game(rulesets.load("walnut"), 2, mode=Mode.FULL, seed=4)
+    game.start()
+    player = RandomPlayer(random.Random(4))
+    for _ in range(6):
+        play_turn(game, player)
+    copy = game.layout.copy()
+    assert copy._total == game.layout._total == copy.ends_total()
+    assert copy._offers == game.layout._offers
+    for move in game.legal_moves():
+        other = game.layout.copy()
+        other.place(move.tile, move.end)
+        assert other._total == other.ends_total()
