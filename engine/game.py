@@ -668,7 +668,7 @@ class Game:
             return self._refuse(Reason.BAD_LEAD, seat=seat, detail="the deal decided the lead")
         start.leader = seat
         self._rebuild()
-        return Judgement(Reason.OK, (LeadEvent(self.hand_no, seat),))
+        return Judgement(Reason.OK, (LeadEvent(self.hand_no, seat), *self._ended_by_rebuild()))
 
     def declare_out(self, seat: int) -> Judgement:
         """A seat says it went out (draw games, where the table cannot tell)."""
@@ -782,7 +782,15 @@ class Game:
             self._rebuild()
             assert self._turn.layout.tiles() == saved_turn.layout.tiles()
             return exc.judgement
-        return Judgement(Reason.OK)
+        return Judgement(Reason.OK, tuple(self._ended_by_rebuild()))
+
+    def _ended_by_rebuild(self) -> list[Event]:
+        """A rebuilt hand whose points now reach an at-once target ends the game: say so.
+
+        (The rebuild keeps no events, so naming a leader late or correcting a tile that
+        credits the winning points would otherwise end the game in silence.)
+        """
+        return self._game_over() if self.phase is Phase.OVER else []
 
     # --- applying -------------------------------------------------------------------------
 

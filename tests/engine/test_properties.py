@@ -198,3 +198,16 @@ def test_table_mode_judges_what_it_can() -> None:
     assert named.ok and [e.kind for e in named.events] == ["lead"]
     assert (game.seat_of_play(0), game.seat_of_play(1), game.turn) == (2, 3, 0)
     assert game.count([0, 10, 12, 14]).reason is Reason.EARLY_OUT
+
+
+def test_naming_the_leader_late_can_end_the_game_and_says_so() -> None:
+    """Walnut to 10: the 5-5 lead scores 10, credited only once its leader is named."""
+    game = Game(rulesets.load("walnut"), 4, target=10)
+    game.start()
+    assert game.play(Tile.parse("5-5")).ok
+    assert game.phase is Phase.PLAY  # nobody to credit yet
+    named = game.name_leader(2)
+    assert named.ok and [e.kind for e in named.events] == ["lead", "game"]
+    over = named.events[-1]
+    assert isinstance(over, GameEvent) and over.event == "over" and over.winner == 2
+    assert game.phase is Phase.OVER
