@@ -16,7 +16,8 @@ from display.settings import LANGUAGES, DisplaySettings
 log = logging.getLogger(__name__)
 
 
-def _password(path: Path | None) -> str | None:
+def password_from_file(path: Path | None) -> str | None:
+    """The password kept in a file (its text, stripped), for the display's and desk's flags."""
     if path is None:
         return None
     try:
@@ -76,7 +77,7 @@ def display(
             mqtt_host=mqtt_host,
             mqtt_port=mqtt_port,
             mqtt_username=mqtt_username,
-            mqtt_password=_password(mqtt_password_file),
+            mqtt_password=password_from_file(mqtt_password_file),
             http_host=http_host,
             http_port=http_port,
             language=language,

@@ -23,6 +23,7 @@ from display.errors import CommandError
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.settings import DisplaySettings
+from display.sse import stream
 
 log = logging.getLogger(__name__)
 
@@ -44,31 +45,12 @@ async def view(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     hub = request.app[HUB]
     heartbeat = request.app[SETTINGS].heartbeat_s
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
-        }
-    )
-    await response.prepare(request)
     queue = hub.add_page()
     try:
-        await response.write(f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode())
-        while True:
-            try:
-                text = await asyncio.wait_for(queue.get(), heartbeat)
-            except TimeoutError:
-                await response.write(b"event: ping\ndata: {}\n\n")
-                continue
-            if text is None:
-                break
-            await response.write(f"event: view\ndata: {text}\n\n".encode())
-    except ConnectionResetError:
-        log.debug("http: a page closed its event stream")
+        opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
+        return await stream(request, queue, event="view", heartbeat=heartbeat, opening=opening)
     finally:
         hub.remove_page(queue)
-    return response
 
 
 async def command(request: web.Request) -> web.Response:

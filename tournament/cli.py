@@ -10,20 +10,12 @@ from pathlib import Path
 import click
 
 from config.settings import default_state_dir
+from display.cli import password_from_file
 from tournament.errors import TournamentError
 from tournament.server import serve
 from tournament.settings import DeskSettings
 
 log = logging.getLogger(__name__)
-
-
-def _password(path: Path | None) -> str | None:
-    if path is None:
-        return None
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}") from exc
 
 
 @click.command()
@@ -70,7 +62,7 @@ def tournament(
             mqtt_host=mqtt_host,
             mqtt_port=mqtt_port,
             mqtt_username=mqtt_username,
-            mqtt_password=_password(mqtt_password_file),
+            mqtt_password=password_from_file(mqtt_password_file),
             http_host=http_host,
             http_port=http_port,
             publish_interval_s=publish_interval,

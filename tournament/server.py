@@ -18,6 +18,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from display.sse import stream
 from tournament.desk import Desk, DeskLink
 from tournament.settings import DeskSettings
 
@@ -51,34 +52,13 @@ async def stats(request: web.Request) -> web.Response:
 
 async def events(request: web.Request) -> web.StreamResponse:
     desk, pages = request.app[DESK], request.app[PAGES]
-    heartbeat = desk.settings.heartbeat_s
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
-        }
-    )
-    await response.prepare(request)
     queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
     queue.put_nowait(board_json(desk))
     pages.add(queue)
     try:
-        await response.write(b"retry: 1000\n\n")
-        while True:
-            try:
-                text = await asyncio.wait_for(queue.get(), heartbeat)
-            except TimeoutError:
-                await response.write(b"event: ping\ndata: {}\n\n")
-                continue
-            if text is None:
-                break
-            await response.write(f"event: board\ndata: {text}\n\n".encode())
-    except ConnectionResetError:
-        log.debug("http: a page closed its event stream")
+        return await stream(request, queue, event="board", heartbeat=desk.settings.heartbeat_s)
     finally:
         pages.discard(queue)
-    return response
 
 
 def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
