@@ -117,7 +117,6 @@ class TableCore:
         self._standing: list[_Standing] = []
         self._last: dict[str, Any] | None = None
         self._pending_counts: dict[int, int] = {}
-        self._counts_tiles: dict[int, list[Tile]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
         self.reconciler: Reconciler | None = None
@@ -536,9 +535,7 @@ def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
     if game.phase not in (Phase.PLAY, Phase.COUNTING):
         raise CommandRefused("There is no hand to count now.")
     if body.get("tiles") is not None:
-        tiles = [_tile(t) for t in body["tiles"]]
-        core._counts_tiles[seat] = tiles
-        pips = sum(t.pips for t in tiles)
+        pips = sum(_tile(t).pips for t in body["tiles"])
     else:
         pips = int(body["pips"])
     core._pending_counts[seat] = pips
@@ -547,7 +544,6 @@ def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
         return Judgement(Reason.OK)
     counts = [core._pending_counts.get(s, 0) for s in range(game.seats)]
     core._pending_counts = {}
-    core._counts_tiles = {}
     return game.count(counts)
 
 
@@ -610,4 +606,4 @@ def play_input(action: PlayInput) -> dict[str, Any]:
     return body
 
 
-__all__ = ["CommandRefused", "Published", "TableConfig", "TableCore", "message", "play_input"]
+__all__ = ["CommandRefused", "Published", "TableConfig", "TableCore", "play_input"]
