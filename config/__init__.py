@@ -14,6 +14,7 @@ from config.loader import DEFAULTS_FILE, flag_of, load_settings
 from config.settings import (
     CameraSettings,
     CameraSourceKind,
+    CameraTone,
     DisplaySettings,
     Language,
     MqttSettings,
@@ -28,6 +29,7 @@ __all__ = [
     "DEFAULTS_FILE",
     "CameraSettings",
     "CameraSourceKind",
+    "CameraTone",
     "ConfigError",
     "DisplaySettings",
     "Language",

@@ -97,7 +97,7 @@ def _from_cwd(key: str, value: object) -> object:
     if key not in PATH_KEYS or not isinstance(value, str | Path):
         return value
     text = str(value)
-    if key == "camera.source" and text == "sim":
+    if key == "camera.source" and text in ("sim", "picamera"):  # keywords, not folders
         return value
     looks_like_path = isinstance(value, Path) or "/" in text or text.endswith(".toml")
     if key == "table.rules" and not looks_like_path:

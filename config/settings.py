@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -58,9 +59,19 @@ class Language(enum.StrEnum):
 
 
 class CameraSourceKind(enum.Enum):
-    DEVICE = "device"
+    DEVICE = "device"  # a device index (0) or a V4L2 device path (/dev/video0)
+    PICAMERA = "picamera"  # the Raspberry Pi camera module, through picamera2
     FOLDER = "folder"
     SIM = "sim"
+
+
+class CameraTone(enum.StrEnum):
+    """Which way round the table's set is coloured: what the detector looks for."""
+
+    LIGHT = "light"  # light tiles, dark or coloured pips (ivory, white): the cheapest
+    DARK = "dark"  # dark tiles, light pips (black, navy)
+    GREY = "grey"  # coloured faces with darker pips (wood, bone)
+    AUTO = "auto"  # light and dark both, each frame (twice the work)
 
 
 class Surface(Section):
@@ -166,9 +177,19 @@ def _camera_source(value: Any, info: ValidationInfo) -> int | str:
         return value
     if not isinstance(value, str) or not value.strip():
         raise ValueError(
-            f'expected a device index, a folder of images or "sim", got {toml_type(value)}'
+            "expected a device index, a device path, a folder of images, "
+            f'"picamera" or "sim", got {toml_type(value)}'
         )
-    if value == "sim":
+    if value in ("sim", "picamera"):
+        return value
+    if value.startswith("/dev/"):
+        # A camera may be plugged in after start-up: the path need not exist yet (doctor
+        # says whether it does), but it must name a V4L2 capture device.
+        if not _VIDEO_DEVICE.fullmatch(value):
+            raise ValueError(
+                f"{value} is not a camera device: use /dev/videoN (or a stable "
+                '/dev/v4l/by-id/... link), a device index, a folder, "picamera" or "sim"'
+            )
         return value
     folder = Path(value).expanduser()
     base = (info.context or {}).get("base_dir")
@@ -176,15 +197,21 @@ def _camera_source(value: Any, info: ValidationInfo) -> int | str:
         folder = base / folder
     if not folder.is_dir():
         raise ValueError(
-            f'{folder} is not a folder of images: use a device index, a folder or "sim"'
+            f"{folder} is not a folder of images: use a device index (0), a device path "
+            '(/dev/video0), a folder, "picamera" or "sim"'
         )
     return str(folder)
+
+
+_VIDEO_DEVICE = re.compile(r"/dev/(video\d{1,3}|v4l/by-(id|path)/[\w.:+@-]+)")
 
 
 class CameraSettings(Section):
     enabled: bool = False
     source: int | str = "sim"
     fps: Annotated[int, between(1, 60, "a frame rate")] = 10
+    tone: CameraTone = Field(default=CameraTone.LIGHT, strict=False)
+    marker_mm: Annotated[int, between(10, 200, "a marker side in mm")] = 40
     surface: tuple[tuple[int, int], ...] = Field(default=(), strict=False)
 
     _check_source = field_validator("source", mode="plain")(_camera_source)
@@ -201,9 +228,12 @@ class CameraSettings(Section):
 
     @property
     def source_kind(self) -> CameraSourceKind:
-        if isinstance(self.source, int):
+        source = self.source
+        if isinstance(source, int) or source.startswith("/dev/"):
             return CameraSourceKind.DEVICE
-        return CameraSourceKind.SIM if self.source == "sim" else CameraSourceKind.FOLDER
+        if source == "picamera":
+            return CameraSourceKind.PICAMERA
+        return CameraSourceKind.SIM if source == "sim" else CameraSourceKind.FOLDER
 
 
 class TlsSettings(Section):

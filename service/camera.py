@@ -24,16 +24,25 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from config.settings import Settings
+from config.settings import CameraTone, Settings
 from vision.errors import VisionError
+from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import Frame, FrameSource, SourceError, make_source
+from vision.source import DeviceSource, Frame, FrameSource, SourceError, make_source
 from vision.stable import UnreadableSpot
 from vision.tuning import Settings as DetectorSettings
 
 __all__ = ["CameraReadable", "CameraSource", "CameraStatus", "CameraUnreadable"]
 
 log = logging.getLogger(__name__)
+
+# `camera.tone` -> the detector's tone (None: it tries light and dark sets both).
+TONES: dict[CameraTone, Tone | None] = {
+    CameraTone.LIGHT: Tone.LIGHT,
+    CameraTone.DARK: Tone.DARK,
+    CameraTone.GREY: Tone.GREY,
+    CameraTone.AUTO: None,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +103,8 @@ class CameraSource:
             PipelineSettings(
                 size_mm=(float(surface.width_mm), float(surface.height_mm)),
                 corners_px=corners_from(camera.surface),
-                detector=detector or DetectorSettings(),
+                marker_mm=float(camera.marker_mm),
+                detector=detector or DetectorSettings(tone=TONES[camera.tone]),
             ),
             Path(settings.state.dir),
         )
@@ -215,4 +225,6 @@ def _from_settings(
 ) -> FrameSource:
     if spec == "sim":
         return make_source(spec, fps, tell=tell)
+    if isinstance(spec, str) and spec.startswith("/dev/"):
+        return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
     return make_source(spec, fps)

@@ -189,7 +189,10 @@ def service_options(f: Any) -> Any:
         click.option(
             "--camera",
             metavar="SOURCE",
-            help="Read the table with a camera: a device index, a folder of frames, or sim.",
+            help=(
+                "Read the table with a camera: a device index or path (/dev/video0), "
+                "picamera (the Pi camera module), a folder of frames, or sim."
+            ),
         ),
         click.option("--fps", type=click.IntRange(1, 60), help="Camera frames per second."),
         click.option(

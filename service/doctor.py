@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import glob
+import importlib
 import logging
 import os
 import shutil
@@ -87,7 +88,32 @@ def check_camera(settings: Settings, timeout: float) -> list[Finding]:
         return [ok("camera", 'simulated frames (camera.source = "sim")')]
     if kind is CameraSourceKind.FOLDER:
         return [_camera_folder(Path(str(camera.source)))]
-    return [_camera_device(int(camera.source), timeout)]
+    if kind is CameraSourceKind.PICAMERA:
+        return [_pi_camera()]
+    return [_camera_device(camera.source, timeout)]
+
+
+def _pi_camera() -> Finding:
+    fix = (
+        "sudo apt install python3-picamera2, and make the venv with --system-site-packages "
+        "(scripts/install-pi.sh does both)"
+    )
+    try:
+        module = importlib.import_module("picamera2")
+    except ImportError as exc:
+        return problem("camera", f"picamera2 cannot be imported ({exc})", fix)
+    try:
+        cameras = list(module.Picamera2.global_camera_info())
+    except Exception as exc:  # libcamera's own errors: report them, do not crash
+        return problem("camera", f"libcamera cannot list cameras: {exc}", fix)
+    if not cameras:
+        return problem(
+            "camera",
+            "no Pi camera module found (camera.source = picamera)",
+            "check the ribbon cable (contacts facing the board) and `rpicam-hello --list-cameras`",
+        )
+    model = cameras[0].get("Model", "camera") if isinstance(cameras[0], dict) else "camera"
+    return ok("camera", f"Pi camera: {model} ({len(cameras)} found)")
 
 
 def _camera_folder(folder: Path) -> Finding:
@@ -107,17 +133,17 @@ def _camera_folder(folder: Path) -> Finding:
     return ok("camera", f"{len(images)} images in {folder}")
 
 
-def _camera_device(index: int, timeout: float) -> Finding:
+def _camera_device(source: int | str, timeout: float) -> Finding:
     import cv2  # noqa: PLC0415 - OpenCV only when a camera is configured
 
-    device = f"/dev/video{index}"
+    device = f"/dev/video{source}" if isinstance(source, int) else source
     fix = (
         f"plug the camera in and check `ls -l {device}` (group video); the user must be in "
         "the video group (sudo usermod -aG video domino)"
     )
     if not os.path.exists(device):
-        return problem("camera", f"{device} does not exist (camera.source = {index})", fix)
-    capture = cv2.VideoCapture(index)
+        return problem("camera", f"{device} does not exist (camera.source = {source})", fix)
+    capture = cv2.VideoCapture(source)
     try:
         if not capture.isOpened():
             return problem("camera", f"cannot open {device}", fix)

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from config import DEFAULTS_FILE, CameraSourceKind, Language, Settings, SettingsError, load_settings
+from config import (
+    DEFAULTS_FILE,
+    CameraSourceKind,
+    CameraTone,
+    Language,
+    Settings,
+    SettingsError,
+    load_settings,
+)
 
 EXAMPLES = sorted((DEFAULTS_FILE.parent / "examples").glob("*.toml"))
 
@@ -174,6 +182,23 @@ def test_camera_sources(tmp_path: Path) -> None:
     assert s.camera.source_kind is CameraSourceKind.DEVICE
     (line,) = problems(None, {"camera.source": "nowhere"})
     assert line.startswith("--camera-source (camera.source): ") and "is not a folder" in line
+    s = load_settings(write(tmp_path, "[camera]\nsource = 'picamera'\n"), {})
+    assert s.camera.source_kind is CameraSourceKind.PICAMERA and s.camera.source == "picamera"
+    assert load_settings(None, {"camera.source": "picamera"}).camera.source == "picamera"
+    s = load_settings(None, {"camera.source": "/dev/video1"})  # need not exist yet
+    assert s.camera.source_kind is CameraSourceKind.DEVICE and s.camera.source == "/dev/video1"
+    (line,) = problems(None, {"camera.source": "/dev/sda1"})
+    assert "/dev/sda1 is not a camera device: use /dev/videoN" in line
+
+
+def test_camera_tone_and_marker_size(tmp_path: Path) -> None:
+    s = load_settings(write(tmp_path, "[camera]\ntone = 'grey'\nmarker_mm = 60\n"), {})
+    assert s.camera.tone is CameraTone.GREY and s.camera.marker_mm == 60
+    assert load_settings(None, {}).camera.tone is CameraTone.LIGHT
+    assert problems(None, {"camera.tone": "wood", "camera.marker_mm": 5}) == [
+        "--camera-tone (camera.tone): 'wood' is not allowed: use 'light', 'dark', 'grey' or 'auto'",
+        "--camera-marker-mm (camera.marker_mm): 5 is not a marker side in mm (10-200)",
+    ]
 
 
 def test_overrides_apply_and_errors_name_the_flag(tmp_path: Path) -> None:

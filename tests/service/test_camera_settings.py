@@ -1,0 +1,107 @@
+"""`[camera]` settings reach the camera path: the set's tone decides what is read, the
+marker size what calibration checks, and a device path opens a device."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import cv2
+import pytest
+
+from config.loader import load_settings
+from config.settings import CameraSourceKind, CameraTone, Settings
+from engine.surface import SeenTile, Snapshot
+from service import camera as cam
+from service.camera import CameraSource
+from vision.marks import Tone
+from vision.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
+from vision.source import CameraOpenError, FolderSource
+
+TILES = (
+    SeenTile(6, 6, 450, 288, 450, 312),
+    SeenTile(6, 3, 474, 300, 498, 300),
+    SeenTile(2, 1, 150, 120, 150, 144),
+    SeenTile(5, 0, 760, 500, 784, 500),
+)
+CAMERA = Camera.overhead((900, 600), keystone=0.04, rotation_deg=2)
+
+
+def settings(tmp_path: Path, **camera: object) -> Settings:
+    overrides = {f"camera.{k}": v for k, v in camera.items()}
+    return load_settings(None, {"state.dir": str(tmp_path / "state"), **overrides})
+
+
+def still_frames(folder: Path, style: RenderStyle, n: int = 5) -> Path:
+    """`n` frames of a still table with TILES on it, as PNG files."""
+    folder.mkdir()
+    for i in range(n):
+        image = render_frame(Scene(tiles=TILES), CAMERA, style, seed=5, frame=i).image
+        cv2.imwrite(str(folder / f"{i:03d}.png"), image)
+    return folder
+
+
+def read_once(camera_settings: Settings, frames: Path) -> list[Snapshot]:
+    """Every snapshot the camera source submits while it reads the folder once."""
+    got: list[object] = []
+    lock = threading.Lock()
+
+    def submit(item: object) -> None:
+        with lock:
+            got.append(item)
+
+    def source() -> FolderSource:
+        return FolderSource(frames, 20)
+
+    camera = CameraSource(camera_settings, submit, source=source, paced=False)
+    with camera:
+        assert camera.join(60), "the folder was not read to its end"
+    return [s for s in got if isinstance(s, Snapshot)]
+
+
+def tiles_of(snapshots: list[Snapshot]) -> set[str]:
+    return {str(t.tile) for s in snapshots for t in s.tiles}
+
+
+@pytest.mark.parametrize(
+    ("style", "right", "wrong"),
+    [
+        (TileStyle.BLACK, "dark", "light"),
+        (TileStyle.IVORY, "light", "dark"),
+    ],
+)
+def test_the_tone_setting_decides_which_sets_are_read(
+    tmp_path: Path, style: TileStyle, right: str, wrong: str
+) -> None:
+    frames = still_frames(tmp_path / "frames", RenderStyle(tiles=style, surface=Surface.GREEN_FELT))
+    want = {str(t.tile) for t in TILES}
+    assert tiles_of(read_once(settings(tmp_path / "a", tone=right), frames)) == want
+    assert tiles_of(read_once(settings(tmp_path / "b", tone="auto"), frames)) == want
+    # Told the other tone, the detector looks for the wrong marks: none of these tiles.
+    assert not tiles_of(read_once(settings(tmp_path / "c", tone=wrong), frames)) & want
+
+
+def test_tone_and_marker_size_reach_the_pipeline(tmp_path: Path) -> None:
+    for tone, expected in [("light", Tone.LIGHT), ("dark", Tone.DARK), ("grey", Tone.GREY)]:
+        camera = CameraSource(settings(tmp_path, tone=tone, marker_mm=55), lambda _: None)
+        assert camera.pipeline.settings.detector.tone is expected
+        assert camera.pipeline.settings.marker_mm == 55.0
+    auto = CameraSource(settings(tmp_path, tone="auto"), lambda _: None)
+    assert auto.pipeline.settings.detector.tone is None  # light and dark both
+    assert set(cam.TONES) == set(CameraTone)
+
+
+def test_camera_sources_by_kind(tmp_path: Path) -> None:
+    kinds: dict[object, CameraSourceKind] = {
+        0: CameraSourceKind.DEVICE,
+        "/dev/video2": CameraSourceKind.DEVICE,
+        "/dev/v4l/by-id/usb-Logitech_C920-video-index0": CameraSourceKind.DEVICE,
+        "picamera": CameraSourceKind.PICAMERA,
+        "sim": CameraSourceKind.SIM,
+    }
+    for source, kind in kinds.items():
+        assert settings(tmp_path, source=source).camera.source_kind is kind
+    # A device path goes to OpenCV as a device (there is none here: it says which path).
+    make = CameraSource(settings(tmp_path, source="/dev/video63"), lambda _: None)._make
+    with pytest.raises(CameraOpenError, match="/dev/video63 exists"):
+        make()
