@@ -49,6 +49,46 @@ def tone_image(bgr: U8, tone: Tone) -> U8:
     return np.asarray(cv2.bitwise_not(cv2.max(cv2.max(b, g), r)), dtype=np.uint8)
 
 
+EDGE_SHARE = 0.1  # the strongest tenth of the gradients are edges
+SURFACE_SPREAD = 0.06  # the edges' reach, as a share of the image's longer side
+SURFACE_SCALE = 4  # the threshold surface is built at a quarter of the resolution
+DARK_TILE_PIPS = 12.0  # the table level is taken over this many pip widths
+LIGHT_TABLE = 0.5  # more than this share of the frame above Otsu: a light table
+
+
+def threshold_surface(img: U8) -> NDArray[np.float32]:
+    """A threshold for every pixel between tile material and table, from the edges.
+
+    The grey level at a strong edge lies between the two sides of that edge; averaged
+    over the edges nearby (weighted by their strength), it splits the tiles from the
+    table around them even where one global threshold cannot: a glare spot or a lamp
+    brightening the table near some tiles beyond the face of others. Far from any
+    edge it falls back to the frame's Otsu threshold, and it is never below that:
+    faint edges (printed grid lines, a weave) must not lower it into the table.
+    """
+    otsu, _ = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    h, w = img.shape
+    f = SURFACE_SCALE
+    if min(h, w) < 8 * f or float(np.mean(img > otsu)) > LIGHT_TABLE:
+        # Most of the frame is as light as tiles: the table itself is (white cloth
+        # under ivory). Its edges are shadows, and tiles are found by their marks.
+        return np.full(img.shape, otsu, dtype=np.float32)
+    small = np.asarray(
+        cv2.resize(img, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA),
+        dtype=np.float32,
+    )
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1)
+    grad = np.sqrt(gx * gx + gy * gy)
+    grad[grad < np.percentile(grad, 100 * (1 - EDGE_SHARE))] = 0.0
+    sigma = SURFACE_SPREAD * max(small.shape)
+    num = cv2.GaussianBlur(small * grad, (0, 0), sigma)
+    den = cv2.GaussianBlur(grad, (0, 0), sigma)
+    eps = 0.05 * float(den.mean()) + 1e-6
+    surface = np.maximum((num + eps * float(otsu)) / (den + eps), float(otsu))
+    return np.asarray(cv2.resize(surface, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.float32)
+
+
 def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
     """Tile material (Otsu on the tile-bright image) and the same with its holes filled.
 
@@ -56,8 +96,7 @@ def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
     `max_hole` pixels: pips and dividers. The filled mask is eroded a little so the
     shaded rim of a tile never counts as a mark.
     """
-    thr, _ = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    tile = np.asarray(img > thr, dtype=np.uint8)
+    tile = np.asarray(img > threshold_surface(img), dtype=np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - tile, connectivity=4)
     h, w = tile.shape
     left = stats[:, cv2.CC_STAT_LEFT]
@@ -73,6 +112,30 @@ def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
     solid = np.asarray(tile | hole[labels].astype(np.uint8), dtype=np.uint8)
     solid = np.asarray(cv2.erode(solid, np.ones((5, 5), np.uint8)), dtype=np.uint8)
     return tile.astype(np.bool_), solid
+
+
+def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
+    """Tile material when the tiles are darker than a light table.
+
+    The table around each place is the brightest level within a dozen pip widths
+    (a closing, larger than a tile: tiles, pips and markers drop out of it); tile
+    material is what lies clearly below it (Otsu's split of that depth), without
+    specks. Also the same eroded a little (see `tile_mask`).
+    """
+    h, w = img.shape
+    f = SURFACE_SCALE
+    k = max(3, round(DARK_TILE_PIPS * pip / f) | 1)
+    small = cv2.resize(img, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    table = cv2.resize(cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel), (w, h))
+    depth = np.asarray(cv2.subtract(table, img), dtype=np.uint8)
+    split, _ = cv2.threshold(depth, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    dark = np.asarray(depth > max(split, 28.0), dtype=np.uint8)
+    dark = np.asarray(
+        cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), dtype=np.uint8
+    )
+    solid = np.asarray(cv2.erode(dark, np.ones((5, 5), np.uint8)), dtype=np.uint8)
+    return dark.astype(np.bool_), solid
 
 
 @dataclass(frozen=True, slots=True)

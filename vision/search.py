@@ -16,8 +16,16 @@ from numpy.typing import NDArray
 from vision.area import PlayArea
 from vision.dividers import TileHypothesis, consensus, hypotheses, overlap, suppress
 from vision.facedown import leftovers
-from vision.marks import Blobs, find_blobs, local_bright, mark_mask, tile_mask
-from vision.pips import HalfReading, pip_area, read_half
+from vision.marks import (
+    LIGHT_TABLE,
+    Blobs,
+    darker_material,
+    find_blobs,
+    local_bright,
+    mark_mask,
+    tile_mask,
+)
+from vision.pips import HalfReading, pip_area, read_half, round_blobs
 from vision.reread import reread_half
 from vision.results import FoundTile, Point, UnsureRegion
 from vision.tuning import Settings
@@ -39,6 +47,7 @@ class Found:
     width: float
     kept: list[TileHypothesis] = field(default_factory=list)  # all that won material
     read: list[TileHypothesis] = field(default_factory=list)  # those behind `tiles`
+    pip: float = 0.0  # the typical pip diameter, pixels (0: unknown)
 
 
 def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
@@ -87,6 +96,7 @@ class _Planes:
     bright: NDArray[np.uint8]
     solid: NDArray[np.uint8]
     marks: NDArray[np.uint8]  # at the pips' contrast
+    blobs: Blobs  # the connected marks
     tile: NDArray[np.bool_]  # tile material (Otsu)
 
 
@@ -198,15 +208,19 @@ def _pass(
     offset: Point,
     divider_scale: float,
     s: Settings,
+    thin: bool = False,
 ) -> Found:
-    """Find dividers at `divider_scale` of the pip contrast, then read the pips."""
+    """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
+    straight, thinner-than-a-pip parts), then read the pips."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = img.size / 50.0
     if divider_scale < 1.0:
         faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
+        if thin:
+            faint = _thin(faint, _pip_size(planes.blobs))
     else:
         faint = planes.marks
-    lines = find_blobs(faint, img, bright, max_area)
+    lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
     agreed, _ = consensus(lines, cands, _trust(lines, cands))
     if divider_scale >= 1.0:
@@ -217,6 +231,47 @@ def _pass(
     # a divider must come back as pips.
     first = _read(_without(planes, lines, agreed, max_area), agreed, offset, planes)
     return _read(_without(planes, lines, first.kept, max_area), first.kept, offset, planes)
+
+
+def _pip_size(blobs: Blobs) -> float:
+    """The typical diameter of a round mark (a pip) in pixels, or 0."""
+    round_ = round_blobs(blobs) & (blobs.area >= 9)
+    if round_.sum() < 3:
+        return 0.0
+    return float(np.median(2.0 * np.sqrt(blobs.area[round_] / np.pi)))
+
+
+LINE_ANGLES = 12  # orientations of the straight-segment test, 15 degrees apart
+LINE_PIPS = 2.5  # a divider segment is at least this many pip diameters long
+
+
+def _line_kernel(length: int, angle: float) -> NDArray[np.uint8]:
+    kernel = np.zeros((length, length), dtype=np.uint8)
+    c = (length - 1) / 2.0
+    dx, dy = c * np.cos(angle), c * np.sin(angle)
+    p0 = (round(c - dx), round(c - dy))
+    p1 = (round(c + dx), round(c + dy))
+    cv2.line(kernel, p0, p1, 1, 1)
+    return kernel
+
+
+def _thin(mask: NDArray[np.uint8], pip: float) -> NDArray[np.uint8]:
+    """The parts of `mask` that hold a straight segment longer than a pip, in any
+    direction: a divider line that a blurred pip touches comes apart from it, and the
+    pip drops out. Nothing is taken when the pip size is unknown."""
+    length = round(LINE_PIPS * pip) | 1
+    if pip <= 0 or length < 7:
+        return mask
+    # pips and rows of merged pips are as thick as a pip: gone with an opening by a
+    # disc of most of a pip's width; what is left of their rims is not straight
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(0.6 * pip),) * 2)
+    pips = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), dtype=np.uint8)
+    mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
+    out = np.zeros_like(mask)
+    for i in range(LINE_ANGLES):
+        kernel = _line_kernel(length, np.pi * i / LINE_ANGLES)
+        out |= np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), dtype=np.uint8)
+    return out
 
 
 def _without(
@@ -247,19 +302,55 @@ def _score(found: Found) -> float:
 
 
 def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
-    """Find and read tiles in a tile-bright image (tiles light, marks dark)."""
+    """Find and read tiles in a tile-bright image (tiles light, marks dark).
+
+    Tiles are lighter than their marks but not always lighter than the table: on a
+    light table (most of the frame on the light side of Otsu's split) the tiles may
+    be the darker material (wooden tiles on white cloth). Then both are tried, and
+    the reading with more (and surer) tiles wins.
+    """
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
-    bright = local_bright(img, s.window)
+    found = _search(img, offset, s, tile, solid, local_bright(img, s.window))
+    if float(tile.mean()) > LIGHT_TABLE and found.pip > 0:
+        dark, dark_solid = darker_material(img, found.pip)
+        if dark.any():
+            bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.window)
+            other = _search(img, offset, s, dark, dark_solid, bright)
+            if _score(other) > _score(found):
+                return other
+    return found
+
+
+def _search(
+    img: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    tile: NDArray[np.bool_],
+    solid: NDArray[np.uint8],
+    bright: NDArray[np.uint8],
+) -> Found:
+    """One search with the tile material and its local brightness given."""
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
-    planes = _Planes(img, bright, solid, marks, tile)
+    planes = _Planes(
+        img, bright, solid, marks, find_blobs(marks, img, bright, img.size / 50.0), tile
+    )
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.
         # Each pass sees dividers the other misses (a faint line; a line that merged
         # with a tile gap at the lower threshold): the better is kept, and the
         # other's tiles fill the places it left empty.
-        again = _pass(planes, tile, offset, s.divider_contrast, s)
-        found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
+        # A third pass keeps only the straight, thin parts of the faint marks: a
+        # blurred divider that touches a pip comes apart from it there.
+        passes = [
+            found,
+            _pass(planes, tile, offset, s.divider_contrast, s),
+            _pass(planes, tile, offset, s.divider_contrast, s, thin=True),
+        ]
+        passes.sort(key=_score, reverse=True)
+        found = passes[0]
+        for other in passes[1:]:
+            found = _merge(found, other)
     width = found.width
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
@@ -267,7 +358,7 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
     ]
-    return Found(found.tiles, facedown, unsure, width, found.kept)
+    return Found(found.tiles, facedown, unsure, width, found.kept, pip=_pip_size(planes.blobs))
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
