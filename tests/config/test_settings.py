@@ -288,7 +288,7 @@ def test_state_dir_default_is_a_writable_place() -> None:
 def test_settings_are_frozen() -> None:
     s = load_settings(None, {})
     with pytest.raises(ValueError, match="frozen"):
-        s.table.seats = 3  # type: ignore[misc]
+        s.table.seats = 3
 
 
 def test_panel_section_is_the_hardware_panel_settings(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def test_a_toml_section_validates_into_canonical_pin_names() -> None:
 def test_settings_are_frozen_and_hashable() -> None:
     s = PanelSettings.model_validate({"shared_pass": 5})
     with pytest.raises(ValidationError):
-        s.undo = "GPIO6"  # type: ignore[misc]
+        s.undo = "GPIO6"
     assert hash(s) == hash(PanelSettings.model_validate({"shared_pass": "GPIO5"}))
 
 

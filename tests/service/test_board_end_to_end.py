@@ -182,7 +182,7 @@ def test_open_ends_carry_where_the_next_tile_joins(
 
         def ends(seen: list[Seen]) -> list[dict[str, object]]:
             states = [x.json() for x in seen if x.topic == f"{P}/state"]
-            return states[-1]["layout"]["open_ends"] if states else []  # type: ignore[no-any-return]
+            return states[-1]["layout"]["open_ends"] if states else []
 
         got = rec.wait_for(lambda s: len(ends(s)) == 2 and "x" in ends(s)[0])
         # the 6-6 lies crosswise at x=450 (the centre of a 900 mm surface): its two sides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 from pathlib import Path
 
@@ -26,8 +27,8 @@ def test_starts_carries_messages_and_stops(tmp_path: Path) -> None:
             rec.close()
         port = b.port
     assert not b.running
-    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-        pass
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
     b.stop()  # idempotent
 
 
@@ -41,7 +42,7 @@ def test_temporary_folder_is_removed() -> None:
 
 
 def test_missing_mosquitto_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(broker_module.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.setattr(broker_module, "SEARCH_PATH", ("/nonexistent/mosquitto",))
     with pytest.raises(BrokerError) as info:
         find_mosquitto()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from service.commands import (
     MAX_PAYLOAD_BYTES,
     Action,
+    Command,
     CommandError,
     Correct,
     Count,
@@ -23,7 +25,7 @@ from service.commands import (
 from tests.fixtures.spec import validate
 
 
-def parse(body: object) -> object:
+def parse(body: object) -> Command:
     return parse_command(json.dumps(body).encode())
 
 
@@ -86,7 +88,7 @@ def test_valid_commands_parse_to_typed_values(body: dict[str, object], expected:
 
 
 def test_every_action_parses_and_round_trips() -> None:
-    bodies = [
+    bodies: list[dict[str, Any]] = [
         {"id": "a", "action": "new_game", "rules": "walnut", "seats": ["A", "B"]},
         {"id": "b", "action": "next_hand"},
         {"id": "c", "action": "pass", "seat": 1},
@@ -104,8 +106,9 @@ def test_every_action_parses_and_round_trips() -> None:
     assert {b["action"] for b in bodies} == {a.value for a in Action}
     for body in bodies:
         cmd = parse(body)
-        assert cmd.as_dict()["action"] == body["action"]  # type: ignore[attr-defined]
-        assert parse(cmd.as_dict()) == cmd  # type: ignore[attr-defined]
+        as_dict = cmd.as_dict()
+        assert as_dict["action"] == body["action"]
+        assert parse(as_dict) == cmd
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +166,10 @@ def replies(rec: Recorder) -> list[dict[str, Any]]:
     return [s.json() for s in rec.on(f"{P}/cmd/reply")]
 
 
+def marked(rec: Recorder, mark: str, _: object = None) -> bool:
+    return any(r["id"] == mark for r in replies(rec))
+
+
 def without_ts(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != "ts"}
 
@@ -190,7 +195,7 @@ def test_hostile_commands_are_refused_and_change_nothing(
             commands.publish(case.payload, topic=case.topic, retain=case.retain)
             mark = f"mark-{n}"  # refused in the lead phase: handled after the case
             commands.send({"id": mark, "action": "undo"})
-            rec.wait_for(lambda s, m=mark: any(r["id"] == m for r in replies(rec)), timeout=10)
+            rec.wait_for(partial(marked, rec, mark), timeout=10)
             got = [
                 r
                 for r in replies(rec)[seen:]

@@ -71,7 +71,7 @@ def test_mark_acked_from_other_threads(tmp_path: Path) -> None:
     with Journal(tmp_path, "t") as j:
         j.append(None, [("play", play(i)) for i in range(200)])
         threads = [
-            threading.Thread(target=lambda k=k: [j.mark_acked(s) for s in range(k, 201, 4)])
+            threading.Thread(target=lambda k=k: list(map(j.mark_acked, range(k, 201, 4))))
             for k in range(1, 5)
         ]
         for t in threads:

@@ -15,8 +15,8 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from service.commands import Command, Undo
 from service.journal import Journal
-from service.mqtt_fake import FakeBroker, FakeClient, topic_matches
 from service.mqtt_link import MqttLink
+from tests.fixtures.mqtt_fake import FakeBroker, FakeClient, topic_matches
 from tests.fixtures.spec import kind_of_topic, validate
 from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
 
@@ -49,7 +49,12 @@ class Watcher:
         self.seen: list[Seen] = []
         self.cond = threading.Condition()
         self.client: FakeClient = broker.client("watcher")
-        self.client.on_connect = lambda c, u, f, r, p: [c.subscribe(x, qos=1) for x in patterns]
+
+        def subscribe(c: FakeClient, *_: object) -> None:
+            for pattern in patterns:
+                c.subscribe(pattern, qos=1)
+
+        self.client.on_connect = subscribe
         self.client.on_message = self._message
         self.client.connect_async("fake")
         self.client.loop_start()

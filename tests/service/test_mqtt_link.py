@@ -232,12 +232,13 @@ def test_acks_are_not_fsynced_but_appends_are(tmp_path: Path) -> None:
 
 def test_acks_map_mids_to_seqs_and_never_ack_queued_publishes() -> None:
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import MQTTErrorCode
 
     from service.mqtt_link import _Acks
 
     def info(mid: int, rc: int) -> mqtt.MQTTMessageInfo:
         i = mqtt.MQTTMessageInfo(mid)
-        i.rc = rc
+        i.rc = MQTTErrorCode(rc)
         return i
 
     acks = _Acks()

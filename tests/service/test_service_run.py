@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -70,7 +71,7 @@ def send(broker: Mosquitto, body: dict[str, object] | bytes, retain: bool = Fals
     client.disconnect()
 
 
-def last_state(seen: list[Seen]) -> dict[str, object] | None:
+def last_state(seen: list[Seen]) -> dict[str, Any] | None:
     states = [s.json() for s in seen if s.topic == f"{P}/state"]
     return states[-1] if states else None
 
@@ -101,7 +102,7 @@ def test_online_with_state_then_commands_with_replies(broker: Mosquitto, service
         rec.wait_for(lambda seen: (last_state(seen) or {}).get("rules") == "walnut")
         state = last_state(rec.seen)
         assert state is not None
-        assert [s["name"] for s in state["seats"]] == ["Ana", "Bo"]  # type: ignore[index]
+        assert [s["name"] for s in state["seats"]] == ["Ana", "Bo"]
         assert "r1" not in replies(rec.seen)  # a retained command is ignored
         assert not rec.errors
     finally:

@@ -6,11 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from engine import rulesets
+from engine import Game, rulesets
+from engine.game import PlayInput
 from service import commands as cmd
 from service.journal import Journal
 from service.table import Published, TableConfig, TableCore, play_input
 from tests.fixtures.spec import validate
+
+
+def last_play(game: Game) -> PlayInput:
+    action = game.hand_inputs()[-1]
+    assert isinstance(action, PlayInput)
+    return action
 
 
 def core_at(state_dir: Path, **config: object) -> tuple[TableCore, list[Published]]:
@@ -47,7 +54,7 @@ def test_commands_and_plays_are_journaled_and_replayed_after_a_restart(tmp_path:
 
     judged = game.play(Tile.parse("6-6"))
     assert judged.ok
-    core._commit(play_input(game.hand_inputs()[-1]), judged.events)
+    core._commit(play_input(last_play(game)), judged.events)
     assert any(a["code"] == "LEAD_UNKNOWN" for a in core.state()["alerts"])
     assert core.command(cmd.Lead(id="c1", seat=1)) is None
     assert not core.state()["alerts"]
@@ -83,7 +90,7 @@ def test_counts_score_the_hand_once_every_seat_is_counted(tmp_path: Path, rules:
 
     lead = "6-6" if rules == "puerto-rico" else "5-5"
     judged = game.play(Tile.parse(lead), seat=0)
-    core._commit(play_input(game.hand_inputs()[-1]), judged.events)
+    core._commit(play_input(last_play(game)), judged.events)
     for n in range(4):
         assert core.command(cmd.Pass(id=f"p{n}")) is None
     assert core.state()["phase"] == "counting"
