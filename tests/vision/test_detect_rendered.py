@@ -1,0 +1,84 @@
+"""Detection on rendered frames of laid-out games, looks the detector once failed on.
+
+The scenes are random legal hands laid out by the engine's Placer (`vision.source.
+sim_game`), rendered by `vision.render` with the answer in pixels. Each test pins how
+many tiles are read right (pips and both half centres within 8 px) and that none is
+read wrong.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import Detection, Settings, detect
+from vision.marks import Tone, threshold_surface, tone_image
+from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from vision.render_scene import Truth
+from vision.source import sim_game
+
+
+def _frame(seed: int, style: RenderStyle) -> tuple[np.ndarray, Truth]:
+    game = sim_game("straight-block", 2, seed=seed, plays=10)
+    scene = Scene().with_tiles(tuple(game.scenes[-1]))
+    cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+    out = render_frame(scene, cam, style, seed, frame=3)
+    return out.image, out.truth
+
+
+def _score(det: Detection, truth: Truth, px: float = 8.0) -> tuple[int, int]:
+    """(tiles read right, tiles found in a true tile's place with the wrong pips)."""
+    right = wrong = 0
+    for t in truth.tiles:
+        a, b = np.asarray(t.a_px), np.asarray(t.b_px)
+        for f in det.tiles:
+            fa, fb = np.asarray(f.px[0]), np.asarray(f.px[1])
+            same = np.hypot(*(fa - a)) <= px and np.hypot(*(fb - b)) <= px
+            turned = np.hypot(*(fa - b)) <= px and np.hypot(*(fb - a)) <= px
+            if same or turned:
+                pips = f.pips if same else f.pips[::-1]
+                if pips == (t.tile.a, t.tile.b):
+                    right += 1
+                else:
+                    wrong += 1
+                break
+    return right, wrong
+
+
+def test_wooden_tiles_on_white_cloth_are_darker_than_the_table_and_still_found() -> None:
+    style = RenderStyle(tiles=TileStyle.WOOD, surface=Surface.WHITE_CLOTH, lighting=Lighting.LAMP)
+    image, truth = _frame(3, style)
+    det = detect(image, settings=Settings(tone=Tone.GREY))
+    right, wrong = _score(det, truth)
+    assert wrong == 0
+    assert right >= 6, f"{right} of {len(truth.tiles)} read right"
+
+
+def test_a_glare_spot_beside_the_tiles_is_not_tile_material() -> None:
+    style = RenderStyle.harsh(TileStyle.IVORY)
+    image, truth = _frame(13, style)
+    img = tone_image(image, Tone.LIGHT)
+    away = np.ones(img.shape, dtype=bool)  # the table: away from tiles and markers
+    boxes = [(t.corners_px, 3) for t in truth.tiles] + [(m.corners_px, 30) for m in truth.markers]
+    for corners, grow in boxes:
+        x0, y0 = np.floor(np.min(corners, axis=0)).astype(int) - grow
+        x1, y1 = np.ceil(np.max(corners, axis=0)).astype(int) + grow
+        away[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1] = False
+    otsu, _ = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    # the glare makes a good part of the table brighter than the frame's one Otsu
+    # threshold; the threshold surface takes hardly any of it for tile material
+    assert (img > otsu)[away].mean() > 0.02
+    assert (img > threshold_surface(img))[away].mean() < 0.005
+    det = detect(image, settings=Settings(tone=Tone.LIGHT))
+    right, wrong = _score(det, truth)
+    assert wrong == 0
+    assert right >= 3, f"{right} of {len(truth.tiles)} read right"
+
+
+@pytest.mark.parametrize("tiles", [TileStyle.IVORY, TileStyle.BLACK])
+def test_harsh_frames_read_no_tile_wrong(tiles: TileStyle) -> None:
+    tone = Tone.LIGHT if tiles is TileStyle.IVORY else Tone.DARK
+    image, truth = _frame(13, RenderStyle.harsh(tiles))
+    _, wrong = _score(detect(image, settings=Settings(tone=tone)), truth)
+    assert wrong == 0
