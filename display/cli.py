@@ -6,24 +6,28 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import Any
 
 import click
 
 from display.errors import SettingsError
+from display.mqtt_client import tls_from_flags, tls_options
 from display.server import serve
 from display.settings import LANGUAGES, DisplaySettings
 
 log = logging.getLogger(__name__)
 
 
-def password_from_file(path: Path | None) -> str | None:
-    """The password kept in a file (its text, stripped), for the display's and desk's flags."""
+def password_from_file(path: Path | None, flag: str = "--mqtt-password-file") -> str | None:
+    """The secret kept in a file (its text, stripped), for the display's and desk's flags;
+    a click error naming `flag` when it cannot be read."""
     if path is None:
         return None
     try:
         return path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise click.BadParameter(f"cannot read {path}: {why}", param_hint=f"'{flag}'") from exc
 
 
 @click.command()
@@ -37,8 +41,16 @@ def password_from_file(path: Path | None) -> str | None:
     default=None,
     help="A file holding the MQTT password (never given on the command line).",
 )
+@tls_options
 @click.option("--http-host", default="0.0.0.0", show_default=True)
 @click.option("--http-port", default=8080, show_default=True, type=int)
+@click.option(
+    "--command-pin-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A file holding the PIN the page asks for before its first command "
+    "[default: no PIN: anyone who can reach the page can press its buttons].",
+)
 @click.option(
     "--language",
     type=click.Choice(LANGUAGES),
@@ -69,8 +81,14 @@ def display(
     language: str | None,
     topic_prefix: str | None,
     reply_timeout: float,
+    command_pin_file: Path | None,
+    **tls_flags: Any,
 ) -> None:
     """Serve the table display: a web page fed only from the table's MQTT topics."""
+    tls = tls_from_flags(**tls_flags)
+    pin = password_from_file(command_pin_file, "--command-pin-file")
+    if pin is not None and not pin:
+        raise click.BadParameter(f"{command_pin_file} is empty", param_hint="'--command-pin-file'")
     try:
         settings = DisplaySettings(
             table=table,
@@ -83,6 +101,8 @@ def display(
             language=language,
             reply_timeout_s=reply_timeout,
             topic_prefix=topic_prefix,
+            mqtt_tls=tls,
+            command_pin=pin,
         )
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc

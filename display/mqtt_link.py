@@ -13,8 +13,8 @@ import uuid
 from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
+from display.mqtt_client import connect_failure, handoff, new_client
 from display.settings import DisplaySettings
 
 log = logging.getLogger(__name__)
@@ -45,14 +45,14 @@ class MqttLink:
         # paho's thread only: for logging each change once, not every retry
         self._up = False
         self._refusal: str | None = None
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}",
+        client = new_client(
+            f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}",
+            settings.mqtt_username,
+            settings.mqtt_password,
+            settings.mqtt_tls,
         )
-        if settings.mqtt_username is not None:
-            client.username_pw_set(settings.mqtt_username, settings.mqtt_password)
-        client.reconnect_delay_set(1, 2)
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self.client = client
@@ -63,9 +63,10 @@ class MqttLink:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         log.info(
-            "mqtt: connecting to %s:%d for table %s",
+            "mqtt: connecting to %s:%d (%s) for table %s",
             self.settings.mqtt_host,
             self.settings.mqtt_port,
+            "TLS" if self.settings.mqtt_tls is not None else "plain MQTT",
             self.settings.table,
         )
         self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
@@ -91,13 +92,7 @@ class MqttLink:
     # ---- paho's thread --------------------------------------------------------------
 
     def _handoff(self, method: Any, *args: Any) -> None:
-        """The one way from paho's thread into the loop."""
-        if self.loop is None:
-            return
-        try:
-            self.loop.call_soon_threadsafe(method, *args)
-        except RuntimeError:  # the loop is closed: the display is stopping
-            log.debug("mqtt: loop closed, dropped %s", getattr(method, "__name__", method))
+        handoff(self.loop, method, *args)
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
@@ -114,6 +109,15 @@ class MqttLink:
         client.subscribe([(self.topic(s), 1) for s in SUBSCRIPTIONS])
         log.info("mqtt: connected, subscribed to %s/#", self.settings.prefix)
         self._handoff(self._set_connected, True)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        s = self.settings
+        reason, tls_failed = connect_failure(s.mqtt_host, s.mqtt_port, s.mqtt_tls)
+        if reason != self._refusal:
+            log.warning("mqtt: %s; retrying every 2 s", reason)
+        self._refusal = reason
+        if tls_failed:  # shown on the page; an unreachable broker stays "connecting"/"lost"
+            self._handoff(self.listener.on_refused, reason)
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any

@@ -6,7 +6,9 @@
   live link from a dead one.
 - `GET /api/view`: the current view, once.
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
-  or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504).
+  or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
+  PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
+  (HTTP 401; 429 while its client is locked out) and never published.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from display.commands import build_command
 from display.errors import CommandError
 from display.hub import Hub
 from display.mqtt_link import MqttLink
+from display.pin import HEADER, PinGuard
 from display.settings import DisplaySettings
 from display.sse import stream
 
@@ -31,6 +34,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 HUB = web.AppKey("hub", Hub)
 LINK = web.AppKey("link", MqttLink)
 SETTINGS = web.AppKey("settings", DisplaySettings)
+PIN_GUARD = web.AppKey("pin_guard", PinGuard)
 STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
 
 
@@ -58,6 +62,9 @@ async def command(request: web.Request) -> web.Response:
         # a cross-site form cannot send this type without the browser asking first
         error = "send the command as application/json"
         return web.json_response({"ok": False, "error": error, "display_error": "bad"}, status=415)
+    refusal = await _pin_refusal(request)
+    if refusal is not None:
+        return refusal
     try:
         body = await request.json()
     except ValueError:  # not JSON, or not UTF-8
@@ -74,6 +81,34 @@ async def command(request: web.Request) -> web.Response:
     return web.json_response(reply, status=status)
 
 
+async def _pin_refusal(request: web.Request) -> web.Response | None:
+    """None when no PIN is set or the request carries the right one; else the refusal."""
+    if PIN_GUARD not in request.app:
+        return None
+    guard = request.app[PIN_GUARD]
+    client = request.remote or "unknown"
+    locked = guard.locked_for(client)
+    if locked > 0:
+        wait = max(1, round(locked))
+        error = f"too many wrong PINs from this device: try again in {wait} s"
+        body = {"ok": False, "error": error, "display_error": "pin_locked", "retry_after": wait}
+        return web.json_response(body, status=429, headers={"Retry-After": str(wait)})
+    given = request.headers.get(HEADER, "")
+    if not given:
+        error = "this display needs its command PIN"
+        return web.json_response(
+            {"ok": False, "error": error, "display_error": "pin_needed"}, status=401
+        )
+    if guard.check(client, given):
+        return None
+    log.warning("cmd: wrong command PIN from %s; command not sent", client)
+    await asyncio.sleep(request.app[SETTINGS].pin_delay_s)
+    error = "wrong PIN: the command was not sent"
+    return web.json_response(
+        {"ok": False, "error": error, "display_error": "pin_wrong"}, status=401
+    )
+
+
 def make_app(settings: DisplaySettings) -> web.Application:
     """The aiohttp app; its start-up connects to MQTT, its clean-up disconnects."""
     app = web.Application()
@@ -83,6 +118,10 @@ def make_app(settings: DisplaySettings) -> web.Application:
     hub.reread_state = link.reread_state
     app[HUB] = hub
     app[LINK] = link
+    if settings.command_pin is not None:
+        app[PIN_GUARD] = PinGuard(
+            settings.command_pin, tries=settings.pin_tries, lockout_s=settings.pin_lockout_s
+        )
     app.router.add_get("/", index)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
@@ -110,10 +149,14 @@ async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -
     site = web.TCPSite(runner, settings.http_host, settings.http_port)
     await site.start()
     log.info(
-        "http: serving table %s on http://%s:%d/",
+        "http: serving table %s on http://%s:%d/; %s",
         settings.table,
         settings.http_host,
         settings.http_port,
+        "its command buttons ask for the command PIN"
+        if settings.command_pin is not None
+        else "its command buttons are open to anyone who can reach the page "
+        "(--command-pin-file sets a PIN)",
     )
     if ready is not None:
         ready.set()

@@ -6,10 +6,12 @@ import re
 from dataclasses import dataclass, field
 
 from display.errors import SettingsError
+from display.mqtt_client import MqttTls
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 TOPIC_PREFIX = re.compile(r"^[^/+#\x00]+(/[^/+#\x00]+)*$")
 LANGUAGES = ("en", "es")
+PIN = re.compile(r"^[\x21-\x7e]{4,64}$")
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,10 @@ class DisplaySettings:
     """Where to find the broker, which table to show and where to serve the page.
 
     `language` None means: the table's own choice (`state.language`), else English.
+    `mqtt_tls` None means plain MQTT. `command_pin` None means the page's command
+    buttons are open to anyone who can reach it; with a PIN, `pin_tries` wrong PINs in
+    a row from one address lock it out for `pin_lockout_s`, and each wrong one is
+    answered after `pin_delay_s`.
     """
 
     table: str
@@ -30,6 +36,11 @@ class DisplaySettings:
     reply_timeout_s: float = 5.0
     heartbeat_s: float = 5.0
     topic_prefix: str | None = None
+    mqtt_tls: MqttTls | None = None
+    command_pin: str | None = field(default=None, repr=False)
+    pin_tries: int = 5
+    pin_lockout_s: float = 60.0
+    pin_delay_s: float = 0.5
 
     def __post_init__(self) -> None:
         if not TABLE_ID.match(self.table) or self.table == "tournament":
@@ -51,6 +62,13 @@ class DisplaySettings:
             )
         if self.mqtt_password is not None and self.mqtt_username is None:
             raise SettingsError("an MQTT password needs an MQTT username (--mqtt-username)")
+        if self.command_pin is not None and not PIN.match(self.command_pin):
+            raise SettingsError(
+                "the command PIN must be 4 to 64 letters, digits or signs, without spaces "
+                "(--command-pin-file)"
+            )
+        if self.pin_tries < 1 or self.pin_lockout_s < 0 or self.pin_delay_s < 0:
+            raise SettingsError("PIN tries must be at least 1, lock-out and delay not negative")
 
     @property
     def prefix(self) -> str:

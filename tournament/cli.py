@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import Any
 
 import click
 
 from config.settings import default_state_dir
 from display.cli import password_from_file
+from display.mqtt_client import tls_from_flags, tls_options
 from tournament.errors import TournamentError
 from tournament.server import serve
 from tournament.settings import DeskSettings
@@ -28,6 +30,7 @@ log = logging.getLogger(__name__)
     default=None,
     help="A file holding the MQTT password (never given on the command line).",
 )
+@tls_options
 @click.option("--http-host", default="0.0.0.0", show_default=True)
 @click.option("--http-port", default=8090, show_default=True, type=int)
 @click.option(
@@ -53,9 +56,11 @@ def tournament(
     http_port: int,
     state_dir: Path | None,
     publish_interval: float,
+    **tls_flags: Any,
 ) -> None:
     """Keep the tournament's standings from every table's finished games on the central
     broker; publish them on domino/tournament/standings and serve them as a page."""
+    tls = tls_from_flags(**tls_flags)
     try:
         settings = DeskSettings(
             state_dir=state_dir or default_state_dir() / "tournament",
@@ -66,6 +71,7 @@ def tournament(
             http_host=http_host,
             http_port=http_port,
             publish_interval_s=publish_interval,
+            mqtt_tls=tls,
         )
     except TournamentError as exc:
         raise click.UsageError(str(exc)) from exc

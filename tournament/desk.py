@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
+from display.mqtt_client import connect_failure, handoff, new_client
 from service.payloads import encode, utc_ts
 from tournament.board import Board
 from tournament.errors import StateDirError
@@ -388,18 +388,20 @@ class DeskLink:
         self._refusal: str | None = None
         client_id = f"domino-tournament-{uuid.uuid4().hex[:8]}"
         self.sync_topic = SYNC_PREFIX + client_id
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
-        if settings.mqtt_username is not None:
-            client.username_pw_set(settings.mqtt_username, settings.mqtt_password)
-        client.reconnect_delay_set(1, 2)
+        client = new_client(
+            client_id, settings.mqtt_username, settings.mqtt_password, settings.mqtt_tls
+        )
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self.client = client
 
     def start(self, loop: asyncio.AbstractEventLoop, desk: Desk) -> None:
         self.loop, self.desk = loop, desk
-        log.info("mqtt: connecting to %s:%d", self.settings.mqtt_host, self.settings.mqtt_port)
+        s = self.settings
+        how = "TLS" if s.mqtt_tls is not None else "plain MQTT"
+        log.info("mqtt: connecting to %s:%d (%s)", s.mqtt_host, s.mqtt_port, how)
         self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
         self.client.loop_start()
 
@@ -416,13 +418,7 @@ class DeskLink:
     # ---- paho's thread ----------------------------------------------------------------
 
     def _handoff(self, method: Callable[..., None], *args: Any) -> None:
-        """The one way from paho's thread into the loop."""
-        if self.loop is None:
-            return
-        try:
-            self.loop.call_soon_threadsafe(method, *args)
-        except RuntimeError:  # the loop is closed: the desk is stopping
-            log.debug("mqtt: loop closed, dropped %s", getattr(method, "__name__", method))
+        handoff(self.loop, method, *args)
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
@@ -439,6 +435,13 @@ class DeskLink:
         client.subscribe([(t, 1) for t in topics])
         client.publish(self.sync_topic, b"sync", qos=1)
         log.info("mqtt: connected, subscribed to %s", ", ".join(SUBSCRIPTIONS))
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        s = self.settings
+        reason, _ = connect_failure(s.mqtt_host, s.mqtt_port, s.mqtt_tls)
+        if reason != self._refusal:
+            log.warning("mqtt: %s; retrying every 2 s", reason)
+        self._refusal = reason
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any

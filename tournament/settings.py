@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from display.mqtt_client import MqttTls
 from tournament.errors import SettingsError
 
 
@@ -26,6 +27,7 @@ class DeskSettings:
     publish_interval_s: float = 0.25
     sync_timeout_s: float = 5.0
     heartbeat_s: float = 5.0
+    mqtt_tls: MqttTls | None = None  # None: plain MQTT
 
     def __post_init__(self) -> None:
         for name, port in (("mqtt port", self.mqtt_port), ("http port", self.http_port)):

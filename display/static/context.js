@@ -13,6 +13,8 @@ export const app = {
   hiddenResult: null,
   toastTimer: null,
   source: null,
+  pinNeeded: false, // the display asked for its command PIN
+  pin: null, // the PIN given on this page, in memory only
 };
 export const $ = (id) => document.getElementById(id);
 export const L = (key, params) => t(app.lang, key, params);
