@@ -101,13 +101,14 @@ class MqttTls:
         try:
             # a passphrase of "" rather than None: OpenSSL must never prompt on a terminal
             context.load_cert_chain(str(cert), str(key), password=self.key_passphrase or "")
-        except ssl.SSLError as exc:
+        except (ssl.SSLError, ValueError) as exc:  # ValueError: a passphrase over 1 KiB
             hint = "the key must be the certificate's own"
             if self.key_passphrase is not None:
                 hint += ", and --mqtt-key-passphrase-file its passphrase"
             raise TlsFileError(
                 "--mqtt-key-file",
-                f"cannot use {key} with the certificate {cert} ({exc.reason}): {hint}",
+                f"cannot use {key} with the certificate {cert} "
+                f"({getattr(exc, 'reason', None) or exc}): {hint}",
             ) from exc
 
     def apply(self, client: mqtt.Client) -> None:

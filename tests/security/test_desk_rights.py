@@ -22,18 +22,23 @@ STANDINGS = "domino/tournament/standings"
 
 
 @contextmanager
-def desk_process(broker: SecureBroker, user: str, folder: Path) -> Iterator[Path]:
-    """`domino-table tournament` logged in as `user`; yields its log file."""
+def desk_process(
+    broker: SecureBroker, user: str, folder: Path, *, tls: bool = False
+) -> Iterator[Path]:
+    """`domino-table tournament` logged in as `user` (with TLS on the TLS port, or on
+    the loopback listener); yields its log file."""
     folder.mkdir(parents=True)
     secret = folder / "password"
     secret.write_text(USERS[user] + "\n")
     secret.chmod(0o600)
     args = [
         str(BIN), "tournament", "--mqtt-host", broker.host,
-        "--mqtt-port", str(broker.plain_port), "--mqtt-username", user,
+        "--mqtt-port", str(broker.port if tls else broker.plain_port), "--mqtt-username", user,
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
         "--http-port", str(free_port()), "--state-dir", str(folder / "state"),
     ]  # fmt: skip
+    if tls:
+        args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
     log = folder / "desk.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)

@@ -3,7 +3,8 @@ the table, a display whose user is a named commander gets its command applied.
 
 Three real processes on one broker: the table service (`domino-table run`, user
 `domino/kitchen`, TLS) and two `domino-table display` servers on the broker's loopback
-listener (the display has no TLS option), one as `display-kitchen`, one as `referee`.
+listener, one as `display-kitchen`, one as `referee` (test_tls_clients.py runs the
+display over TLS).
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ BIN = Path(sys.executable).parent / "domino-table"
 
 
 @contextmanager
-def display(broker: SecureBroker, user: str, folder: Path) -> Iterator[str]:
-    """`domino-table display` for table kitchen as `user`; yields its base URL once it is
-    connected and shows the table's state (so the ACL let it read)."""
+def display(
+    broker: SecureBroker, user: str, folder: Path, *extra: str, tls: bool = False
+) -> Iterator[str]:
+    """`domino-table display` for table kitchen as `user` (with TLS on the TLS port, or
+    on the loopback listener); yields its base URL once it is connected and shows the
+    table's state (so the ACL let it read)."""
     folder.mkdir(parents=True)
     secret = folder / "password"
     secret.write_text(USERS[user] + "\n")
@@ -37,10 +41,12 @@ def display(broker: SecureBroker, user: str, folder: Path) -> Iterator[str]:
     port = free_port()
     args = [
         str(BIN), "display", "--table", "kitchen", "--mqtt-host", broker.host,
-        "--mqtt-port", str(broker.plain_port), "--mqtt-username", user,
+        "--mqtt-port", str(broker.port if tls else broker.plain_port), "--mqtt-username", user,
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
-        "--http-port", str(port), "--reply-timeout", "2",
+        "--http-port", str(port), "--reply-timeout", "2", *extra,
     ]  # fmt: skip
+    if tls:
+        args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
     with (folder / "display.log").open("wb") as log:
         proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -62,10 +68,11 @@ def display(broker: SecureBroker, user: str, folder: Path) -> Iterator[str]:
         proc.wait(10)
 
 
-def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(
-        f"{url}/api/cmd", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
+def post(url: str, body: dict[str, Any], pin: str | None = None) -> tuple[int, dict[str, Any]]:
+    headers = {"Content-Type": "application/json"}
+    if pin is not None:
+        headers["X-Display-Pin"] = pin
+    request = urllib.request.Request(f"{url}/api/cmd", json.dumps(body).encode(), headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
