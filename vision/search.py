@@ -19,6 +19,7 @@ from vision.facedown import leftovers
 from vision.marks import (
     LIGHT_TABLE,
     Blobs,
+    Tone,
     darker_material,
     find_blobs,
     local_bright,
@@ -305,13 +306,14 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark).
 
     Tiles are lighter than their marks but not always lighter than the table: on a
-    light table (most of the frame on the light side of Otsu's split) the tiles may
-    be the darker material (wooden tiles on white cloth). Then both are tried, and
-    the reading with more (and surer) tiles wins.
+    light table (most of the frame on the light side of Otsu's split) coloured faces
+    read in grey (`Tone.GREY`, wooden tiles on white cloth) may be the darker
+    material. Then both are tried, and the reading with more (and surer) tiles wins.
+    (Tried for light sets too, it read shadows on white cloth as ivory tiles.)
     """
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     found = _search(img, offset, s, tile, solid, local_bright(img, s.window))
-    if float(tile.mean()) > LIGHT_TABLE and found.pip > 0:
+    if s.tone is Tone.GREY and float(tile.mean()) > LIGHT_TABLE and found.pip > 0:
         dark, dark_solid = darker_material(img, found.pip)
         if dark.any():
             bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.window)
