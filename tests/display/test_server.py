@@ -37,7 +37,10 @@ def post(server: DisplayServer, body: object) -> tuple[int, dict[str, Any]]:
 
 
 def live(server: DisplayServer) -> dict[str, Any]:
-    return wait_for(lambda: (v := get_view(server))["stale"] == [] and v, what="a live view")
+    view: dict[str, Any] = wait_for(
+        lambda: (v := get_view(server))["stale"] == [] and v, what="a live view"
+    )
+    return view
 
 
 def test_event_stream_sends_the_latest_view_at_once(

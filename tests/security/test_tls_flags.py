@@ -107,7 +107,16 @@ def test_good_files_give_the_tls_the_flags_ask_for(certs: Path) -> None:
     context = tls.context()
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname is False
     assert MqttTls().context().check_hostname is True
-    no_tls = {"mqtt_ca_file": None, "mqtt_cert_file": None, "mqtt_key_file": None,
-              "mqtt_key_passphrase_file": None, "mqtt_tls_insecure": False}  # fmt: skip
-    assert tls_from_flags(mqtt_tls=False, **no_tls) is None
-    assert tls_from_flags(mqtt_tls=True, **no_tls) == MqttTls()  # the system's CAs
+
+    def no_files(tls_on: bool) -> MqttTls | None:
+        return tls_from_flags(
+            mqtt_tls=tls_on,
+            mqtt_ca_file=None,
+            mqtt_cert_file=None,
+            mqtt_key_file=None,
+            mqtt_key_passphrase_file=None,
+            mqtt_tls_insecure=False,
+        )
+
+    assert no_files(False) is None
+    assert no_files(True) == MqttTls()  # the system's CAs
