@@ -16,7 +16,7 @@ from tournament.standings import Entry, GameResult, standings
 
 log = logging.getLogger(__name__)
 
-TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # whole id (fullmatch): "t1\n" is none
 RESERVED = "tournament"
 UNKNOWN = "unknown"  # a table whose `status` the desk has not seen (or was cleared)
 
@@ -39,7 +39,7 @@ def split_topic(topic: str) -> tuple[str, str, str | None] | None:
     if len(parts) < 3 or parts[0] != "domino":
         return None
     table = parts[1]
-    if table == RESERVED or not TABLE_ID.match(table):
+    if table == RESERVED or not TABLE_ID.fullmatch(table):
         return None
     if len(parts) == 3 and parts[2] in ("status", "state"):
         return (table, parts[2], None)

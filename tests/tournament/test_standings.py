@@ -140,6 +140,9 @@ def test_the_board_folds_topics_and_ignores_what_is_not_a_table() -> None:
     assert board.on_message("domino/t1/state", state)
     assert not board.on_message("domino/t1/state", state)
     assert not board.on_message("domino/tournament/status", b"online")
+    # Not a table's id (a misnamed broker user could publish there): never a table.
+    for table in ["Kitchen", "t 1", "-t1", "t1\n", "", "t\u00e9", "t1+"]:
+        assert not board.on_message(f"domino/{table}/status", b"online"), table
     assert not board.on_message("domino/t1/event/play", b"{}")
     assert not board.on_message("domino/t1/result/g1", b"{not json")
     payload = result_payload("t1", "g1", ["Ana", "Bo"], [100, 50], winner=0)
