@@ -15,8 +15,8 @@ from typing import Any
 
 from display.errors import CommandError
 
-TILE = re.compile(r"^(1[0-8]|[0-9])-(1[0-8]|[0-9])$")
-COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+TILE = re.compile(r"(1[0-8]|[0-9])-(1[0-8]|[0-9])")  # fullmatch
+COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")  # fullmatch
 LANGUAGES = ("en", "es")
 
 
@@ -40,7 +40,7 @@ def _pips(value: Any) -> int:
 
 def _tile(value: Any) -> str:
     """A tile written high first, whichever order it came in."""
-    match = TILE.match(value.strip()) if isinstance(value, str) else None
+    match = TILE.fullmatch(value.strip()) if isinstance(value, str) else None
     if match is None:
         raise CommandError(f"{value!r} is not a tile: write it like 6-4")
     a, b = sorted((int(match[1]), int(match[2])), reverse=True)
@@ -136,6 +136,6 @@ def build_command(body: Any) -> dict[str, Any]:
         raise CommandError("count needs either tiles or pips")
     checks = {**required, **optional}
     command_id = body.get("id", new_id())
-    if not isinstance(command_id, str) or not COMMAND_ID.match(command_id):
+    if not isinstance(command_id, str) or not COMMAND_ID.fullmatch(command_id):
         raise CommandError("a command id is 1 to 128 letters, digits or -_.:")
     return {"id": command_id, "action": action, **{k: checks[k](v) for k, v in given.items()}}

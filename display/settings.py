@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from display.errors import SettingsError
 from display.mqtt_client import MqttTls
 
-TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-TOPIC_PREFIX = re.compile(r"^[^/+#\x00]+(/[^/+#\x00]+)*$")
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # each is used with fullmatch
+TOPIC_PREFIX = re.compile(r"[^/+#\x00]+(/[^/+#\x00]+)*")
 LANGUAGES = ("en", "es")
-PIN = re.compile(r"^[\x21-\x7e]{4,64}$")
+PIN = re.compile(r"[\x21-\x7e]{4,64}")
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class DisplaySettings:
     pin_delay_s: float = 0.5
 
     def __post_init__(self) -> None:
-        if not TABLE_ID.match(self.table) or self.table == "tournament":
+        if not TABLE_ID.fullmatch(self.table) or self.table == "tournament":
             raise SettingsError(
                 f"table id {self.table!r} is not valid: use lower-case letters, digits, "
                 "'_' and '-', starting with a letter or digit (and not 'tournament')"
@@ -55,14 +55,14 @@ class DisplaySettings:
             raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
         if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:
             raise SettingsError("reply timeout and heartbeat must be positive seconds")
-        if self.topic_prefix is not None and not TOPIC_PREFIX.match(self.topic_prefix):
+        if self.topic_prefix is not None and not TOPIC_PREFIX.fullmatch(self.topic_prefix):
             raise SettingsError(
                 f"topic prefix {self.topic_prefix!r} is not valid: topic levels joined by '/', "
                 "without '+', '#' or a '/' at either end"
             )
         if self.mqtt_password is not None and self.mqtt_username is None:
             raise SettingsError("an MQTT password needs an MQTT username (--mqtt-username)")
-        if self.command_pin is not None and not PIN.match(self.command_pin):
+        if self.command_pin is not None and not PIN.fullmatch(self.command_pin):
             raise SettingsError(
                 "the command PIN must be 4 to 64 letters, digits or signs, without spaces "
                 "(--command-pin-file)"

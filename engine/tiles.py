@@ -15,7 +15,7 @@ from typing import ClassVar, Final
 
 MAX_PIP: Final = 18  # the highest pip any supported notation allows (double-eighteen)
 
-_NOTATION = re.compile(r"^\s*(\d{1,2})\s*[-|/:]\s*(\d{1,2})\s*$")
+_NOTATION = re.compile(r"\s*([0-9]{1,2})\s*[-|/:]\s*([0-9]{1,2})\s*")  # fullmatch; ASCII digits
 
 
 class TileError(ValueError):
@@ -62,7 +62,7 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse `6-4`, `4-6`, `6|4` or `6/4`."""
-        m = _NOTATION.match(text) if isinstance(text, str) else None
+        m = _NOTATION.fullmatch(text) if isinstance(text, str) else None
         if m is None:
             raise TileError(f"{text!r} is not a tile: write it as two numbers like 6-4")
         return cls(int(m.group(1)), int(m.group(2)))

@@ -59,6 +59,7 @@ def test_tiles_are_written_high_first() -> None:
         ({"action": "count", "seat": 0, "pips": 3, "tiles": []}, "either tiles or pips"),
         ({"action": "rename", "seat": 0, "name": " "}, "name"),
         ({"action": "undo", "id": "x" * 200}, "command id"),
+        ({"action": "undo", "id": "u1\n"}, "command id"),
         ({"action": "draw", "count": True}, "count"),
         ({"action": "new_game", "rules": "walnut", "seats": 4, "teams": [[0, 2]]}, "team"),
         ({"action": "rename", "seat": 0, "name": "x" * 33}, "1 to 32"),

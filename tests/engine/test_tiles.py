@@ -14,7 +14,9 @@ def test_notation_round_trips_high_first() -> None:
     assert pickle.loads(pickle.dumps(Tile.of(2, 1))) is Tile.of(1, 2)
 
 
-@pytest.mark.parametrize("text", ["", "6", "6-", "a-b", "6-4-2", "-1-3", "19-0"])
+@pytest.mark.parametrize(
+    "text", ["", "6", "6-", "a-b", "6-4-2", "-1-3", "19-0", "\u0666-\u0664", "\uff16-\uff14"]
+)
 def test_bad_notation_is_refused(text: str) -> None:
     with pytest.raises(TileError):
         Tile.parse(text)
