@@ -46,7 +46,9 @@ function half(n, cx, d, angle) {
 function tileGroup(placed, g, marks) {
   const [a, b] = numbers(placed.tile);
   const { d } = g;
-  const cls = ["tile", marks.spinner ? "spinner" : "", marks.last ? "last-play" : ""].join(" ");
+  const cls = marks.illegal
+    ? "illegal-tile"
+    : ["tile", marks.spinner ? "spinner" : "", marks.last ? "last-play" : ""].join(" ");
   return s(
     "g",
     { class: cls, "data-tile": placed.tile, transform: `translate(${g.mx} ${g.my}) rotate(${g.angle})` },
@@ -80,8 +82,10 @@ function bounds(items, surface) {
   return [cx - w / 2, cy - h / 2, w, h];
 }
 
-// An <svg> of the layout; `lastPlay` is the view's last play (or null).
-export function layoutSvg(state, lastPlay, words) {
+// An <svg> of the layout; `lastPlay` is the view's last play (or null); `alerts` the
+// standing alerts: an illegal tile that lies on the table (its halves known) is drawn
+// where it lies, outlined in the illegal colour, and is not part of the layout.
+export function layoutSvg(state, lastPlay, words, alerts = []) {
   const layout = state.layout || {};
   const surface = state.surface || { width_mm: 600, height_mm: 600 };
   const tiles = Array.isArray(layout.tiles) ? layout.tiles : [];
@@ -92,8 +96,14 @@ export function layoutSvg(state, lastPlay, words) {
     const g = geometry(t);
     (g ? placed : unplaced).push({ t, g });
   }
-  const d0 = placed.length ? placed[0].g.d : 25;
-  const items = placed.map(({ g }) => [g.mx, g.my, g.d * 1.15]);
+  const wrong = [];
+  for (const a of Array.isArray(alerts) ? alerts : []) {
+    if (!a || a.severity !== "illegal" || !a.tile || a.resolved) continue;
+    const g = geometry(a);
+    if (g) wrong.push({ a, g });
+  }
+  const d0 = placed.length ? placed[0].g.d : wrong.length ? wrong[0].g.d : 25;
+  const items = [...placed, ...wrong].map(({ g }) => [g.mx, g.my, g.d * 1.15]);
   ends.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y)).forEach((e) => items.push([e.x, e.y, d0 * 1.2]));
   const [vx, vy, vw, vh] = bounds(items, surface);
   const pad = d0 * 0.8;
@@ -133,6 +143,13 @@ export function layoutSvg(state, lastPlay, words) {
         s("circle", { cx: lx, cy: ly, r: d0 * 0.36, class: "open-end-ring" }),
         s("text", { x: lx, y: ly, class: "open-end-pip", "font-size": d0 * 0.46, "text-anchor": "middle", "dominant-baseline": "central" }, e.pip)),
     );
+  }
+  // an illegal tile over the open end it was laid against: its pips stay readable
+  for (const { a, g } of wrong) {
+    const group = tileGroup({ tile: a.tile }, g, { illegal: true });
+    group.setAttribute("data-code", a.code);
+    group.append(s("title", {}, a.message || a.code));
+    svg.append(group);
   }
   if (lastPlay && lastPlay.points > 0) {
     const hit = placed.find(({ t }) => t.tile === lastTile);

@@ -97,7 +97,8 @@ export function renderBoard(st) {
   }
   clear($("phase"), st.turn !== null && (st.phase === "play" || st.phase === "lead") ? icon("turn") : null, phaseText(st));
   const lastPlay = app.view.last_play;
-  const { svg, unplaced } = layoutSvg(st, lastPlay, { spinner: L("spinner"), no_tiles: L("no_tiles") });
+  const words = { spinner: L("spinner"), no_tiles: L("no_tiles") };
+  const { svg, unplaced } = layoutSvg(st, lastPlay, words, app.view.alerts);
   clear($("layout-wrap"), svg);
   const info = [h("span", { id: "ends-total", class: "chip" }, L("ends", { n: st.layout.ends_total }))];
   if (lastPlay) {

@@ -372,6 +372,11 @@ def test_a_whole_hand_on_the_board_shows_on_the_page(
     )
     expect(alert.locator("svg.icon-illegal")).to_have_count(1)
     assert tiles_drawn(page) == sorted(n.tile.text for n in hand.game.layout.nodes)
+    # ... and drawn where it lies, outlined, apart from the layout's tiles
+    wrong_drawn = page.locator("svg.layout .illegal-tile")
+    expect(wrong_drawn).to_have_count(1)
+    expect(wrong_drawn).to_have_attribute("data-tile", tile)
+    expect(wrong_drawn).to_have_attribute("data-code", "NO_MATCH")
     screenshot(page, "e2e-800x480-illegal")
 
     # a page opened now, on a display started now: everything from retained messages
@@ -388,9 +393,11 @@ def test_a_whole_hand_on_the_board_shows_on_the_page(
     expect(late.locator("#last-play")).to_have_text(f"Player {by + 1} played {newest}")
     screenshot(late, "e2e-390x844-illegal")
 
+    expect(late.locator("svg.layout .illegal-tile")).to_have_attribute("data-tile", tile)
     board.lift(Tile(wrong.a, wrong.b))
     expect(alert).to_have_count(0, timeout=15_000)
     expect(late.locator(".alert")).to_have_count(0)
+    expect(page.locator("svg.layout .illegal-tile")).to_have_count(0)
     screenshot(late, "e2e-390x844-play")
 
     passed_from_page = False
