@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from display.errors import SettingsError
+from display.https import https_context, https_options
 from display.mqtt_client import tls_from_flags, tls_options
 from display.server import serve
 from display.settings import LANGUAGES, DisplaySettings
@@ -44,6 +45,7 @@ def password_from_file(path: Path | None, flag: str = "--mqtt-password-file") ->
 @tls_options
 @click.option("--http-host", default="0.0.0.0", show_default=True)
 @click.option("--http-port", default=8080, show_default=True, type=int)
+@https_options
 @click.option(
     "--command-pin-file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -82,10 +84,13 @@ def display(
     topic_prefix: str | None,
     reply_timeout: float,
     command_pin_file: Path | None,
+    https_cert_file: Path | None,
+    https_key_file: Path | None,
     **tls_flags: Any,
 ) -> None:
     """Serve the table display: a web page fed only from the table's MQTT topics."""
     tls = tls_from_flags(**tls_flags)
+    https = https_context(https_cert_file, https_key_file)
     pin = password_from_file(command_pin_file, "--command-pin-file")
     if pin is not None and not pin:
         raise click.BadParameter(f"{command_pin_file} is empty", param_hint="'--command-pin-file'")
@@ -103,6 +108,7 @@ def display(
             topic_prefix=topic_prefix,
             mqtt_tls=tls,
             command_pin=pin,
+            https=https,
         )
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -146,11 +146,12 @@ async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -
     """Run the display until cancelled."""
     runner = web.AppRunner(make_app(settings), shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.http_host, settings.http_port)
+    site = web.TCPSite(runner, settings.http_host, settings.http_port, ssl_context=settings.https)
     await site.start()
     log.info(
-        "http: serving table %s on http://%s:%d/; %s",
+        "http: serving table %s on %s://%s:%d/; %s",
         settings.table,
+        "https" if settings.https is not None else "http",
         settings.http_host,
         settings.http_port,
         "its command buttons ask for the command PIN"

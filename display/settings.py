@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import ssl
 from dataclasses import dataclass, field
 
 from display.errors import SettingsError
@@ -19,10 +20,11 @@ class DisplaySettings:
     """Where to find the broker, which table to show and where to serve the page.
 
     `language` None means: the table's own choice (`state.language`), else English.
-    `mqtt_tls` None means plain MQTT. `command_pin` None means the page's command
-    buttons are open to anyone who can reach it; with a PIN, `pin_tries` wrong PINs in
-    a row from one address lock it out for `pin_lockout_s`, and each wrong one is
-    answered after `pin_delay_s`.
+    `mqtt_tls` None means plain MQTT; `https` None means the page is served over plain
+    HTTP (else this server context, from `display.https.https_context`). `command_pin`
+    None means the page's command buttons are open to anyone who can reach it; with a
+    PIN, `pin_tries` wrong PINs in a row from one address lock it out for
+    `pin_lockout_s`, and each wrong one is answered after `pin_delay_s`.
     """
 
     table: str
@@ -38,6 +40,7 @@ class DisplaySettings:
     topic_prefix: str | None = None
     mqtt_tls: MqttTls | None = None
     command_pin: str | None = field(default=None, repr=False)
+    https: ssl.SSLContext | None = field(default=None, repr=False, compare=False)
     pin_tries: int = 5
     pin_lockout_s: float = 60.0
     pin_delay_s: float = 0.5
