@@ -164,8 +164,25 @@ def local_bright(img: U8, window: int) -> U8:
     return np.asarray(cv2.blur(bright, (window // 2 | 1, window // 2 | 1)), dtype=np.uint8)
 
 
+def mark_split(contrast: NDArray[np.int16], solid: U8, min_contrast: int) -> int:
+    """The frame's own split between face and mark contrast (Otsu over the tile
+    pixels of `contrast`, local brightness minus the image), never below
+    `min_contrast`."""
+    on_tile = np.clip(contrast[solid > 0], 0, 255).astype(np.uint8).reshape(-1, 1)
+    if not on_tile.size:
+        return min_contrast
+    otsu, _ = cv2.threshold(on_tile, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return max(min_contrast, int(otsu))
+
+
 def mark_mask(
-    img: U8, bright: U8, solid: U8, min_contrast: int, rel_contrast: float, scale: float = 1.0
+    img: U8,
+    bright: U8,
+    solid: U8,
+    min_contrast: int,
+    rel_contrast: float,
+    scale: float = 1.0,
+    split: int | None = None,
 ) -> U8:
     """1 where a pixel on tile material is clearly darker than the tile around it.
 
@@ -173,14 +190,12 @@ def mark_mask(
     shading of a glossy, rounded face), lowered to the frame's own split between
     face and mark contrast (Otsu over the tile pixels) when the pips are pale, and
     never below `min_contrast` grey levels. `scale` lowers the whole threshold (the
-    faint, thin divider lines of small tiles are looked for at a lower one).
+    faint, thin divider lines of small tiles are looked for at a lower one). `split`
+    is `mark_split`'s, when already known.
     """
     contrast = bright.astype(np.int16) - img.astype(np.int16)
-    on_tile = np.clip(contrast[solid > 0], 0, 255).astype(np.uint8).reshape(-1, 1)
-    split = min_contrast
-    if on_tile.size:
-        otsu, _ = cv2.threshold(on_tile, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        split = max(min_contrast, int(otsu))
+    if split is None:
+        split = mark_split(contrast, solid, min_contrast)
     need = np.maximum(
         min_contrast * scale,
         np.minimum(split, bright.astype(np.float32) * rel_contrast) * scale,

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from vision.dividers import TileHypothesis
 from vision.marks import find_blobs
-from vision.pips import HalfReading, read_half
+from vision.pips import HalfReading, in_half, read_half, round_blobs
 
 logger = logging.getLogger(__name__)
 
@@ -56,3 +56,64 @@ def reread_half(
     blobs = find_blobs(marks, roi, roi_bright, max_area=float(marks.size) / 4.0)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
     return read_half(blobs, local, side, ref_area)
+
+
+# A faint look at a half: marks at this share of the frame's mark threshold, but
+# never closer to the face than FAINT_MIN grey levels (sensor noise on a max filter).
+FAINT_SHARE = 0.5
+FAINT_MIN = 16
+FAINT_PIP = 0.4  # a faint mark counts as a possible pip from this share of a pip's area
+FAINT_GROWTH = 4.0  # ... up to this many times it (a pip grows at a lower threshold)
+
+
+def faint_pips(
+    img: U8,
+    bright: U8,
+    solid: U8,
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    need: tuple[int, float, int],
+) -> int:
+    """How many round, pip-sized marks half `side` shows at half the mark contrast.
+
+    `need` is the frame's mark threshold as `(min_contrast, rel_contrast, split)` (see
+    `vision.marks.mark_mask`). A pip washed out by glare, or printed in a pale colour
+    (the green 1 of a coloured set), falls short of the frame's threshold and the half
+    reads one pip short: as a blank when it is the only one. Seen at half the
+    contrast it is still a round mark of a pip's size; noise and grain are not.
+    """
+    hx, hy = tile.half_centres()[side]
+    r = int(np.ceil(0.6 * tile.width))
+    h, w = img.shape
+    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
+    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return 0
+    roi = img[y0:y1, x0:x1]
+    roi_bright = bright[y0:y1, x0:x1]
+    min_contrast, rel_contrast, split = need
+    threshold = np.maximum(
+        min_contrast, np.minimum(split, roi_bright.astype(np.float32) * rel_contrast)
+    )
+    # depth under the face right around each place (a black-hat by a square twice a
+    # pip's width): shading across a face is broad and drops out, a pip does not
+    d = 2.0 * np.sqrt(max(ref_area, 1.0) / np.pi)
+    k = max(3, round(2.0 * d) | 1)
+    square = np.ones((k, k), np.uint8)
+    contrast = np.asarray(cv2.morphologyEx(roi, cv2.MORPH_BLACKHAT, square), dtype=np.int16)
+    low = np.maximum(FAINT_SHARE * threshold, FAINT_MIN)
+    marks = np.asarray((contrast > low) & (solid[y0:y1, x0:x1] > 0), dtype=np.uint8)
+    blobs = find_blobs(marks, roi, roi_bright, max_area=float(marks.size) / 4.0)
+    local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
+    idx = in_half(blobs, local, side)
+    area = blobs.area[idx]
+    # a pip lies inside the half: what reaches the window's edge is a tile's rim or
+    # shadow (on a table as light as the face), which may bend into a round-looking L
+    pip_like = (
+        (area >= FAINT_PIP * ref_area)
+        & (area <= FAINT_GROWTH * ref_area)
+        & round_blobs(blobs)[idx]
+        & ~blobs.touches_edge[idx]
+    )
+    return int(pip_like.sum())

@@ -24,10 +24,11 @@ from vision.marks import (
     find_blobs,
     local_bright,
     mark_mask,
+    mark_split,
     tile_mask,
 )
 from vision.pips import HalfReading, pip_area, read_half, round_blobs
-from vision.reread import reread_half
+from vision.reread import faint_pips, reread_half
 from vision.results import FoundTile, Point, UnsureRegion
 from vision.tuning import Settings
 
@@ -99,6 +100,7 @@ class _Planes:
     marks: NDArray[np.uint8]  # at the pips' contrast
     blobs: Blobs  # the connected marks
     tile: NDArray[np.bool_]  # tile material (Otsu)
+    need: tuple[int, float, int]  # the mark threshold: min_contrast, rel_contrast, split
 
 
 def _outlined(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
@@ -186,6 +188,30 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     return Found(tiles, [], unsure, width, kept, read)
 
 
+def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
+    """`found` with every tile a half of which shows more pip-like marks at half the
+    contrast than it was read with (a pale or washed-out pip the reading missed: a 1
+    read as a blank) reported as unsure instead."""
+    if not found.read:
+        return found
+    ref = pip_area(planes.blobs, found.read) or float(np.pi * (0.1 * found.width) ** 2)
+    tiles: list[FoundTile] = []
+    read: list[TileHypothesis] = []
+    unsure = list(found.unsure)
+    ox, oy = offset
+    for tile, t in zip(found.tiles, found.read, strict=True):
+        if any(
+            faint_pips(planes.img, planes.bright, planes.solid, t, side, ref, planes.need)
+            > tile.pips[side]
+            for side in (0, 1)
+        ):
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "a faint mark that may be a pip"))
+        else:
+            tiles.append(tile)
+            read.append(t)
+    return replace(found, tiles=tiles, unsure=unsure, read=read)
+
+
 def _merge(base: Found, extra: Found) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed."""
     new = [
@@ -216,7 +242,9 @@ def _pass(
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = img.size / 50.0
     if divider_scale < 1.0:
-        faint = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale)
+        faint = mark_mask(
+            img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale, planes.need[2]
+        )
         if thin:
             faint = _thin(faint, _pip_size(planes.blobs))
     else:
@@ -332,10 +360,11 @@ def _search(
     bright: NDArray[np.uint8],
 ) -> Found:
     """One search with the tile material and its local brightness given."""
-    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast)
-    planes = _Planes(
-        img, bright, solid, marks, find_blobs(marks, img, bright, img.size / 50.0), tile
-    )
+    split = mark_split(bright.astype(np.int16) - img.astype(np.int16), solid, s.min_contrast)
+    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, split=split)
+    blobs = find_blobs(marks, img, bright, img.size / 50.0)
+    need = (s.min_contrast, s.rel_contrast, split)
+    planes = _Planes(img, bright, solid, marks, blobs, tile, need)
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.
@@ -343,16 +372,14 @@ def _search(
         # with a tile gap at the lower threshold): the better is kept, and the
         # other's tiles fill the places it left empty.
         # A third pass keeps only the straight, thin parts of the faint marks: a
-        # blurred divider that touches a pip comes apart from it there.
-        passes = [
-            found,
-            _pass(planes, tile, offset, s.divider_contrast, s),
-            _pass(planes, tile, offset, s.divider_contrast, s, thin=True),
-        ]
-        passes.sort(key=_score, reverse=True)
-        found = passes[0]
-        for other in passes[1:]:
-            found = _merge(found, other)
+        # blurred divider that touches a pip comes apart from it there. It only
+        # fills places the others left empty: on a table as light as the tiles
+        # (ivory on white cloth) a tile's end or side is such a straight thin line
+        # too, and a "tile" across it reads the real half and a blank one of table.
+        again = _pass(planes, tile, offset, s.divider_contrast, s)
+        found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
+        found = _merge(found, _pass(planes, tile, offset, s.divider_contrast, s, thin=True))
+    found = _faint_doubts(planes, found, offset)
     width = found.width
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
