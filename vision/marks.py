@@ -142,7 +142,7 @@ def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
 class Blobs:
     """Connected dark marks, one row per blob (index 0 is unused background)."""
 
-    labels: NDArray[np.int32]  # label image, 0 = not a mark
+    labels: NDArray[np.int32]  # label image, 0 = not a mark (too large ones: area 0)
     area: FloatArray
     cx: FloatArray
     cy: FloatArray
@@ -155,6 +155,21 @@ class Blobs:
 
     def __len__(self) -> int:
         return int(self.area.shape[0])
+
+
+def components(mask: U8) -> tuple[int, NDArray[np.int32], NDArray[np.int32], FloatArray]:
+    """`cv2.connectedComponentsWithStats` (8-connected) by Grana's algorithm: the same
+    components as the default, found about three times faster on one thread on a
+    sparse mask (marks) by this OpenCV build."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    return (
+        int(count),
+        np.asarray(labels, dtype=np.int32),
+        np.asarray(stats, dtype=np.int32),
+        np.asarray(centroids, dtype=np.float64),
+    )
 
 
 def local_bright(img: U8, window: int) -> U8:
@@ -205,19 +220,20 @@ def mark_mask(
 
 def find_blobs(mask: U8, img: U8, bright: U8, max_area: float) -> Blobs:
     """Label the marks and measure every blob's size, position, shape and darkness."""
-    count, labels_raw, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels_raw, stats, _ = components(mask)
     labels = np.asarray(labels_raw, dtype=np.int32)
     n = int(count)
     area = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
     big = area > max_area
     big[0] = True
+    ys, xs = np.nonzero(mask)
+    lab = labels[ys, xs]
     if big.any():
         # Large dark regions (the table between tiles) are not marks: drop them first
-        # so the moment sums below only run over small blobs.
-        keep_map = np.where(big, 0, np.arange(n, dtype=np.int32))
-        labels = keep_map[labels]
-    ys, xs = np.nonzero(labels)
-    lab = labels[ys, xs]
+        # so the moment sums below only run over small blobs. (They keep their label
+        # in `labels`, with area 0.)
+        small = ~big[lab]
+        ys, xs, lab = ys[small], xs[small], lab[small]
     xs_f = xs.astype(np.float64)
     ys_f = ys.astype(np.float64)
     s = np.maximum(np.bincount(lab, minlength=n).astype(np.float64), 1.0)

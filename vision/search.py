@@ -20,6 +20,7 @@ from vision.marks import (
     LIGHT_TABLE,
     Blobs,
     Tone,
+    components,
     darker_material,
     find_blobs,
     local_bright,
@@ -236,9 +237,11 @@ def _pass(
     divider_scale: float,
     s: Settings,
     thin: bool = False,
+    boxes: list[Box] | None = None,
 ) -> Found:
     """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
-    straight, thinner-than-a-pip parts), then read the pips."""
+    straight, thinner-than-a-pip parts, and only inside `boxes` if given), then read
+    the pips."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = img.size / 50.0
     if divider_scale < 1.0:
@@ -246,7 +249,14 @@ def _pass(
             img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale, planes.need[2]
         )
         if thin:
-            faint = _thin(faint, _pip_size(planes.blobs))
+            pip = _pip_size(planes.blobs)
+            if boxes is None:
+                faint = _thin(faint, pip)
+            else:
+                kept = np.zeros_like(faint)
+                for x0, y0, x1, y1 in boxes:
+                    kept[y0:y1, x0:x1] = _thin(faint[y0:y1, x0:x1], pip)
+                faint = kept
     else:
         faint = planes.marks
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
@@ -260,6 +270,48 @@ def _pass(
     # a divider must come back as pips.
     first = _read(_without(planes, lines, agreed, max_area), agreed, offset, planes)
     return _read(_without(planes, lines, first.kept, max_area), first.kept, offset, planes)
+
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in the search image
+ROOM_SHRINK = 0.15  # unclaimed material is eroded by this share of the tile width
+ROOM_AREA = 0.5  # ... and what is left must be this many squared tile widths
+
+
+def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
+    """Where tile material (with its marks filled in) is left that no tile found
+    claims and that could hold a tile, as boxes grown by a tile width; None when no
+    tile was found (no width: look everywhere). Slivers between tiles and rims drop
+    out."""
+    w = found.width
+    if not found.kept or w <= 0:
+        return None
+    claimed = np.zeros(tile.shape, dtype=np.uint8)
+    for t in found.kept:
+        cv2.fillConvexPoly(claimed, np.rint(_rectangle(t, 1.05)).astype(np.int32), 1)
+    free = np.asarray(tile & (claimed == 0), dtype=np.uint8)
+    k = max(3, round(2 * ROOM_SHRINK * w) | 1)
+    free = np.asarray(cv2.erode(free, np.ones((k, k), np.uint8)), dtype=np.uint8)
+    count, _, stats, _ = components(free)
+    h, wd = tile.shape
+    grow = int(np.ceil(w))
+    boxes: list[Box] = []
+    for i in range(1, int(count)):
+        if stats[i, cv2.CC_STAT_AREA] < ROOM_AREA * w * w:
+            continue
+        x, y = int(stats[i, cv2.CC_STAT_LEFT]), int(stats[i, cv2.CC_STAT_TOP])
+        bw, bh = int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        boxes.append(
+            (max(0, x - grow), max(0, y - grow), min(wd, x + bw + grow), min(h, y + bh + grow))
+        )
+    return boxes
+
+
+def _rectangle(t: TileHypothesis, scale: float) -> NDArray[np.float64]:
+    """The tile's four corners, its size times `scale`."""
+    c = np.array([t.cx, t.cy])
+    n = np.array([t.nx, t.ny]) * t.width * scale
+    d = np.array([t.dx, t.dy]) * t.width * scale / 2.0
+    return np.array([c + n + d, c + n - d, c - n - d, c - n + d])
 
 
 def _pip_size(blobs: Blobs) -> float:
@@ -308,7 +360,9 @@ def _without(
 ) -> Blobs:
     """The pip-contrast marks with the pixels of `dividers` (found in `lines`) removed."""
     marks = planes.marks.copy()
-    on_divider = np.isin(lines.labels, [c.blob for c in dividers]).astype(np.uint8)
+    chosen = np.zeros(len(lines), dtype=np.uint8)
+    chosen[[c.blob for c in dividers]] = 1
+    on_divider = chosen[lines.labels]
     marks[cv2.dilate(on_divider, np.ones((3, 3), np.uint8)) > 0] = 0
     return find_blobs(marks, planes.img, planes.bright, max_area)
 
@@ -378,7 +432,11 @@ def _search(
         # too, and a "tile" across it reads the real half and a blank one of table.
         again = _pass(planes, tile, offset, s.divider_contrast, s)
         found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
-        found = _merge(found, _pass(planes, tile, offset, s.divider_contrast, s, thin=True))
+        # It only runs where tile material is left that no tile claims.
+        boxes = _room(solid > 0, found)
+        if boxes is None or boxes:
+            thin = _pass(planes, tile, offset, s.divider_contrast, s, thin=True, boxes=boxes)
+            found = _merge(found, thin)
     found = _faint_doubts(planes, found, offset)
     width = found.width
     ox, oy = offset
