@@ -172,6 +172,17 @@ def components(mask: U8) -> tuple[int, NDArray[np.int32], NDArray[np.int32], Flo
     )
 
 
+def nonzero(mask: U8) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """`np.nonzero(mask)` (rows, columns, in the same order), by `cv2.findNonZero`:
+    several times faster on a large, sparse mask."""
+    pts: object = cv2.findNonZero(mask)  # None on an empty mask
+    if pts is None:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    xy = np.asarray(pts, dtype=np.intp).reshape(-1, 2)
+    return xy[:, 1], xy[:, 0]
+
+
 def local_bright(img: U8, window: int) -> U8:
     """The brightness of the material around each pixel: a max filter, smoothed."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))
@@ -226,7 +237,7 @@ def find_blobs(mask: U8, img: U8, bright: U8, max_area: float) -> Blobs:
     area = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
     big = area > max_area
     big[0] = True
-    ys, xs = np.nonzero(mask)
+    ys, xs = nonzero(mask)
     lab = labels[ys, xs]
     if big.any():
         # Large dark regions (the table between tiles) are not marks: drop them first

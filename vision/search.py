@@ -14,7 +14,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.area import PlayArea
-from vision.dividers import TileHypothesis, consensus, hypotheses, overlap, suppress
+from vision.dividers import (
+    WIDTH_TOLERANCE,
+    TileHypothesis,
+    consensus,
+    hypotheses,
+    overlap,
+    suppress,
+)
 from vision.facedown import leftovers
 from vision.marks import (
     LIGHT_TABLE,
@@ -102,6 +109,17 @@ class _Planes:
     blobs: Blobs  # the connected marks
     tile: NDArray[np.bool_]  # tile material (Otsu)
     need: tuple[int, float, int]  # the mark threshold: min_contrast, rel_contrast, split
+    max_area: float  # larger dark regions are no marks
+    pip: float  # the typical pip diameter, pixels (0: unknown)
+
+    def crop(self, box: Box) -> _Planes:
+        """The same planes inside `box` (the marks found again there)."""
+        x0, y0, x1, y1 = box
+        img, bright = self.img[y0:y1, x0:x1], self.bright[y0:y1, x0:x1]
+        marks = self.marks[y0:y1, x0:x1]
+        blobs = find_blobs(marks, img, bright, self.max_area)
+        solid, tile = self.solid[y0:y1, x0:x1], self.tile[y0:y1, x0:x1]
+        return _Planes(img, bright, solid, marks, blobs, tile, self.need, self.max_area, self.pip)
 
 
 def _outlined(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
@@ -237,26 +255,17 @@ def _pass(
     divider_scale: float,
     s: Settings,
     thin: bool = False,
-    boxes: list[Box] | None = None,
 ) -> Found:
     """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
-    straight, thinner-than-a-pip parts, and only inside `boxes` if given), then read
-    the pips."""
+    straight, thinner-than-a-pip parts), then read the pips."""
     img, bright, solid = planes.img, planes.bright, planes.solid
-    max_area = img.size / 50.0
+    max_area = planes.max_area
     if divider_scale < 1.0:
         faint = mark_mask(
             img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale, planes.need[2]
         )
         if thin:
-            pip = _pip_size(planes.blobs)
-            if boxes is None:
-                faint = _thin(faint, pip)
-            else:
-                kept = np.zeros_like(faint)
-                for x0, y0, x1, y1 in boxes:
-                    kept[y0:y1, x0:x1] = _thin(faint[y0:y1, x0:x1], pip)
-                faint = kept
+            faint = _thin(faint, planes.pip)
     else:
         faint = planes.marks
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
@@ -269,6 +278,8 @@ def _pass(
     # their material are taken out in the end: a row of merged pips that passed for
     # a divider must come back as pips.
     first = _read(_without(planes, lines, agreed, max_area), agreed, offset, planes)
+    if {t.blob for t in first.kept} == {t.blob for t in agreed}:
+        return first  # every divider won its material: the same marks again
     return _read(_without(planes, lines, first.kept, max_area), first.kept, offset, planes)
 
 
@@ -312,6 +323,22 @@ def _rectangle(t: TileHypothesis, scale: float) -> NDArray[np.float64]:
     n = np.array([t.nx, t.ny]) * t.width * scale
     d = np.array([t.dx, t.dy]) * t.width * scale / 2.0
     return np.array([c + n + d, c + n - d, c - n - d, c - n + d])
+
+
+def _thin_in(planes: _Planes, box: Box, offset: Point, width: float, s: Settings) -> Found:
+    """The thin-line pass inside `box`, its tiles of the frame's `width` only, in the
+    whole search image's coordinates."""
+    x0, y0, _, _ = box
+    sub = planes.crop(box)
+    ox, oy = offset
+    found = _pass(sub, sub.tile, (ox + x0, oy + y0), s.divider_contrast, s, thin=True)
+    pairs = [
+        (tile, replace(t, cx=t.cx + x0, cy=t.cy + y0))
+        for tile, t in zip(found.tiles, found.read, strict=True)
+        if abs(t.width - width) <= WIDTH_TOLERANCE * width
+    ]
+    read = [t for _, t in pairs]
+    return Found([tile for tile, _ in pairs], [], [], width, read, read)
 
 
 def _pip_size(blobs: Blobs) -> float:
@@ -418,7 +445,9 @@ def _search(
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, split=split)
     blobs = find_blobs(marks, img, bright, img.size / 50.0)
     need = (s.min_contrast, s.rel_contrast, split)
-    planes = _Planes(img, bright, solid, marks, blobs, tile, need)
+    planes = _Planes(
+        img, bright, solid, marks, blobs, tile, need, img.size / 50.0, _pip_size(blobs)
+    )
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px:
         # Small tiles (or none found): their dividers are thin, blurred and faint.
@@ -434,9 +463,10 @@ def _search(
         found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
         # It only runs where tile material is left that no tile claims.
         boxes = _room(solid > 0, found)
-        if boxes is None or boxes:
-            thin = _pass(planes, tile, offset, s.divider_contrast, s, thin=True, boxes=boxes)
-            found = _merge(found, thin)
+        if boxes is None:
+            found = _merge(found, _pass(planes, tile, offset, s.divider_contrast, s, thin=True))
+        for box in boxes or []:
+            found = _merge(found, _thin_in(planes, box, offset, found.width, s))
     found = _faint_doubts(planes, found, offset)
     width = found.width
     ox, oy = offset
@@ -445,7 +475,7 @@ def _search(
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
     ]
-    return Found(found.tiles, facedown, unsure, width, found.kept, pip=_pip_size(planes.blobs))
+    return Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip)
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
