@@ -292,25 +292,27 @@ def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
     """Where tile material (with its marks filled in) is left that no tile found
     claims and that could hold a tile, as boxes grown by a tile width; None when no
     tile was found (no width: look everywhere). Slivers between tiles and rims drop
-    out."""
+    out. Worked out at a lower resolution (a tile still 8 px wide or more)."""
     w = found.width
     if not found.kept or w <= 0:
         return None
-    claimed = np.zeros(tile.shape, dtype=np.uint8)
+    f = int(np.clip(w // 8, 1, 4))
+    h, wd = tile.shape
+    small = cv2.resize(tile.astype(np.uint8), (max(1, wd // f), max(1, h // f)))
+    claimed = np.zeros(small.shape, dtype=np.uint8)
     for t in found.kept:
-        cv2.fillConvexPoly(claimed, np.rint(_rectangle(t, 1.05)).astype(np.int32), 1)
-    free = np.asarray(tile & (claimed == 0), dtype=np.uint8)
-    k = max(3, round(2 * ROOM_SHRINK * w) | 1)
+        cv2.fillConvexPoly(claimed, np.rint(_rectangle(t, 1.05) / f).astype(np.int32), 1)
+    free = np.asarray((small > 0) & (claimed == 0), dtype=np.uint8)
+    k = max(3, round(2 * ROOM_SHRINK * w / f) | 1)
     free = np.asarray(cv2.erode(free, np.ones((k, k), np.uint8)), dtype=np.uint8)
     count, _, stats, _ = components(free)
-    h, wd = tile.shape
     grow = int(np.ceil(w))
     boxes: list[Box] = []
     for i in range(1, int(count)):
-        if stats[i, cv2.CC_STAT_AREA] < ROOM_AREA * w * w:
+        if stats[i, cv2.CC_STAT_AREA] * f * f < ROOM_AREA * w * w:
             continue
-        x, y = int(stats[i, cv2.CC_STAT_LEFT]), int(stats[i, cv2.CC_STAT_TOP])
-        bw, bh = int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        x, y = f * int(stats[i, cv2.CC_STAT_LEFT]), f * int(stats[i, cv2.CC_STAT_TOP])
+        bw, bh = f * int(stats[i, cv2.CC_STAT_WIDTH]), f * int(stats[i, cv2.CC_STAT_HEIGHT])
         boxes.append(
             (max(0, x - grow), max(0, y - grow), min(wd, x + bw + grow), min(h, y + bh + grow))
         )
