@@ -51,9 +51,11 @@ class DisplaySettings:
                 f"table id {self.table!r} is not valid: use lower-case letters, digits, "
                 "'_' and '-', starting with a letter or digit (and not 'tournament')"
             )
-        for name, port in (("mqtt port", self.mqtt_port), ("http port", self.http_port)):
-            if not 0 <= port <= 65535:
-                raise SettingsError(f"{name} {port} is out of range 0..65535")
+        # the broker's port is a real one; the page's may be 0 (any free port)
+        ports = (("mqtt port", self.mqtt_port, 1), ("http port", self.http_port, 0))
+        for name, port, lowest in ports:
+            if not lowest <= port <= 65535:
+                raise SettingsError(f"{name} {port} is out of range {lowest}..65535")
         if self.language is not None and self.language not in LANGUAGES:
             raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
         if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:

@@ -30,9 +30,11 @@ class DeskSettings:
     mqtt_tls: MqttTls | None = None  # None: plain MQTT
 
     def __post_init__(self) -> None:
-        for name, port in (("mqtt port", self.mqtt_port), ("http port", self.http_port)):
-            if not 0 <= port <= 65535:
-                raise SettingsError(f"{name} {port} is out of range 0..65535")
+        # the broker's port is a real one; the page's may be 0 (any free port)
+        ports = (("mqtt port", self.mqtt_port, 1), ("http port", self.http_port, 0))
+        for name, port, lowest in ports:
+            if not lowest <= port <= 65535:
+                raise SettingsError(f"{name} {port} is out of range {lowest}..65535")
         if self.publish_interval_s < 0:
             raise SettingsError("the publish interval cannot be negative")
         if self.sync_timeout_s <= 0 or self.heartbeat_s <= 0:

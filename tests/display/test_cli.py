@@ -9,12 +9,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from display.cli import display
 from tests.display import samples
 from tests.display.conftest import Controller, wait_for
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tournament.cli import tournament
 
 
 def fetch(url: str) -> dict[str, Any] | None:
@@ -81,3 +84,21 @@ def test_an_unreadable_password_file_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "cannot read" in result.output
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "words"),
+    [
+        (display, ["--table", "t1", "--mqtt-port", "0"], "mqtt port 0 is out of range 1..65535"),
+        (display, ["--table", "t1", "--mqtt-port", "70000"], "out of range 1..65535"),
+        (display, ["--table", "t1", "--http-port", "70000"], "out of range 0..65535"),
+        (tournament, ["--mqtt-port", "0"], "mqtt port 0 is out of range 1..65535"),
+        (tournament, ["--http-port", "-1"], "http port -1 is out of range 0..65535"),
+    ],
+)
+def test_a_port_out_of_range_is_a_usage_error(
+    command: click.Command, args: list[str], words: str
+) -> None:
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output
