@@ -43,6 +43,7 @@ from vision.tuning import Settings
 logger = logging.getLogger(__name__)
 
 SURE = 0.9  # a half read with less confidence gets a second look
+DOUBTFUL = 0.7  # below this a tile's pips form no domino's layout (lop-sided)
 WHOLE = 0.9  # a tile less of whose halves shows its face is covered (a hand)
 FACE_SHARE = 0.7  # ... its face: at least this share of the face's brightness
 
@@ -232,20 +233,26 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
 
 
 def _merge(base: Found, extra: Found) -> Found:
-    """`base` plus the tiles of `extra` on material that `base` left unclaimed."""
-    new = [
-        (tile, hyp)
-        for tile, hyp in zip(extra.tiles, extra.read, strict=True)
-        if not any(overlap(hyp, k) for k in base.kept)
-    ]
-    return Found(
-        base.tiles + [t for t, _ in new],
-        [],
-        base.unsure,
-        base.width,
-        base.kept + [h for _, h in new],
-        base.read + [h for _, h in new],
-    )
+    """`base` plus the tiles of `extra` on material that `base` left unclaimed.
+
+    A tile of `base` whose pips form no domino's layout (read lop-sided, below
+    `DOUBTFUL`) gives way to a tile of `extra` in its place (the only one there)
+    that reads as a domino (`SURE`): the other pass placed the tile better.
+    """
+    tiles, kept, read = list(base.tiles), list(base.kept), list(base.read)
+    for tile, hyp in zip(extra.tiles, extra.read, strict=True):
+        clash = [i for i, k in enumerate(kept) if overlap(hyp, k)]
+        if not clash:
+            tiles.append(tile)
+            kept.append(hyp)
+            read.append(hyp)
+            continue
+        if len(clash) != 1 or tile.confidence < SURE or kept[clash[0]] not in read:
+            continue
+        j = read.index(kept[clash[0]])
+        if tiles[j].confidence < DOUBTFUL:
+            tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
+    return Found(tiles, [], base.unsure, base.width, kept, read)
 
 
 def _pass(
