@@ -35,7 +35,7 @@ from vision.marks import (
     mark_split,
     tile_mask,
 )
-from vision.pips import HalfReading, pip_area, read_half, round_blobs
+from vision.pips import HalfReading, in_half, pip_area, read_half, round_blobs
 from vision.reread import faint_pips, reread_half
 from vision.results import FoundTile, Point, UnsureRegion
 from vision.tuning import Settings
@@ -230,6 +230,61 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
             tiles.append(tile)
             read.append(t)
     return replace(found, tiles=tiles, unsure=unsure, read=read)
+
+
+STRAY_REACH = 2.0  # stray pips this many tile widths apart belong together
+STRAY_PIPS = 2  # ... and so many of them together are an unread tile
+STRAY_DARKNESS = 0.6  # a stray pip is at least this share as dark as the pips read
+
+
+def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
+    """Where pips lie that no tile found explains, in the search image.
+
+    A round mark of a pip's size on tile material is a pip; pips outside every tile
+    found (and every place already unsure) belong to a tile that was not read: its
+    divider did not show (glare, a tile touching others on a table of its own tone).
+    The snapshot must then not be judged as if that tile were not there. Two or more
+    such pips within `STRAY_REACH` tile widths of each other make one place.
+    Printed figures on a board (round digits) are much paler than pips: a stray pip
+    must be nearly as dark as the pips read.
+    """
+    b = planes.blobs
+    ref = pip_area(b, found.read) if found.read else float(np.pi * (planes.pip / 2.0) ** 2)
+    if ref <= 0:
+        return []
+    pip = round_blobs(b) & (b.area >= 0.5 * ref) & (b.area <= 2.0 * ref)
+    pip[0] = False
+    # as dark as the pips read (printed figures on a board are paler than pips)
+    read = [in_half(b, t, side) for t in found.read for side in (0, 1)]
+    counted = np.concatenate(read) if read else np.flatnonzero(pip)
+    if counted.size:
+        pip &= b.darkness >= STRAY_DARKNESS * float(np.median(b.darkness[counted]))
+    idx = np.flatnonzero(pip)
+    if idx.size < STRAY_PIPS:
+        return []
+    x, y = b.cx[idx], b.cy[idx]
+    free = np.ones(idx.size, dtype=np.bool_)
+    for t in found.kept:
+        along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
+        across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
+        free &= ~((np.abs(along) <= 1.1 * t.width) & (np.abs(across) <= 0.6 * t.width))
+    x, y = x[free], y[free]
+    if x.size < STRAY_PIPS:
+        return []
+    reach = STRAY_REACH * (found.width if found.width > 0 else 5.0 * planes.pip)
+    group = np.arange(x.size)
+    near = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= reach
+    for _ in range(x.size):  # label spreading: each pip takes its group's lowest index
+        new = np.min(np.where(near, group[None, :], x.size), axis=1)
+        if (new == group).all():
+            break
+        group = new
+    out: list[Point] = []
+    for g in np.unique(group):
+        members = group == g
+        if members.sum() >= STRAY_PIPS:
+            out.append((float(x[members].mean()), float(y[members].mean())))
+    return out
 
 
 def _merge(base: Found, extra: Found) -> Found:
@@ -483,6 +538,10 @@ def _search(
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
+    ]
+    unsure += [
+        UnsureRegion(x + ox, y + oy, "pips of a tile that was not read")
+        for x, y in _stray_pips(planes, found)
     ]
     return Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip)
 
