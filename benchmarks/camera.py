@@ -20,13 +20,19 @@ passes on goes to a real `service.reconciler.Reconciler` on a table-mode game th
 told only what players tell (who led, knocks). Figures:
 
 - per-tile accuracy: over every observation, the share of the tiles on the table
-  read with the right pips and both halves within 5 mm of the truth (and, for
-  comparison, the detector alone over every frame the gate let through);
+  read with the right pips and both halves within 5 mm of the truth (an observation
+  with an unsure place counts too, though the reconciler does not judge it; the
+  same over the others only; and, for comparison, the detector alone over every
+  frame the gate let through);
 - false plays: plays the reconciler accepted that the game did not make, plus
   observations taken while a hand was in view;
 - alerts: alerts the reconciler raised (nothing illegal is laid in these games, so
   each is a false alarm, e.g. `NOT_TOUCHING` for a tile read in the wrong place);
 - missed plays: plays of the game the reconciler never accepted;
+- UNREADABLE raised: how often an unsure place stood long enough to be reported;
+- accepted early: plays accepted while an earlier play of the game had not been (an
+  unread lead makes the next tile read the table's lead): not false plays, but the
+  table's game differs from the players' from then on;
 - ms per frame: CPU time of `Pipeline.step` on one thread (OpenCV set to one thread),
   over all frames and over the frames it read (the gate lets about one frame in three
   through); the wall time too, which on a shared machine is longer.
@@ -74,6 +80,11 @@ class Tally:
     false_plays: int = 0
     alerts: list[str] = field(default_factory=list)
     missed: int = 0
+    early: int = 0  # plays accepted while an earlier play of the game was not
+    unsure: int = 0  # observations with an unsure place (the reconciler does not judge them)
+    sure_tiles: int = 0  # the tiles of the other observations
+    sure_right: int = 0
+    unreadable: int = 0  # times an unreadable place was raised (UNREADABLE)
     plays: int = 0
     frames: int = 0
     frame_tiles: int = 0  # the detector alone, on every frame the gate let through
@@ -82,9 +93,25 @@ class Tally:
     ms_read: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
 
+    def observed(self, seen: Snapshot, truth: Snapshot, hand: bool) -> None:
+        """One observation passed on, and the table's truth at that frame."""
+        self.observations += 1
+        self.with_hand += hand
+        self.tiles += len(truth.tiles)
+        right = right_tiles(seen, truth)
+        self.right += right
+        if seen.unsure:
+            self.unsure += 1
+        else:
+            self.sure_tiles += len(truth.tiles)
+            self.sure_right += right
+
     def add(self, other: Tally) -> None:
-        names = ("tiles", "right", "observations", "with_hand", "false_plays")
-        for name in (*names, "frame_tiles", "frame_right"):
+        names = (
+            *("tiles", "right", "observations", "with_hand", "false_plays", "unsure"),
+            *("sure_tiles", "sure_right", "unreadable", "early", "frame_tiles", "frame_right"),
+        )
+        for name in names:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.missed += other.missed
         self.plays += other.plays
@@ -127,6 +154,15 @@ def _near(a: SeenTile, b: SeenTile, mm: float) -> bool:
     return max(abs(a.xa - b.xa), abs(a.ya - b.ya), abs(a.xb - b.xb), abs(a.yb - b.yb)) <= mm
 
 
+def accepted_early(made: Sequence[str], accepted: Sequence[str]) -> int:
+    """Plays accepted while an earlier play of the game had not been."""
+    return sum(
+        1
+        for i, tile in enumerate(accepted)
+        if tile in made and any(m not in accepted[:i] for m in made[: made.index(tile)])
+    )
+
+
 def tell(table: Game, told: Sequence[Mapping[str, Any]]) -> None:
     """What the players tell the table after a play: who led, knocks."""
     for body in told:
@@ -145,6 +181,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     pipeline = Pipeline(PipelineSettings(detector=Settings(tone=TONES[style.tiles])))
     accepted: list[str] = []
     told_upto = -1
+    unreadable = False
 
     def light(i: int) -> float:
         return 0.75 if cloud and 20 <= i % 60 < 35 else 1.0
@@ -167,13 +204,12 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
             truth = item.truth.snapshot()
             tally.frame_tiles += len(truth.tiles)
             tally.frame_right += right_tiles(step.reading, truth)
+        if pipeline.unreadable is not None and not unreadable:
+            tally.unreadable += 1
+        unreadable = pipeline.unreadable is not None
         outcomes = list(rec.tick(now[0]))
         if step.observation is not None:
-            truth = item.truth.snapshot()
-            tally.observations += 1
-            tally.with_hand += item.hand_visible
-            tally.tiles += len(truth.tiles)
-            tally.right += right_tiles(step.observation, truth)
+            tally.observed(step.observation, item.truth.snapshot(), item.hand_visible)
             outcomes += rec.observe(step.observation)
         for outcome in outcomes:
             if isinstance(outcome, Accepted):
@@ -183,6 +219,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
             elif isinstance(outcome, Alert):
                 tally.alerts.append(f"{outcome.code} {outcome.tile}")
     made = [p["tile"] for p in game.plays]
+    tally.early = accepted_early(made, accepted)
     extra = list(accepted)
     for tile in made:
         if tile in extra:
@@ -230,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:9} tiles {t.right:>4}/{t.tiles:<4} ({t.right / max(1, t.tiles):7.2%}), "
               f"detector alone {t.frame_right / max(1, t.frame_tiles):7.2%}, "
               f"false plays {t.false_plays}, alerts {len(t.alerts)}, "
+              f"UNREADABLE {t.unreadable}, "
               f"missed {t.missed}/{t.plays}")  # fmt: skip
     print(f"not harsh tiles {plain.right:>4}/{plain.tiles:<4} "
           f"({plain.right / max(1, plain.tiles):7.2%}), detector alone "
@@ -243,12 +281,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"per-tile accuracy   {accuracy:8.2%}   target {TARGETS[0][1]}  "
           f"({total.right}/{total.tiles} tiles over every observation)")  # fmt: skip
     frame_acc = total.frame_right / max(1, total.frame_tiles)
+    sure = total.sure_right / max(1, total.sure_tiles)
+    print(f"  judged ones       {sure:8.2%}   ({total.sure_right}/{total.sure_tiles} tiles over "
+          f"the observations without an unsure place; {total.unsure} had one)")  # fmt: skip
     print(f"  detector alone    {frame_acc:8.2%}   ({total.frame_right}/{total.frame_tiles} tiles "
           "over every frame read)")  # fmt: skip
     print(f"false plays         {total.false_plays:8d}   target {TARGETS[1][1]}  "
           f"(observations with a hand in view: {total.with_hand})")  # fmt: skip
     print(f"alerts (false)      {len(total.alerts):8d}")
     print(f"missed plays        {total.missed:8d}")
+    print(f"UNREADABLE raised   {total.unreadable:8d}   (an unsure place stood 5 s)")
+    print(f"accepted early      {total.early:8d}   (a play accepted while an earlier one of the "
+          "game was not: the table's game then differs from the players')")  # fmt: skip
     print(
         f"ms per frame        {statistics.mean(total.ms_all):8.1f}   CPU, all frames (gate only on "
         f"most); wall {statistics.mean(total.wall_ms):.1f}"
