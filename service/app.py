@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from config.settings import Settings
 from engine.rules import Rules
@@ -37,6 +37,9 @@ from service.journal import Journal
 from service.mqtt_link import MqttLink
 from service.payloads import stamp
 from service.table import Published, TableConfig, TableCore
+
+if TYPE_CHECKING:
+    from service.camera import SimOptions  # imports OpenCV: only for the type
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +72,10 @@ class TableService:
         *,
         rules: Callable[[str], Rules] = find_rules,
         panel_factory: Callable[[TableService], Any] | None = None,
+        camera_sim: SimOptions | None = None,
     ) -> None:
         self.settings = settings
+        self._camera_sim = camera_sim  # a simulated camera's seed and pace
         table = settings.table
         state_dir = Path(settings.state.dir)
         state_dir.mkdir(parents=True, exist_ok=True)
@@ -130,7 +135,10 @@ class TableService:
 
         simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
-            self.settings, self.submit, tell=self.submit_panel if simulated else None
+            self.settings,
+            self.submit,
+            tell=self.submit_panel if simulated else None,
+            sim=self._camera_sim,
         )
         self._handlers |= {
             cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),

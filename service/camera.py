@@ -25,10 +25,20 @@ from types import TracebackType
 from typing import Any, Self
 
 from config.settings import CameraTone, Settings
+from engine.rules import RulesError
 from vision.errors import VisionError
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import DeviceSource, Frame, FrameSource, SourceError, make_source
+from vision.source import (
+    DeviceSource,
+    Frame,
+    FrameSource,
+    SimGame,
+    SimSource,
+    SourceError,
+    make_source,
+    sim_game,
+)
 from vision.stable import UnreadableSpot
 from vision.tuning import Settings as DetectorSettings
 
@@ -74,7 +84,8 @@ class CameraReadable:
 class CameraSource:
     """Reads frames on its own thread and submits settled snapshots and status.
 
-    `source` makes the frame source (default: `make_source(camera.source, camera.fps)`);
+    `source` makes the frame source (default: from `camera.source`; `sim` renders a hand
+    of the table's own rules and seats, with `sim`'s seed and pace);
     `tell` receives the commands a simulated game's players give (who led, passes),
     e.g. the service's `submit_panel`; `paced=False` reads as fast as frames come (for
     folders and simulations in tests).
@@ -88,6 +99,7 @@ class CameraSource:
         source: Callable[[], FrameSource] | None = None,
         tell: Callable[[dict[str, Any]], None] | None = None,
         detector: DetectorSettings | None = None,
+        sim: SimOptions | None = None,
         offline_s: float = 2.0,
         retry_s: float = 5.0,
         paced: bool = True,
@@ -108,7 +120,8 @@ class CameraSource:
             ),
             Path(settings.state.dir),
         )
-        self._make = source or (lambda: _from_settings(camera.source, self.fps, tell))
+        options = sim or SimOptions()
+        self._make = source or (lambda: _from_settings(settings, self.fps, tell, options))
         self._source: FrameSource | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -221,10 +234,36 @@ class CameraSource:
 
 
 def _from_settings(
-    spec: int | str, fps: float, tell: Callable[[dict[str, Any]], None] | None
+    settings: Settings,
+    fps: float,
+    tell: Callable[[dict[str, Any]], None] | None,
+    sim: SimOptions,
 ) -> FrameSource:
+    spec = settings.camera.source
     if spec == "sim":
-        return make_source(spec, fps, tell=tell)
+        return SimSource(_sim_game(settings, sim.seed), fps=fps, pace_s=sim.pace_s, tell=tell)
     if isinstance(spec, str) and spec.startswith("/dev/"):
         return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
     return make_source(spec, fps)
+
+
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """The simulated camera's game (`camera.source = "sim"`): its seed, and how long each
+    play lies still before the next hand reaches in."""
+
+    seed: int = 0
+    pace_s: float = 1.0
+
+
+def _sim_game(settings: Settings, seed: int) -> SimGame:
+    """A hand of the table's own rules and seats, laid out on its surface: the frames show
+    the game the table referees (its lead, passes and draws are told as players would)."""
+    table = settings.table
+    surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    try:
+        return sim_game(table.rules, table.seats, seed, size_mm=surface)
+    except (RulesError, OSError, ValueError) as exc:
+        raise SourceError(
+            f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"
+        ) from exc

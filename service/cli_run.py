@@ -91,7 +91,12 @@ def demo(
                 "state_dir": workdir / "state",
             },
         )
-        service = stack.enter_context(TableService(settings))
+        camera_sim = None
+        if board is None:  # the rendered hand: the table's rules and seats, this seed and pace
+            from service.camera import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
+
+            camera_sim = SimOptions(seed=seed or 0, pace_s=pace)
+        service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
             http_host=http_host, http_port=http_port,

@@ -11,12 +11,13 @@ import pytest
 
 from config.loader import load_settings
 from config.settings import CameraSourceKind, CameraTone, Settings
+from engine import rulesets
 from engine.surface import SeenTile, Snapshot
 from service import camera as cam
-from service.camera import CameraSource
+from service.camera import CameraSource, SimOptions
 from vision.marks import Tone
 from vision.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.source import CameraOpenError, FolderSource
+from vision.source import CameraOpenError, FolderSource, SimSource, SourceError, sim_game
 
 TILES = (
     SeenTile(6, 6, 450, 288, 450, 312),
@@ -105,3 +106,32 @@ def test_camera_sources_by_kind(tmp_path: Path) -> None:
     make = CameraSource(settings(tmp_path, source="/dev/video63"), lambda _: None)._make
     with pytest.raises(CameraOpenError, match="/dev/video63 exists"):
         make()
+
+
+def test_the_simulated_camera_plays_the_tables_own_rules_and_seats(tmp_path: Path) -> None:
+    walnut = load_settings(
+        None,
+        {
+            "state.dir": str(tmp_path / "state"),
+            "table.rules": "walnut",
+            "table.seats": 4,
+            "camera.source": "sim",
+        },
+    )
+    made = CameraSource(walnut, lambda _: None, sim=SimOptions(seed=7, pace_s=0.3))._make()
+    assert isinstance(made, SimSource)
+    game = made.game
+    assert (game.rules, game.seats, game.seed) == ("walnut", 4, 7)
+    assert game.plays[0]["seat"] in range(4)
+    # the same hand as the engine plays it for that seed: the table will agree with it
+    assert game == sim_game("walnut", 4, 7)
+    made.close()
+    # a house's own ruleset file is not one the simulation knows: said, not guessed
+    rules = tmp_path / "house.toml"
+    rules.write_text(rulesets.text("walnut").replace('"walnut"', '"house"'))
+    house = load_settings(
+        None,
+        {"state.dir": str(tmp_path / "s2"), "table.rules": str(rules), "camera.source": "sim"},
+    )
+    with pytest.raises(SourceError, match="only the shipped rulesets"):
+        CameraSource(house, lambda _: None)._make()
