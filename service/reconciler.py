@@ -8,6 +8,8 @@ PicoChess's reconciliation order, on whole settled snapshots (never raw events):
    quick pair in sequence: `game.play` each, for the turn seat;
 3. the last accepted play is gone: `game.undo()` (then the rest of the snapshot is
    judged again, so a last play slid to another end is taken back and played there);
+   unless a new tile lies against its open end: then it was not read, not taken back
+   (UNREADABLE, a warning, after the grace time, until it is read again);
 4. a known position again (the accepted layout, e.g. a lifted tile put back): a
    standing alert is resolved;
 5. else an illegal position: the engine's judgement of the new tile (NO_MATCH,
@@ -40,6 +42,11 @@ from engine.tiles import Tile
 log = logging.getLogger(__name__)
 
 TILE_LIFTED = "TILE_LIFTED"
+UNREADABLE = "UNREADABLE"
+_UNREAD_TEXT = {
+    "en": "{tile} is not read where it lies, with a tile against it: straighten it.",
+    "es": "No se lee {tile} donde está, con otra ficha junto a ella: enderécela.",
+}
 _LIFTED_TEXT = {
     "en": "{tile} was lifted from the layout: put it back where it was.",
     "es": "Se levantó {tile} de la mesa: vuelva a ponerla donde estaba.",
@@ -70,6 +77,7 @@ class Alert:
     message: str
     seat: int | None = None
     reason: Reason | None = None
+    warning: bool = False  # not an offence: the source cannot be sure (UNREADABLE)
 
     @property
     def key(self) -> str:
@@ -78,6 +86,8 @@ class Alert:
 
     @property
     def severity(self) -> str:
+        if self.warning:
+            return "warning"
         return self.reason.severity if self.reason is not None else "illegal"
 
 
@@ -262,6 +272,12 @@ class Reconciler:
         if match.missing:
             last = len(game.layout.nodes) - 1
             tile = game.layout.nodes[last].tile
+            if match.missing == [last] and self._joined_to(last, match.extras):
+                # A new tile lies against the last play's open end, but the play itself
+                # is not read: it cannot have been taken back (the new tile would join
+                # nothing), so the source lost it (merged with a neighbour, glare).
+                # Neither a take-back nor a play to judge: unreadable until it is seen.
+                return self._pend(self._unread(last))
             if (
                 undo_allowed
                 and match.missing == [last]
@@ -319,6 +335,30 @@ class Reconciler:
             if left is not None and _half_gap(left, seen) > self.match_mm:
                 del self._ignored[seen.tile]
         return out
+
+    def _joined_to(self, node: int, extras: Sequence[SeenTile]) -> bool:
+        """Whether a new tile (not the node's own tile) joins an open end of `node` where
+        it lay: the geometry says the node is still there, whatever was read."""
+        layout = self.game.layout
+        tile = layout.nodes[node].tile
+        if self._placed.get(tile) is None:
+            return False
+        coords = self._node_coords(layout)
+        for seen in extras:
+            if seen.tile is tile:
+                continue
+            touch = touching(layout, coords, seen, self.size, self.tolerance_mm)
+            if touch is not None and touch.end is not None and touch.end.node == node:
+                return True
+        return False
+
+    def _unread(self, node: int) -> Alert:
+        game = self.game
+        tile = game.layout.nodes[node].tile
+        placed = self._placed.get(tile)
+        text = _UNREAD_TEXT.get(game.language, _UNREAD_TEXT["en"]).format(tile=tile)
+        at = coords_of(placed) if placed is not None else None
+        return Alert(UNREADABLE, tile, at, text, warning=True)
 
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
         """Whether another tile lies just where `tile` lay: a misreading (to be corrected

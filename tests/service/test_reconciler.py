@@ -207,6 +207,36 @@ def test_the_last_play_slid_to_another_end_is_taken_back_and_played_there(table:
     assert table.game.layout.nodes[-1].parent_edge is Edge.ARM0
 
 
+def test_the_last_play_unread_with_a_tile_against_it_is_unreadable_not_taken_back(
+    table: Table,
+) -> None:
+    """The camera loses the last play (merged with a new neighbour, glare) while a new
+    tile lies against its open end: not a take-back (the new tile would join nothing),
+    not an illegal play; UNREADABLE (a warning) where it lies, until it is read again."""
+    joined = table.where("4-1", OpenEnd(1, Edge.LOW, 4))  # against 6-4's open 4
+    seen = table.lift("6-4")
+    assert table.lay(joined) == []  # no undo, no NOT_TOUCHING
+    assert table.game.layout.tiles() == [t("6-6"), t("6-4")]
+    (alert,) = table.tick(GRACE)
+    assert isinstance(alert, Alert) and (alert.code, alert.tile) == ("UNREADABLE", t("6-4"))
+    assert alert.severity == "warning" and alert.coords == (474, 300, 498, 300)
+    assert "6-4" in alert.message
+    # read again: the new tile is the next play, and the warning goes
+    out = table.lay(seen)
+    assert [type(o) for o in out] == [Accepted, Resolved]
+    assert table.game.layout.tiles() == [t("6-6"), t("6-4"), t("4-1")]
+
+
+def test_the_last_play_lifted_and_another_tile_laid_elsewhere_is_still_a_take_back(
+    table: Table,
+) -> None:
+    elsewhere = table.where("6-5", OpenEnd(0, Edge.SIDE1, 6))  # against the spinner
+    table.lift("6-4")
+    out = table.lay(elsewhere)
+    assert isinstance(out[0], Accepted) and isinstance(out[0].judgement.events[0], UndoEvent)
+    assert table.game.layout.tiles()[-1] is t("6-5")
+
+
 def test_lifting_an_earlier_tile_stands_until_it_is_put_back(table: Table) -> None:
     table.play("4-1", OpenEnd(1, Edge.LOW, 4))
     seen = table.lift("6-4")
