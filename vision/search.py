@@ -59,6 +59,7 @@ class Found:
     kept: list[TileHypothesis] = field(default_factory=list)  # all that won material
     read: list[TileHypothesis] = field(default_factory=list)  # those behind `tiles`
     pip: float = 0.0  # the typical pip diameter, pixels (0: unknown)
+    stray: list[Point] = field(default_factory=list)  # pips outside every tile, frame px
 
 
 def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
@@ -232,21 +233,21 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     return replace(found, tiles=tiles, unsure=unsure, read=read)
 
 
+STRAY = "pips of a tile that was not read"
 STRAY_REACH = 2.0  # stray pips this many tile widths apart belong together
 STRAY_PIPS = 2  # ... and so many of them together are an unread tile
 STRAY_DARKNESS = 0.6  # a stray pip is at least this share as dark as the pips read
 
 
 def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
-    """Where pips lie that no tile found explains, in the search image.
+    """The pips that no tile found explains, in the search image.
 
     A round mark of a pip's size on tile material is a pip; pips outside every tile
     found (and every place already unsure) belong to a tile that was not read: its
     divider did not show (glare, a tile touching others on a table of its own tone).
-    The snapshot must then not be judged as if that tile were not there. Two or more
-    such pips within `STRAY_REACH` tile widths of each other make one place.
-    Printed figures on a board (round digits) are much paler than pips: a stray pip
-    must be nearly as dark as the pips read.
+    The snapshot must then not be judged as if that tile were not there (see
+    `_stray_places`). Printed figures on a board (round digits) are much paler than
+    pips: a stray pip must be nearly as dark as the pips read.
     """
     b = planes.blobs
     ref = pip_area(b, found.read) if found.read else float(np.pi * (planes.pip / 2.0) ** 2)
@@ -254,24 +255,24 @@ def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
         return []
     pip = round_blobs(b) & (b.area >= 0.5 * ref) & (b.area <= 2.0 * ref)
     pip[0] = False
-    # as dark as the pips read (printed figures on a board are paler than pips)
     read = [in_half(b, t, side) for t in found.read for side in (0, 1)]
     counted = np.concatenate(read) if read else np.flatnonzero(pip)
     if counted.size:
         pip &= b.darkness >= STRAY_DARKNESS * float(np.median(b.darkness[counted]))
     idx = np.flatnonzero(pip)
-    if idx.size < STRAY_PIPS:
+    return [
+        (float(x), float(y))
+        for x, y in zip(b.cx[idx], b.cy[idx], strict=True)
+        if not any(_inside(x, y, t) for t in found.kept)
+    ]
+
+
+def _stray_places(pips: list[Point], reach: float) -> list[Point]:
+    """Stray pips grouped: two or more within `reach` of each other (through one
+    another) make one place, at their mean."""
+    if len(pips) < STRAY_PIPS or reach <= 0:
         return []
-    x, y = b.cx[idx], b.cy[idx]
-    free = np.ones(idx.size, dtype=np.bool_)
-    for t in found.kept:
-        along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
-        across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
-        free &= ~((np.abs(along) <= 1.1 * t.width) & (np.abs(across) <= 0.6 * t.width))
-    x, y = x[free], y[free]
-    if x.size < STRAY_PIPS:
-        return []
-    reach = STRAY_REACH * (found.width if found.width > 0 else 5.0 * planes.pip)
+    x, y = np.array([p[0] for p in pips]), np.array([p[1] for p in pips])
     group = np.arange(x.size)
     near = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= reach
     for _ in range(x.size):  # label spreading: each pip takes its group's lowest index
@@ -285,6 +286,13 @@ def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
         if members.sum() >= STRAY_PIPS:
             out.append((float(x[members].mean()), float(y[members].mean())))
     return out
+
+
+def _inside(x: float, y: float, t: TileHypothesis) -> bool:
+    """True when (x, y) lies on tile `t` (grown a little)."""
+    along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
+    across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
+    return abs(along) <= 1.1 * t.width and abs(across) <= 0.6 * t.width
 
 
 def _merge(base: Found, extra: Found) -> Found:
@@ -482,7 +490,9 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
     light table (most of the frame on the light side of Otsu's split) coloured faces
     read in grey (`Tone.GREY`, wooden tiles on white cloth) may be the darker
     material. Then both are tried, and the reading with more (and surer) tiles wins.
-    (Tried for light sets too, it read shadows on white cloth as ivory tiles.)
+    (Tried for light sets too, it read shadows on white cloth as ivory tiles.) The
+    stray pips the other reading saw outside the winner's tiles stay unsure places:
+    both looked at the same table.
     """
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
     found = _search(img, offset, s, tile, solid, local_bright(img, s.window))
@@ -491,9 +501,26 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
         if dark.any():
             bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.window)
             other = _search(img, offset, s, dark, dark_solid, bright)
-            if _score(other) > _score(found):
-                return other
+            best, worse = (other, found) if _score(other) > _score(found) else (found, other)
+            return _with_strays(best, worse, offset)
     return found
+
+
+def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
+    """`best` with the stray pips of `worse` that lie outside `best`'s tiles too."""
+    ox, oy = offset
+    pips = best.stray + [
+        (x, y) for x, y in worse.stray if not any(_inside(x - ox, y - oy, t) for t in best.kept)
+    ]
+    unsure = [u for u in best.unsure if u.reason != STRAY] + [
+        UnsureRegion(x, y, STRAY) for x, y in _stray_places(pips, _reach(best))
+    ]
+    return replace(best, unsure=unsure, stray=pips)
+
+
+def _reach(found: Found) -> float:
+    """How far apart stray pips may lie and belong together."""
+    return STRAY_REACH * (found.width if found.width > 0 else 5.0 * found.pip)
 
 
 def _search(
@@ -539,11 +566,10 @@ def _search(
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
     ]
-    unsure += [
-        UnsureRegion(x + ox, y + oy, "pips of a tile that was not read")
-        for x, y in _stray_pips(planes, found)
-    ]
-    return Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip)
+    stray = [(x + ox, y + oy) for x, y in _stray_pips(planes, found)]
+    out = Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip, stray=stray)
+    places = [UnsureRegion(x, y, STRAY) for x, y in _stray_places(stray, _reach(out))]
+    return replace(out, unsure=unsure + places)
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
