@@ -75,7 +75,7 @@ def test_show_draws_over_the_image(scene: Path, tmp_path: Path) -> None:
     assert code == 0, err
     drawn = cv2.imread(str(out_png))
     original = cv2.imread(str(scene))
-    assert drawn is not None and drawn.shape == original.shape
+    assert drawn is not None and original is not None and drawn.shape == original.shape
     assert (drawn != original).any()
 
 

@@ -27,12 +27,12 @@ LAYOUTS: dict[int, list[tuple[float, float]]] = {
     3: [(-1, -1), (0, 0), (1, 1)],
     4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(x, y) for x in (-1, 1) for y in _R3],
-    7: [(x, y) for x in (-1, 1) for y in _R3] + [(0, 0)],
+    6: [(x, y) for x in (-1.0, 1.0) for y in _R3],
+    7: [(x, y) for x in (-1.0, 1.0) for y in _R3] + [(0, 0)],
     8: [(x, y) for x in _R3 for y in _R3 if (x, y) != (0, 0)],
     9: [(x, y) for x in _R3 for y in _R3],
-    10: [(x, y) for x in (-1, 1) for y in _R4] + [(0, -0.4), (0, 0.4)],
-    11: [(x, y) for x in (-1, 1) for y in _R4] + [(0, y) for y in _R3],
+    10: [(x, y) for x in (-1.0, 1.0) for y in _R4] + [(0, -0.4), (0, 0.4)],
+    11: [(x, y) for x in (-1.0, 1.0) for y in _R4] + [(0, y) for y in _R3],
     12: [(x, y) for x in _R3 for y in _R4],
 }
 # Double-twelve sets colour each value: these are darker than an ivory face in every
@@ -283,11 +283,13 @@ def test_slight_perspective_and_blur() -> None:
         draw_tile(img, (320, 150), (6, 2)),
         draw_tile(img, (600, 350), (3, 3), vertical=True),
     ]
-    src = np.float32([[0, 0], [900, 0], [900, 600], [0, 600]])
-    dst = np.float32([[10, 6], [885, 0], [900, 600], [0, 590]])
+    src = np.array([[0, 0], [900, 0], [900, 600], [0, 600]], dtype=np.float32)
+    dst = np.array([[10, 6], [885, 0], [900, 600], [0, 590]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(src, dst)
-    img = cv2.warpPerspective(img, warp, (900, 600), borderMode=cv2.BORDER_REPLICATE)
-    img = cv2.GaussianBlur(img, (3, 3), 0.8)
+    img = np.asarray(
+        cv2.warpPerspective(img, warp, (900, 600), borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
+    img = np.asarray(cv2.GaussianBlur(img, (3, 3), 0.8), np.uint8)
 
     def moved(p: tuple[float, float]) -> tuple[float, float]:
         q = warp @ np.array([p[0], p[1], 1.0])
@@ -355,7 +357,7 @@ def test_glare_on_a_glossy_table_washes_out_some_pips() -> None:
     ]
     glare = np.zeros((500, 800), np.float32)
     cv2.ellipse(glare, (380, 250), (220, 60), -20, 0, 360, 1.0, -1)
-    glare = cv2.GaussianBlur(glare, (0, 0), 25)
+    glare = np.asarray(cv2.GaussianBlur(glare, (0, 0), 25), np.float32)
     img = np.clip(img.astype(np.float32) + glare[:, :, None] * 170, 0, 255).astype(np.uint8)
     det = detect(img)
     assert_reads(det, drawn)

@@ -32,7 +32,9 @@ def test_corner_positions_follow_the_marker_ids() -> None:
 
 def test_written_sheet_is_detected_with_all_four_ids(tmp_path: Path) -> None:
     out = write_marker_sheet(tmp_path / "markers.png", (210, 297), 40, 200)
-    image = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    read = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    assert read is not None
+    image = np.asarray(read, dtype=np.uint8)
     assert image.shape == (round(297 / 25.4 * 200), round(210 / 25.4 * 200))
     found = detect_markers(image)
     assert sorted(found) == [0, 1, 2, 3]
@@ -55,10 +57,13 @@ def test_sheet_png_carries_its_dpi(tmp_path: Path) -> None:
 def test_sheet_photographed_small_and_tilted_is_still_read() -> None:
     sheet = render_marker_sheet((210, 297), 40, 100)
     h, w = sheet.shape
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[40, 30], [560, 60], [540, 760], [20, 720]])
-    warped = cv2.warpPerspective(
-        sheet, cv2.getPerspectiveTransform(src, dst), (600, 800), borderValue=90
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst = np.array([[40, 30], [560, 60], [540, 760], [20, 720]], dtype=np.float32)
+    warped = np.asarray(
+        cv2.warpPerspective(
+            sheet, cv2.getPerspectiveTransform(src, dst), (600, 800), borderValue=90
+        ),
+        dtype=np.uint8,
     )
     assert sorted(detect_markers(warped)) == [0, 1, 2, 3]
 

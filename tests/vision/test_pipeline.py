@@ -123,7 +123,8 @@ def test_the_markers_command_writes_a_sheet_the_detector_reads(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     sheet = cv2.imread(str(out))
-    assert sorted(detect_markers(sheet)) == [0, 1, 2, 3]
+    assert sheet is not None
+    assert sorted(detect_markers(np.asarray(sheet, dtype=np.uint8))) == [0, 1, 2, 3]
     bad = CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "90x90"])
     assert bad.exit_code != 0 and "do not fit" in bad.output
     assert "WxH" in CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "A4"]).output

@@ -140,7 +140,7 @@ def test_dark_blobs_in_each_clean_ivory_half_are_its_pips(
 
 
 def _assert_blobs_are_pips(image: npt.NDArray[np.uint8], tiles: tuple[TileTruth, ...]) -> None:
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     for t in tiles:
         for half, pips, truth_px in (("a", t.tile.a, t.pips_a_px), ("b", t.tile.b, t.pips_b_px)):
             blobs = _dark_blobs(gray, _half_mask(gray.shape, t, half))
