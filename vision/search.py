@@ -23,6 +23,7 @@ from vision.dividers import (
     suppress,
 )
 from vision.facedown import leftovers
+from vision.junctions import cut_junctions
 from vision.marks import (
     LIGHT_TABLE,
     Blobs,
@@ -339,6 +340,11 @@ def _pass(
     else:
         faint = planes.marks
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
+    # A divider that runs into the gap beside its tile (a crosswise double between
+    # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
+    cut = cut_junctions(faint, lines, planes.pip)
+    if cut is not None:
+        lines = find_blobs(cut, img, bright, max_area)
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
     agreed, _ = consensus(lines, cands, _trust(lines, cands))
     if divider_scale >= 1.0:
