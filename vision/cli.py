@@ -124,10 +124,11 @@ def vision() -> None:
 @click.option(
     "--tone",
     type=click.Choice(sorted(TONES)),
-    default="light",
+    default="auto",
     show_default=True,
     help="Light tiles with dark pips, dark tiles with light pips, coloured (wooden) "
-    "faces by grey level, or try light and dark.",
+    "faces by grey level, or auto: try light, dark and grey in that order, stop at "
+    "the first reading that explains the table and keep the best.",
 )
 def detect_cmd(
     images: tuple[Path, ...], as_lines: bool, show: Path | None, area: PlayArea | None, tone: str
@@ -184,7 +185,7 @@ def _detector(settings: Settings) -> Detector:
 @click.option(
     "--tone",
     type=click.Choice(sorted(TONES)),
-    default="light",
+    default="auto",
     show_default=True,
     help="The set's tone, as for 'detect'.",
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -22,7 +23,7 @@ from vision.area import PlayArea
 from vision.errors import VisionError
 from vision.marks import Tone, tone_image
 from vision.results import Detection, FoundTile, Point, UnsureRegion
-from vision.search import search, within
+from vision.search import STRAY, Found, search, within
 from vision.tuning import Settings
 
 __all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
@@ -47,6 +48,44 @@ def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:
     return np.ascontiguousarray(frame[:, :, :3])
 
 
+# `Settings(tone=None)`: the tones tried, in this order (light sets are the common
+# ones, and a light reading that explains the table ends the search)
+AUTO_TONES = (Tone.LIGHT, Tone.DARK, Tone.GREY)
+EXPLAINED = 0.5  # a reading whose tiles cover this share of the tile material ...
+
+
+def confident(found: Found) -> bool:
+    """True when a reading leaves nothing for another tone to explain: tiles read,
+    covering most of the tile material (`EXPLAINED`), and no pips outside them."""
+    return (
+        bool(found.tiles)
+        and found.explained >= EXPLAINED
+        and not any(u.reason == STRAY for u in found.unsure)
+    )
+
+
+def _worth(found: Found) -> float:
+    """How good a reading is: its tiles (and how sure), weighted by how much of the
+    tile material they cover (read in the wrong tone, a wooden table is tile
+    material and its grain gives a few false tiles)."""
+    return sum(t.confidence for t in found.tiles) * (0.5 + found.explained)
+
+
+def _auto(crop: NDArray[np.uint8], offset: Point, s: Settings, area: PlayArea | None) -> Found:
+    """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
+    kept (one table holds one set; a tie goes to the earlier tone), stopping at the
+    first `confident` one."""
+    best: Found | None = None
+    for tone in AUTO_TONES:
+        found = within(search(tone_image(crop, tone), offset, replace(s, tone=tone)), area)
+        if best is None or _worth(found) > _worth(best):
+            best = found
+        if confident(found):
+            break
+    assert best is not None
+    return best
+
+
 def detect(
     image: NDArray[np.generic],
     play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
@@ -66,13 +105,10 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
-    # One table holds one set: with the tone unknown, the reading that finds more
-    # (and surer) tiles wins; a tie goes to light tiles.
-    tones = [s.tone] if s.tone is not None else [Tone.LIGHT, Tone.DARK]
-    results = [
-        within(search(tone_image(crop, tone), (float(x0), float(y0)), s), area) for tone in tones
-    ]
-    best = max(results, key=lambda f: sum(t.confidence for t in f.tiles))
+    if s.tone is not None:
+        best = within(search(tone_image(crop, s.tone), (float(x0), float(y0)), s), area)
+    else:
+        best = _auto(crop, (float(x0), float(y0)), s, area)
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms

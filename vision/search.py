@@ -61,6 +61,7 @@ class Found:
     read: list[TileHypothesis] = field(default_factory=list)  # those behind `tiles`
     pip: float = 0.0  # the typical pip diameter, pixels (0: unknown)
     stray: list[Point] = field(default_factory=list)  # pips outside every tile, frame px
+    explained: float = 0.0  # share of the tile material that the tiles read cover
 
 
 def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
@@ -395,6 +396,26 @@ def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
     return boxes
 
 
+def _explained(tile: NDArray[np.bool_], found: Found) -> float:
+    """The share of the tile material (slivers and specks eroded away) that the tiles
+    read cover, worked out at a lower resolution; 0 when no tile was read."""
+    w = found.width
+    if not found.read or w <= 0:
+        return 0.0
+    f = int(np.clip(w // 8, 1, 4))
+    h, wd = tile.shape
+    small = cv2.resize(tile.astype(np.uint8), (max(1, wd // f), max(1, h // f)))
+    k = max(3, round(2 * ROOM_SHRINK * w / f) | 1)
+    material = np.asarray(cv2.erode(small, np.ones((k, k), np.uint8)), dtype=np.uint8) > 0
+    total = int(np.count_nonzero(material))
+    if total == 0:
+        return 0.0
+    claimed = np.zeros(material.shape, dtype=np.uint8)
+    for t in found.read:
+        cv2.fillConvexPoly(claimed, np.rint(_rectangle(t, 1.05) / f).astype(np.int32), 1)
+    return int(np.count_nonzero(material & (claimed > 0))) / total
+
+
 def _rectangle(t: TileHypothesis, scale: float) -> NDArray[np.float64]:
     """The tile's four corners, its size times `scale`."""
     c = np.array([t.cx, t.cy])
@@ -575,7 +596,7 @@ def _search(
     stray = [(x + ox, y + oy) for x, y in _stray_pips(planes, found)]
     out = Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip, stray=stray)
     places = [UnsureRegion(x, y, STRAY) for x, y in _stray_places(stray, _reach(out))]
-    return replace(out, unsure=unsure + places)
+    return replace(out, unsure=unsure + places, explained=_explained(solid > 0, found))
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
@@ -588,6 +609,7 @@ def within(found: Found, area: PlayArea | None) -> Found:
         [u for u in found.unsure if area.contains(u.x, u.y)],
         found.width,
         found.kept,
+        explained=found.explained,
     )
 
 

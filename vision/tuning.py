@@ -23,7 +23,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
 class Settings:
     """Tuning of the detector; the defaults suit a 1-2 megapixel overhead photo."""
 
-    tone: Tone | None = Tone.LIGHT  # None: try light and dark sets both
+    tone: Tone | None = Tone.LIGHT  # None: light, dark, grey in turn (`detect.AUTO_TONES`)
     window: int = 21  # px, wider than the largest pip
     min_contrast: int = 28  # grey levels a mark is darker than the tile around it
     rel_contrast: float = 0.4  # ... or this share of the tile's brightness
