@@ -17,12 +17,14 @@ merged pips, holds one only along the row, and never two crossing ones.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, MIN_ELONGATION
-from vision.marks import Blobs
+from vision.marks import Blobs, find_blobs
 
 U8 = NDArray[np.uint8]
 
@@ -91,26 +93,37 @@ def _cuts(sub: U8, kernels: list[U8]) -> NDArray[np.bool_]:
     return cut & ~keep
 
 
-def cut_junctions(mask: U8, blobs: Blobs, pip: float) -> U8 | None:
-    """`mask` with the places where straight lines meet taken out (see the module),
-    or None when there are none (or the pip size is unknown).
+def _box(blobs: Blobs, i: int, pad: int) -> tuple[int, int, int, int]:
+    """The bounding box of blob `i`, grown by `pad` (within the image)."""
+    h, w = blobs.labels.shape
+    reach = 2.0 * float(blobs.length[i]) + 3.0
+    x0, x1 = max(0, int(blobs.cx[i] - reach)), min(w, int(blobs.cx[i] + reach) + 1)
+    y0, y1 = max(0, int(blobs.cy[i] - reach)), min(h, int(blobs.cy[i] + reach) + 1)
+    ys, xs = np.nonzero(blobs.labels[y0:y1, x0:x1] == i)
+    return (
+        max(0, x0 + int(xs.min()) - pad),
+        max(0, y0 + int(ys.min()) - pad),
+        min(w, x0 + int(xs.max()) + 1 + pad),
+        min(h, y0 + int(ys.max()) + 1 + pad),
+    )
+
+
+def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: float) -> Blobs | None:
+    """`blobs` with every mark in which straight lines meet split where they meet
+    (see the module): the mark's pieces become blobs of their own, at the end, and
+    the mark itself is emptied (area 0); None when there is nothing to split (or the
+    pip size is unknown).
 
     The marks looked at are cut out of the frame and laid side by side, a segment's
     length apart (no segment spans two of them), so the openings run once on a small
-    image."""
+    image; only the marks split are measured again."""
     length = segment_length(pip)
     if length == 0:
         return None
     idx = _candidates(blobs, length)
     if idx.size == 0 or idx.size > MAX_CANDIDATES:
         return None
-    h, w = mask.shape
-    boxes: list[tuple[int, int, int, int]] = []
-    for i in idx:
-        reach = float(blobs.length[i]) + 2.0
-        x0, x1 = max(0, int(blobs.cx[i] - reach)), min(w, int(blobs.cx[i] + reach) + 1)
-        y0, y1 = max(0, int(blobs.cy[i] - reach)), min(h, int(blobs.cy[i] + reach) + 1)
-        boxes.append((x0, y0, x1, y1))
+    boxes = [_box(blobs, int(i), 1) for i in idx]
     tall = max(y1 - y0 for _, y0, _, y1 in boxes)
     at = np.cumsum([0] + [x1 - x0 + length for x0, _, x1, _ in boxes])
     strip = np.zeros((tall, int(at[-1])), dtype=np.uint8)
@@ -120,9 +133,46 @@ def cut_junctions(mask: U8, blobs: Blobs, pip: float) -> U8 | None:
     cut = _cuts(strip, kernels)
     if not cut.any():
         return None
-    out = mask.copy()
-    for k, (x0, y0, x1, y1) in enumerate(boxes):
-        part = cut[: y1 - y0, at[k] : at[k] + x1 - x0]
-        if part.any():
-            out[y0:y1, x0:x1][part] = 0
-    return out
+    labels = blobs.labels.copy()
+    area = blobs.area.copy()
+    parts: list[Blobs] = []
+    start = len(blobs)
+    for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
+        gone = cut[: y1 - y0, at[k] : at[k] + x1 - x0]
+        if not gone.any():
+            continue
+        mine = strip[: y1 - y0, at[k] : at[k] + x1 - x0] > 0
+        pieces = find_blobs(
+            np.asarray(mine & ~gone, dtype=np.uint8),
+            img[y0:y1, x0:x1],
+            bright[y0:y1, x0:x1],
+            max_area,
+        )
+        window = labels[y0:y1, x0:x1]
+        window[mine] = 0
+        window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+        area[i] = 0.0
+        start += len(pieces) - 1
+        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0))
+    if not parts:
+        return None
+
+    def joined(name: str) -> NDArray[np.generic]:
+        first = area if name == "area" else getattr(blobs, name)
+        return np.concatenate([first] + [getattr(p, name)[1:] for p in parts])
+
+    return Blobs(
+        labels=labels,
+        area=np.asarray(joined("area"), dtype=np.float64),
+        cx=np.asarray(joined("cx"), dtype=np.float64),
+        cy=np.asarray(joined("cy"), dtype=np.float64),
+        length=np.asarray(joined("length"), dtype=np.float64),
+        thickness=np.asarray(joined("thickness"), dtype=np.float64),
+        ux=np.asarray(joined("ux"), dtype=np.float64),
+        uy=np.asarray(joined("uy"), dtype=np.float64),
+        darkness=np.asarray(joined("darkness"), dtype=np.float64),
+        # the marks split reach no edge of the frame (see `_candidates`): nor do their parts
+        touches_edge=np.concatenate(
+            [blobs.touches_edge] + [np.zeros(len(p) - 1, dtype=np.bool_) for p in parts]
+        ),
+    )

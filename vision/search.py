@@ -23,7 +23,7 @@ from vision.dividers import (
     suppress,
 )
 from vision.facedown import leftovers
-from vision.junctions import cut_junctions
+from vision.junctions import split_junctions
 from vision.marks import (
     LIGHT_TABLE,
     Blobs,
@@ -343,9 +343,9 @@ def _pass(
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
-    cut = cut_junctions(faint, lines, planes.pip)
-    if cut is not None:
-        lines = find_blobs(cut, img, bright, max_area)
+    split = split_junctions(lines, planes.pip, img, bright, max_area)
+    if split is not None:
+        lines = split
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
     agreed, _ = consensus(lines, cands, _trust(lines, cands))
     if divider_scale >= 1.0:
