@@ -6,7 +6,9 @@ Run from the repository root:
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
 
 It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
-time), then, in the same process on the same photos, a plain threshold-and-blob
+time) with tone=light (the detector's default, and the service's) and again with
+tone=auto (the command line's default), then, in the same process on the same
+photos, a plain threshold-and-blob
 counter (global Otsu threshold, connected components for tiles, dark blobs counted
 per half), and prints both sets of figures next to the targets. OpenCV runs on one
 thread by default, so the times are one core's: CPU time of the process, each
@@ -123,6 +125,10 @@ def _read_component(comp: NDArray[np.uint8], offset: tuple[float, float]) -> Fou
 Detector = Callable[[np.ndarray, PlayArea], Detection]
 
 
+def _auto_detect(image: np.ndarray, area: PlayArea) -> Detection:
+    return detect(image, area, Settings(tone=None))
+
+
 class BestOf:
     """The detector, timed as the fastest of `repeats` runs.
 
@@ -161,20 +167,23 @@ def _fmt(attr: str, value: float) -> str:
     return f"{value:8.1f}" if attr.startswith("ms") else f"{value:8.2%}"
 
 
-def report(ours: Summary, base: Summary) -> list[str]:
-    lines = [
-        f"{'figure':<24}{'target':>9}{'detect':>9}{'':>6}{'baseline':>10}{'ratio':>8}",
-    ]
+def report(ours: Summary, base: Summary, auto: Summary | None = None) -> list[str]:
+    """The figures against the targets: `ours` (tone=light), the baseline, and with
+    `auto` the detector with tone=auto in a column of its own."""
+    head = f"{'figure':<24}{'target':>9}{'light':>9}{'':>6}"
+    if auto is not None:
+        head += f"{'auto':>9}{'':>6}"
+    lines = [head + f"{'baseline':>10}{'ratio':>8}"]
     for name, attr, target, higher in TARGETS:
         mine, theirs = float(getattr(ours, attr)), float(getattr(base, attr))
-        ok = mine >= target if higher else mine <= target
-        op = ">=" if higher else "<="
         ratio = mine / theirs if theirs else float("inf")
         target_text = f"{target:.1f}" if attr.startswith("ms") else f"{target:.1%}"
-        lines.append(
-            f"{name:<24}{op + target_text:>9}{_fmt(attr, mine):>9}{'  ok' if ok else '  MISS':<6}"
-            f"{_fmt(attr, theirs):>10}{ratio:>7.2f}x"
-        )
+        line = f"{name:<24}{('>=' if higher else '<=') + target_text:>9}"
+        for summary in (ours,) if auto is None else (ours, auto):
+            value = float(getattr(summary, attr))
+            ok = value >= target if higher else value <= target
+            line += f"{_fmt(attr, value):>9}{'  ok' if ok else '  MISS':<6}"
+        lines.append(line + f"{_fmt(attr, theirs):>10}{ratio:>7.2f}x")
     return lines
 
 
@@ -215,6 +224,7 @@ def rendered(tiles: int, seed: int) -> None:
     """Detection on rendered frames: one per set, table and light (see the module doc)."""
     tone = {TileStyle.BLACK: Tone.DARK, TileStyle.WOOD: Tone.GREY}
     rng = random.Random(seed)
+    print("tone: each set's own (light; dark for the black set, grey for the wooden one)")
     print(
         f"{'set':<9} {'table':<12} {'light':<9} {'found':>6} {'right':>6} {'extra':>6} "
         f"{'face down':>9} {'ms':>6}"
@@ -276,16 +286,23 @@ def main(argv: list[str] | None = None) -> int:
         f"ddd-a: {args.folder}  (OpenCV threads: {cv2.getNumThreads()}, "
         f"time = CPU, best of {args.repeats} runs per photo)"
     )
-    print("vision.detect:")
+    print("vision.detect, tone=light (the Settings default, as the service reads):")
     timed_ours = BestOf(detect, args.repeats)
     ours = measure(args.folder, timed_ours)
+    print("vision.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
+    timed_auto = BestOf(_auto_detect, args.repeats)
+    auto = measure(args.folder, timed_auto)
     print("plain threshold-and-blob baseline:")
     timed_base = BestOf(baseline, args.repeats)
     base = measure(args.folder, timed_base)
     print(f"photos {ours.photos}, labelled tiles {ours.tiles}")
-    for line in report(ours, base):
+    for line in report(ours, base, auto):
         print(line)
-    for name, timed in (("detect", timed_ours), ("baseline", timed_base)):
+    for name, timed in (
+        ("detect, light", timed_ours),
+        ("detect, auto", timed_auto),
+        ("baseline", timed_base),
+    ):
         print(
             f"wall clock, {name}: median {statistics.median(timed.wall):.1f} ms, "
             f"max {max(timed.wall):.1f} ms (load on the machine counts here)"
