@@ -96,19 +96,25 @@ def _cuts(sub: U8, kernels: list[U8]) -> NDArray[np.bool_]:
 def _box(blobs: Blobs, i: int, pad: int) -> tuple[int, int, int, int]:
     """The bounding box of blob `i`, grown by `pad` (within the image)."""
     h, w = blobs.labels.shape
-    reach = 2.0 * float(blobs.length[i]) + 3.0
-    x0, x1 = max(0, int(blobs.cx[i] - reach)), min(w, int(blobs.cx[i] + reach) + 1)
-    y0, y1 = max(0, int(blobs.cy[i] - reach)), min(h, int(blobs.cy[i] + reach) + 1)
-    ys, xs = np.nonzero(blobs.labels[y0:y1, x0:x1] == i)
-    return (
-        max(0, x0 + int(xs.min()) - pad),
-        max(0, y0 + int(ys.min()) - pad),
-        min(w, x0 + int(xs.max()) + 1 + pad),
-        min(h, y0 + int(ys.max()) + 1 + pad),
-    )
+    if blobs.box is not None:
+        x0, y0, x1, y1 = (int(v) for v in blobs.box[i])
+    else:
+        reach = 2.0 * float(blobs.length[i]) + 3.0
+        x0, x1 = max(0, int(blobs.cx[i] - reach)), min(w, int(blobs.cx[i] + reach) + 1)
+        y0, y1 = max(0, int(blobs.cy[i] - reach)), min(h, int(blobs.cy[i] + reach) + 1)
+        ys, xs = np.nonzero(blobs.labels[y0:y1, x0:x1] == i)
+        x0, y0, x1, y1 = (
+            x0 + int(xs.min()),
+            y0 + int(ys.min()),
+            x0 + int(xs.max()) + 1,
+            y0 + int(ys.max()) + 1,
+        )
+    return max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
 
 
-def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: float) -> Blobs | None:
+def split_junctions(
+    blobs: Blobs, pip: float, img: U8, bright: U8, max_area: float, own: bool = False
+) -> Blobs | None:
     """`blobs` with every mark in which straight lines meet split where they meet
     (see the module): the mark's pieces become blobs of their own, at the end, and
     the mark itself is emptied (area 0); None when there is nothing to split (or the
@@ -116,7 +122,8 @@ def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: flo
 
     The marks looked at are cut out of the frame and laid side by side, a segment's
     length apart (no segment spans two of them), so the openings run once on a small
-    image; only the marks split are measured again."""
+    image; only the marks split are measured again. With `own`, `blobs` is the
+    caller's own, and its label image is changed in place (not copied)."""
     length = segment_length(pip)
     if length == 0:
         return None
@@ -133,7 +140,7 @@ def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: flo
     cut = _cuts(strip, kernels)
     if not cut.any():
         return None
-    labels = blobs.labels.copy()
+    labels = blobs.labels if own else blobs.labels.copy()
     area = blobs.area.copy()
     parts: list[Blobs] = []
     start = len(blobs)
@@ -153,7 +160,9 @@ def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: flo
         window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
         area[i] = 0.0
         start += len(pieces) - 1
-        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0))
+        shift = np.array([x0, y0, x0, y0], dtype=np.int64)
+        boxes_px = None if pieces.box is None else pieces.box + shift
+        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
     if not parts:
         return None
 
@@ -175,4 +184,7 @@ def split_junctions(blobs: Blobs, pip: float, img: U8, bright: U8, max_area: flo
         touches_edge=np.concatenate(
             [blobs.touches_edge] + [np.zeros(len(p) - 1, dtype=np.bool_) for p in parts]
         ),
+        box=None
+        if blobs.box is None or any(p.box is None for p in parts)
+        else np.concatenate([blobs.box] + [p.box[1:] for p in parts if p.box is not None]),
     )

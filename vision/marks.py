@@ -159,6 +159,7 @@ class Blobs:
     uy: FloatArray
     darkness: FloatArray  # mean contrast to the local tile brightness (0..255)
     touches_edge: NDArray[np.bool_]
+    box: NDArray[np.int64] | None = None  # x0, y0, x1, y1 of each blob (n x 4)
 
     def __len__(self) -> int:
         return int(self.area.shape[0])
@@ -287,4 +288,5 @@ def find_blobs(mask: U8, img: U8, bright: U8, max_area: float) -> Blobs:
         uy=np.sin(angle),
         darkness=darkness,
         touches_edge=np.asarray(touches, dtype=np.bool_),
+        box=np.stack([left, top, right, bottom], axis=1),
     )

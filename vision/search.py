@@ -343,7 +343,7 @@ def _pass(
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
-    split = split_junctions(lines, planes.pip, img, bright, max_area)
+    split = split_junctions(lines, planes.pip, img, bright, max_area, lines is not planes.blobs)
     if split is not None:
         lines = split
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
