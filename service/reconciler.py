@@ -353,12 +353,7 @@ class Reconciler:
         return False
 
     def _unread(self, node: int) -> Alert:
-        game = self.game
-        tile = game.layout.nodes[node].tile
-        placed = self._placed.get(tile)
-        text = _UNREAD_TEXT.get(game.language, _UNREAD_TEXT["en"]).format(tile=tile)
-        at = coords_of(placed) if placed is not None else None
-        return Alert(UNREADABLE, tile, at, text, warning=True)
+        return self._about_node(node, UNREADABLE, _UNREAD_TEXT, warning=True)
 
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
         """Whether another tile lies just where `tile` lay: a misreading (to be corrected
@@ -516,12 +511,18 @@ class Reconciler:
         )
 
     def _lifted(self, node: int) -> Alert:
+        return self._about_node(node, TILE_LIFTED, _LIFTED_TEXT)
+
+    def _about_node(
+        self, node: int, code: str, texts: dict[str, str], *, warning: bool = False
+    ) -> Alert:
+        """An alert about a layout tile, where it was last seen, in the table's language."""
         game = self.game
         tile = game.layout.nodes[node].tile
         placed = self._placed.get(tile)
-        text = _LIFTED_TEXT.get(game.language, _LIFTED_TEXT["en"]).format(tile=tile)
+        text = texts.get(game.language, texts["en"]).format(tile=tile)
         at = coords_of(placed) if placed is not None else None
-        return Alert(TILE_LIFTED, tile, at, text)
+        return Alert(code, tile, at, text, warning=warning)
 
     # --- the grace timer and the standing alert ------------------------------------------------
 
