@@ -97,13 +97,21 @@ export function layoutSvg(state, lastPlay, words, alerts = []) {
     (g ? placed : unplaced).push({ t, g });
   }
   const wrong = [];
+  const unread = []; // UNREADABLE places: where the camera sees something it cannot read
   for (const a of Array.isArray(alerts) ? alerts : []) {
-    if (!a || a.severity !== "illegal" || !a.tile || a.resolved) continue;
+    if (!a || a.resolved) continue;
+    if (a.code === "UNREADABLE" && Number.isFinite(a.xa) && Number.isFinite(a.ya)) {
+      const g = geometry(a);
+      unread.push({ a, x: g ? g.mx : a.xa, y: g ? g.my : a.ya });
+      continue;
+    }
+    if (a.severity !== "illegal" || !a.tile) continue;
     const g = geometry(a);
     if (g) wrong.push({ a, g });
   }
   const d0 = placed.length ? placed[0].g.d : wrong.length ? wrong[0].g.d : 25;
   const items = [...placed, ...wrong].map(({ g }) => [g.mx, g.my, g.d * 1.15]);
+  unread.forEach(({ x, y }) => items.push([x, y, d0 * 1.2]));
   ends.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y)).forEach((e) => items.push([e.x, e.y, d0 * 1.2]));
   const [vx, vy, vw, vh] = bounds(items, surface);
   const pad = d0 * 0.8;
@@ -150,6 +158,16 @@ export function layoutSvg(state, lastPlay, words, alerts = []) {
     group.setAttribute("data-code", a.code);
     group.append(s("title", {}, a.message || a.code));
     svg.append(group);
+  }
+  // an unreadable place: a dashed ring and a question mark over it, the alert's words
+  // as its tooltip, until the camera reads it again
+  for (const { a, x, y } of unread) {
+    svg.append(
+      s("g", { class: "unread-spot", "data-code": a.code },
+        s("circle", { cx: x, cy: y, r: d0 * 1.1, class: "unread-ring" }),
+        s("text", { x, y, "font-size": d0 * 0.9, "text-anchor": "middle", "dominant-baseline": "central", class: "unread-mark" }, "?"),
+        s("title", {}, a.message || a.code)),
+    );
   }
   if (lastPlay && lastPlay.points > 0) {
     const hit = placed.find(({ t }) => t.tile === lastTile);

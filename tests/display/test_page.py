@@ -12,6 +12,7 @@ from display.tally import tally
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, screenshot
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.spec import validate
 
 
 def open_live(page: Page, controller: Controller, server: DisplayServer, state: dict) -> None:  # type: ignore[type-arg]
@@ -90,6 +91,29 @@ def test_an_alert_shows_in_words_until_resolved(
     screenshot(page, "800x480-alert")
     controller.event("alert", samples.alert(22, resolved=True))
     expect(alert).to_have_count(0)
+
+
+def test_an_unreadable_place_is_marked_on_the_layout_until_resolved(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    words = "The camera cannot read a tile here: move the hand or the tile away."
+    raised = samples.alert(21, code="UNREADABLE", severity="warning", alert_id="cam",
+                           message=words)  # fmt: skip
+    # as the controller sends it: a place, no seat and no tile
+    raised = {k: v for k, v in raised.items() if k not in ("seat", "tile")} | {"xa": 520, "ya": 300}
+    validate("alert", raised)
+    controller.event("alert", raised)
+    spot = page.locator("svg.layout .unread-spot")
+    expect(spot).to_have_count(1)
+    expect(spot.locator("circle.unread-ring")).to_have_attribute("cx", "520")
+    expect(spot.locator("title")).to_have_text(words)
+    expect(page.locator('.alert[data-code="UNREADABLE"]')).to_be_visible()
+    screenshot(page, "800x480-unreadable")
+    resolved = samples.alert(22, code="UNREADABLE", severity="warning", alert_id="cam",
+                             message=words, resolved=True)  # fmt: skip
+    controller.event("alert", {k: v for k, v in resolved.items() if k not in ("seat", "tile")})
+    expect(spot).to_have_count(0)
 
 
 def test_who_led_is_asked_and_answered_from_the_alert(
