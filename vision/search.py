@@ -627,8 +627,11 @@ def _search(
         img, bright, solid, marks, blobs, tile, need, img.size / 50.0, _pip_size(blobs)
     )
     found = _pass(planes, tile, offset, 1.0, s)
-    if found.width < s.small_tile_px:
-        # Small tiles (or none found): their dividers are thin, blurred and faint.
+    if found.width < s.small_tile_px or not found.tiles:
+        # Small tiles (or none read): their dividers are thin, blurred and faint.
+        # (On white cloth the corner markers' squares raise the mark split above a
+        # coloured set's dividers: the first pass agrees on a width from stray
+        # lines, twice the real one, and reads nothing.)
         # Each pass sees dividers the other misses (a faint line; a line that merged
         # with a tile gap at the lower threshold): the better is kept, and the
         # other's tiles fill the places it left empty.
