@@ -1,9 +1,14 @@
-"""`benchmarks/engine.py` still runs against both packages (a fraction of a second each)."""
+"""`benchmarks/engine.py` still runs against both packages (a fraction of a second each),
+and so does its floor, `benchmarks/engine_floor.py`."""
 
 from __future__ import annotations
 
+import random
 import re
 
+import pytest
+
+from benchmarks import engine_floor as floor
 from benchmarks.engine import main
 
 
@@ -16,3 +21,15 @@ def test_benchmark_prints_both_ratios() -> None:
         ratio = re.search(rf"^ours/{rival} on .*: (\d+\.\d+)x hands/s .*(PASS|MISS)$", text, re.M)
         assert ratio is not None, text
         assert float(ratio.group(1)) > 0
+
+
+def test_the_floor_plays_whole_hands_and_prints_the_ratio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rng = random.Random(3)
+    for _ in range(50):  # every hand ends, having laid the lead and at most the 28 tiles
+        assert 1 <= floor.bare_hand(rng) <= 28
+    assert floor.main(["--hands", "40"]) == 0
+    out = capsys.readouterr().out
+    ratio = re.search(r"^bare / dominoes: (\d+\.\d+)x", out, re.M)
+    assert ratio is not None and float(ratio.group(1)) > 0, out
