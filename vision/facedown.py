@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.dividers import TileHypothesis
+from vision.marks import nonzero
 
 logger = logging.getLogger(__name__)
 
@@ -60,14 +61,22 @@ def leftovers(
     rest = np.asarray(
         cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), dtype=np.uint8
     )
-    _, labels, stats, cents = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    # labelled without OpenCV's statistics (a pass over every pixel): the few
+    # components of a tile's size are measured from their own pixels
+    count, labels_raw = cv2.connectedComponents(rest, connectivity=4)
+    labels = np.asarray(labels_raw, dtype=np.int32)
+    ys, xs = nonzero(rest)
+    lab = labels[ys, xs]
     want = 2.0 * width * width
-    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    areas = np.bincount(lab, minlength=int(count)).astype(np.float64)
     sized = np.flatnonzero(np.abs(areas - want) <= 0.35 * want)
     out: list[Leftover] = []
     for i in sized[sized > 0]:
         area = float(areas[i])
-        x, y, w, h = (int(v) for v in stats[i, :4])
+        own = lab == i
+        cxs, cys = xs[own], ys[own]
+        x, y = int(cxs.min()), int(cys.min())
+        w, h = int(cxs.max()) - x + 1, int(cys.max()) - y + 1
         comp = np.asarray(labels[y : y + h, x : x + w] == i, dtype=np.uint8)
         pts = np.asarray(cv2.findNonZero(comp), dtype=np.float32)
         (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
@@ -80,6 +89,6 @@ def leftovers(
             continue
         inner = np.asarray(cv2.erode(comp, np.ones((3, 3), np.uint8)), dtype=np.bool_)
         marked = float(marks[y : y + h, x : x + w][inner].mean()) > MAX_MARKED_SHARE
-        cx, cy = (float(v) for v in cents[i])
+        cx, cy = float(cxs.sum()) / area, float(cys.sum()) / area
         out.append(Leftover(cx, cy, marked))
     return out

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.dividers import TileHypothesis
-from vision.marks import find_blobs
+from vision.marks import components, find_blobs
 from vision.pips import HalfReading, in_half, read_half, round_blobs
 
 logger = logging.getLogger(__name__)
@@ -74,8 +74,14 @@ def faint_pips(
     side: int,
     ref_area: float,
     need: tuple[int, float, int],
+    beyond: int | None = None,
 ) -> int:
     """How many round, pip-sized marks half `side` shows at half the mark contrast.
+
+    With `beyond` given, only whether the count exceeds it is wanted: a count of at
+    most `beyond` may then be returned as any number up to `beyond` (the marks of a
+    pip's size clear of the window's edge, a bound found before any blob is
+    measured).
 
     `need` is the frame's mark threshold as `(min_contrast, rel_contrast, split)` (see
     `vision.marks.mark_mask`). A pip washed out by glare, or printed in a pale colour
@@ -104,7 +110,27 @@ def faint_pips(
     contrast = np.asarray(cv2.morphologyEx(roi, cv2.MORPH_BLACKHAT, square), dtype=np.int16)
     low = np.maximum(FAINT_SHARE * threshold, FAINT_MIN)
     marks = np.asarray((contrast > low) & (solid[y0:y1, x0:x1] > 0), dtype=np.uint8)
-    blobs = find_blobs(marks, roi, roi_bright, max_area=float(marks.size) / 4.0)
+    max_area = float(marks.size) / 4.0
+    labelled = components(marks)
+    if beyond is not None:
+        _, _, stats, _ = labelled
+        mh, mw = marks.shape
+        left = stats[:, cv2.CC_STAT_LEFT]
+        top = stats[:, cv2.CC_STAT_TOP]
+        sized = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
+        clear = (
+            (left > 0)
+            & (top > 0)
+            & (left + stats[:, cv2.CC_STAT_WIDTH] < mw)
+            & (top + stats[:, cv2.CC_STAT_HEIGHT] < mh)
+            & (sized <= max_area)
+            & (sized >= FAINT_PIP * ref_area)
+            & (sized <= FAINT_GROWTH * ref_area)
+        )
+        bound = int(clear[1:].sum())
+        if bound <= beyond:
+            return bound
+    blobs = find_blobs(marks, roi, roi_bright, max_area=max_area, labelled=labelled)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
     idx = in_half(blobs, local, side)
     area = blobs.area[idx]

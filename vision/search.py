@@ -284,7 +284,9 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     ox, oy = offset
     for tile, t in zip(found.tiles, found.read, strict=True):
         if any(
-            faint_pips(planes.img, planes.bright, planes.solid, t, side, ref, planes.need)
+            faint_pips(
+                planes.img, planes.bright, planes.solid, t, side, ref, planes.need, tile.pips[side]
+            )
             > tile.pips[side]
             for side in (0, 1)
         ):
