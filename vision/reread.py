@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 
 from vision.dividers import TileHypothesis
 from vision.marks import components, find_blobs
-from vision.pips import HalfReading, in_half, read_half, round_blobs
+from vision.pips import (
+    DIVIDER_CLEARANCE,
+    HALF_REACH,
+    HalfReading,
+    in_half,
+    read_half,
+    round_blobs,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -113,8 +120,16 @@ def faint_pips(
     max_area = float(marks.size) / 4.0
     labelled = components(marks)
     if beyond is not None:
-        _, _, stats, _ = labelled
+        _, _, stats, cents = labelled
         mh, mw = marks.shape
+        # where each centre lies from the half's centre, along and across the tile
+        # (with a pixel to spare, so that the bound holds whatever the rounding)
+        ox = cents[:, 0] - (hx - x0)
+        oy = cents[:, 1] - (hy - y0)
+        along = ox * tile.nx + oy * tile.ny
+        across = ox * tile.dx + oy * tile.dy
+        reach = HALF_REACH * tile.width + 1.0
+        sign = -1.0 if side == 0 else 1.0
         left = stats[:, cv2.CC_STAT_LEFT]
         top = stats[:, cv2.CC_STAT_TOP]
         sized = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
@@ -126,6 +141,9 @@ def faint_pips(
             & (sized <= max_area)
             & (sized >= FAINT_PIP * ref_area)
             & (sized <= FAINT_GROWTH * ref_area)
+            & (np.abs(along) < reach)
+            & (np.abs(across) < reach)
+            & (sign * along + tile.width / 2.0 > DIVIDER_CLEARANCE * tile.width - 1.0)
         )
         bound = int(clear[1:].sum())
         if bound <= beyond:
