@@ -115,6 +115,15 @@ class MqttTls:
         client.tls_set_context(self.context())
 
 
+def port_problem(mqtt_port: int, http_port: int) -> str | None:
+    """What is wrong with the display's or desk's ports, if anything: the broker's port
+    is a real one (paho refuses 0); the page's may be 0 (any free port)."""
+    for name, port, lowest in (("mqtt port", mqtt_port, 1), ("http port", http_port, 0)):
+        if not lowest <= port <= 65535:
+            return f"{name} {port} is out of range {lowest}..65535"
+    return None
+
+
 def tls_options(command: F) -> F:
     """Add the MQTT TLS flags to a click command (read back with `tls_from_flags`)."""
     file = click.Path(dir_okay=True, path_type=Path)

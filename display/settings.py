@@ -7,7 +7,7 @@ import ssl
 from dataclasses import dataclass, field
 
 from display.errors import SettingsError
-from display.mqtt_client import MqttTls
+from display.mqtt_client import MqttTls, port_problem
 
 TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # each is used with fullmatch
 TOPIC_PREFIX = re.compile(r"[^/+#\x00]+(/[^/+#\x00]+)*")
@@ -51,11 +51,9 @@ class DisplaySettings:
                 f"table id {self.table!r} is not valid: use lower-case letters, digits, "
                 "'_' and '-', starting with a letter or digit (and not 'tournament')"
             )
-        # the broker's port is a real one; the page's may be 0 (any free port)
-        ports = (("mqtt port", self.mqtt_port, 1), ("http port", self.http_port, 0))
-        for name, port, lowest in ports:
-            if not lowest <= port <= 65535:
-                raise SettingsError(f"{name} {port} is out of range {lowest}..65535")
+        problem = port_problem(self.mqtt_port, self.http_port)
+        if problem is not None:
+            raise SettingsError(problem)
         if self.language is not None and self.language not in LANGUAGES:
             raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
         if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from display.mqtt_client import MqttTls
+from display.mqtt_client import MqttTls, port_problem
 from tournament.errors import SettingsError
 
 
@@ -30,11 +30,9 @@ class DeskSettings:
     mqtt_tls: MqttTls | None = None  # None: plain MQTT
 
     def __post_init__(self) -> None:
-        # the broker's port is a real one; the page's may be 0 (any free port)
-        ports = (("mqtt port", self.mqtt_port, 1), ("http port", self.http_port, 0))
-        for name, port, lowest in ports:
-            if not lowest <= port <= 65535:
-                raise SettingsError(f"{name} {port} is out of range {lowest}..65535")
+        problem = port_problem(self.mqtt_port, self.http_port)
+        if problem is not None:
+            raise SettingsError(problem)
         if self.publish_interval_s < 0:
             raise SettingsError("the publish interval cannot be negative")
         if self.sync_timeout_s <= 0 or self.heartbeat_s <= 0:
