@@ -11,10 +11,10 @@ several sets and on several tables, and every tile must be read right.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from engine.surface import SeenTile
+from tests.vision.scoring import score
 from vision.detect import Detection, Settings, detect
 from vision.marks import Tone
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
@@ -56,24 +56,11 @@ def _scene() -> Scene:
     return Scene().with_tiles(tuple(tiles))
 
 
-def _score(det: Detection, truth: Truth, px: float = 8.0) -> tuple[int, int, int]:
+def _score(det: Detection, truth: Truth) -> tuple[int, int, int]:
     """(tiles read right, doubles read right, tiles in a true tile's place read wrong)."""
-    right = doubles = wrong = 0
-    for t in truth.tiles:
-        a, b = np.asarray(t.a_px), np.asarray(t.b_px)
-        for f in det.tiles:
-            fa, fb = np.asarray(f.px[0]), np.asarray(f.px[1])
-            same = np.hypot(*(fa - a)) <= px and np.hypot(*(fb - b)) <= px
-            turned = np.hypot(*(fa - b)) <= px and np.hypot(*(fb - a)) <= px
-            if same or turned:
-                pips = f.pips if same else f.pips[::-1]
-                if pips == (t.tile.a, t.tile.b):
-                    right += 1
-                    doubles += t.tile.a == t.tile.b
-                else:
-                    wrong += 1
-                break
-    return right, doubles, wrong
+    scored = score(det, truth)
+    doubles = sum(t.tile.a == t.tile.b for t in scored.right)
+    return len(scored.right), doubles, scored.wrong
 
 
 STYLES = [

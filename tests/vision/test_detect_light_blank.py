@@ -15,10 +15,10 @@ over seeds 1-6; `docs/vision.md`, known limits).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from engine.surface import SeenTile
+from tests.vision.scoring import camera_area, score
 from vision.detect import Detection, Settings, detect
 from vision.marks import Tone
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
@@ -56,26 +56,10 @@ def _scene(dx: float, dy: float) -> Scene:
     return Scene().with_tiles(tuple(tiles))
 
 
-def _score(det: Detection, truth: Truth, px: float = 8.0) -> tuple[int, int, list[str]]:
+def _score(det: Detection, truth: Truth) -> tuple[int, int, list[str]]:
     """(tiles read right, tiles in a true tile's place read wrong, the tiles missed)."""
-    right = wrong = 0
-    missed = []
-    for t in truth.tiles:
-        a, b = np.asarray(t.a_px), np.asarray(t.b_px)
-        for f in det.tiles:
-            fa, fb = np.asarray(f.px[0]), np.asarray(f.px[1])
-            same = np.hypot(*(fa - a)) <= px and np.hypot(*(fb - b)) <= px
-            turned = np.hypot(*(fa - b)) <= px and np.hypot(*(fb - a)) <= px
-            if same or turned:
-                pips = f.pips if same else f.pips[::-1]
-                if pips == (t.tile.a, t.tile.b):
-                    right += 1
-                else:
-                    wrong += 1
-                break
-        else:
-            missed.append(f"{t.tile.a}-{t.tile.b} at {np.rint(t.a_px)}")
-    return right, wrong, missed
+    scored = score(det, truth)
+    return len(scored.right), scored.wrong, scored.missed
 
 
 @pytest.mark.parametrize("seed", [4, 6])
@@ -88,12 +72,7 @@ def test_light_doubles_on_white_cloth_are_read(
     scene = _scene(3.1 * seed, 1.7 * seed)
     cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     out = render_frame(scene, cam, style, seed, frame=3)
-    # the play area between the corner markers grown by 50 mm, as the camera path
-    # searches it (a whole frame holds the markers' patterns too)
-    xs = [m.centre_px[0] for m in out.truth.markers]
-    ys = [m.centre_px[1] for m in out.truth.markers]
-    grow = 50.0 * (max(xs) - min(xs)) / scene.size_mm[0]
-    area = (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+    area = camera_area(out, scene.size_mm[0])
     det = detect(out.image, area, Settings(tone=Tone.LIGHT))
     right, wrong, missed = _score(det, out.truth)
     assert wrong == 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.vision.scoring import camera_area
 from tests.vision.test_detect_light_blank import _scene, _score
 from vision.detect import Settings, detect
 from vision.marks import Tone
@@ -39,8 +40,7 @@ def test_tiles_are_read_with_the_markers_in_view(
     out = render_frame(scene, cam, style, seed, frame=3)
     xs = [m.centre_px[0] for m in out.truth.markers]
     ys = [m.centre_px[1] for m in out.truth.markers]
-    grow = 50.0 * (max(xs) - min(xs)) / scene.size_mm[0]
-    area = (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+    area = camera_area(out, scene.size_mm[0])
     # the markers lie inside the searched area
     assert all(area[0] < x < area[2] and area[1] < y < area[3] for x, y in zip(xs, ys, strict=True))
     det = detect(out.image, area, Settings(tone=Tone.LIGHT))

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.surface import SeenTile
+from tests.vision.scoring import score
 from vision.detect import Detection, Settings, detect
 from vision.marks import Tone, threshold_surface, tone_image
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
@@ -28,23 +29,10 @@ def _frame(seed: int, style: RenderStyle) -> tuple[np.ndarray, Truth]:
     return out.image, out.truth
 
 
-def _score(det: Detection, truth: Truth, px: float = 8.0) -> tuple[int, int]:
+def _score(det: Detection, truth: Truth) -> tuple[int, int]:
     """(tiles read right, tiles found in a true tile's place with the wrong pips)."""
-    right = wrong = 0
-    for t in truth.tiles:
-        a, b = np.asarray(t.a_px), np.asarray(t.b_px)
-        for f in det.tiles:
-            fa, fb = np.asarray(f.px[0]), np.asarray(f.px[1])
-            same = np.hypot(*(fa - a)) <= px and np.hypot(*(fb - b)) <= px
-            turned = np.hypot(*(fa - b)) <= px and np.hypot(*(fb - a)) <= px
-            if same or turned:
-                pips = f.pips if same else f.pips[::-1]
-                if pips == (t.tile.a, t.tile.b):
-                    right += 1
-                else:
-                    wrong += 1
-                break
-    return right, wrong
+    scored = score(det, truth)
+    return len(scored.right), scored.wrong
 
 
 def test_wooden_tiles_on_white_cloth_are_darker_than_the_table_and_still_found() -> None:
