@@ -71,7 +71,7 @@ class CameraTone(enum.StrEnum):
     LIGHT = "light"  # light tiles, dark or coloured pips (ivory, white): the cheapest
     DARK = "dark"  # dark tiles, light pips (black, navy)
     GREY = "grey"  # coloured faces with darker pips (wood, bone)
-    AUTO = "auto"  # light and dark both, each frame (twice the work)
+    AUTO = "auto"  # light, dark, grey in turn until one reads confidently (up to 3x the work)
 
 
 class Surface(Section):
