@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import ClassVar, Final, Self
+from typing import ClassVar, Final, Self, TypeVar
 
 from engine.surface import SeenTile
 from engine.tiles import MAX_PIP, Tile
@@ -25,6 +25,7 @@ SEQ_MODULO: Final = 65536
 _UINT = re.compile(r"0|[1-9][0-9]*")
 _PROTO = re.compile(r"(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*")
 _WORD = re.compile(r"[A-Z][A-Z0-9_]*")
+_E = TypeVar("_E", bound=StrEnum)
 
 
 class FrameType(StrEnum):
@@ -91,6 +92,20 @@ def word(text: str, what: str) -> str:
 def _count(fields: Sequence[str], n: int, type_: FrameType) -> None:
     if len(fields) != n:
         raise FrameError(f"{type_} takes {n} field(s), got {len(fields)}")
+
+
+def _proto(text: str) -> str:
+    """A protocol version field: `1`, `1.2`, ..."""
+    if _PROTO.fullmatch(text) is None:
+        raise FrameError(f"protocol version must look like 1 or 1.2, not {text!r}")
+    return text
+
+
+def _choice(kind: type[_E], text: str, what: str) -> _E:
+    """A field that is one of an enum's words."""
+    if text not in kind.__members__:
+        raise FrameError(f"{what} must be one of {', '.join(kind)}, not {text!r}")
+    return kind(text)
 
 
 class Message:
@@ -170,10 +185,8 @@ class Hello(Message):
     @classmethod
     def from_fields(cls, fields: Sequence[str]) -> Self:
         _count(fields, 6, cls.TYPE)
-        if _PROTO.fullmatch(fields[0]) is None:
-            raise FrameError(f"protocol version must look like 1 or 1.2, not {fields[0]!r}")
         return cls(
-            fields[0],
+            _proto(fields[0]),
             word(fields[1], "firmware"),
             word(fields[2], "board id"),
             uint(fields[3], "width_mm"),
@@ -241,8 +254,8 @@ class Lift(_TileMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class End(Message):
-    TYPE: ClassVar[FrameType] = FrameType.END
+class _Bare(Message):
+    """A message that is its type word alone."""
 
     @classmethod
     def from_fields(cls, fields: Sequence[str]) -> Self:
@@ -254,6 +267,11 @@ class End(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class End(_Bare):
+    TYPE: ClassVar[FrameType] = FrameType.END
+
+
+@dataclass(frozen=True, slots=True)
 class Button(Message):
     TYPE: ClassVar[FrameType] = FrameType.BTN
     button: int
@@ -262,9 +280,8 @@ class Button(Message):
     @classmethod
     def from_fields(cls, fields: Sequence[str]) -> Self:
         _count(fields, 2, cls.TYPE)
-        if fields[1] not in ButtonAction.__members__:
-            raise FrameError(f"button action must be DOWN, UP or HOLD, not {fields[1]!r}")
-        return cls(uint(fields[0], "button id", MAX_BUTTON), ButtonAction(fields[1]))
+        action = _choice(ButtonAction, fields[1], "button action")
+        return cls(uint(fields[0], "button id", MAX_BUTTON), action)
 
     def fields(self) -> tuple[str, ...]:
         return (str(self.button), self.action.value)
@@ -312,9 +329,8 @@ class Nak(Message):
     @classmethod
     def from_fields(cls, fields: Sequence[str]) -> Self:
         _count(fields, 2, cls.TYPE)
-        if fields[1] not in NakReason.__members__:
-            raise FrameError(f"NAK reason must be UNKNOWN, BADARG or BUSY, not {fields[1]!r}")
-        return cls(uint(fields[0], "host seq", SEQ_MODULO - 1), NakReason(fields[1]))
+        reason = _choice(NakReason, fields[1], "NAK reason")
+        return cls(uint(fields[0], "host seq", SEQ_MODULO - 1), reason)
 
     def fields(self) -> tuple[str, ...]:
         return (str(self.host_seq), self.reason.value)
@@ -348,25 +364,15 @@ class HostHello(Message):
     @classmethod
     def from_fields(cls, fields: Sequence[str]) -> Self:
         _count(fields, 1, cls.TYPE)
-        if _PROTO.fullmatch(fields[0]) is None:
-            raise FrameError(f"protocol version must look like 1 or 1.2, not {fields[0]!r}")
-        return cls(fields[0])
+        return cls(_proto(fields[0]))
 
     def fields(self) -> tuple[str, ...]:
         return (self.proto,)
 
 
 @dataclass(frozen=True, slots=True)
-class Sync(Message):
+class Sync(_Bare):
     TYPE: ClassVar[FrameType] = FrameType.SYNC
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 0, cls.TYPE)
-        return cls()
-
-    def fields(self) -> tuple[str, ...]:
-        return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,9 +405,8 @@ def _led(fields: Sequence[str]) -> Led | LedsOff:
         if fields[1] != "OFF":
             raise FrameError(f"LED,ALL only takes OFF, not {fields[1]!r}")
         return LedsOff()
-    if fields[2] not in Colour.__members__:
-        raise FrameError(f"LED colour must be one of {', '.join(Colour)}, not {fields[2]!r}")
-    return Led(uint(fields[0], "x_mm"), uint(fields[1], "y_mm"), Colour(fields[2]))
+    colour = _choice(Colour, fields[2], "LED colour")
+    return Led(uint(fields[0], "x_mm"), uint(fields[1], "y_mm"), colour)
 
 
 @dataclass(frozen=True, slots=True)
