@@ -4,8 +4,6 @@ drops, doubles or pads frames. The game on MQTT is always exactly the plays laid
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,70 +12,13 @@ from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import Sync
 from firmware_bridge.script import Fault
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
 from tests.service.test_faults_common import (
-    Commander,
-    JournalView,
+    SPEED,
     P,
-    Player,
-    Proc,
-    all_seqs,
-    check_delivery,
-    desk,
-    fresh_state,
-    on_board,
-    statuses,
+    Rig,
+    rig_for,
     wait,
 )
-
-NO_FAULTS = FaultRates()
-SPEED = 3  # the emulator's waits and debounce / 3
-
-
-@dataclass
-class Rig:
-    board: BoardEmulator
-    journal: JournalView
-    player: Player
-    proc: Proc
-    rec: Recorder
-    broker: Mosquitto
-    link: Path
-
-    def finish(self) -> dict[str, object]:
-        """Every event delivered, the final state the plays' game; returns it."""
-        self.rec.wait_for(all_seqs(self.journal), timeout=20)
-        n = check_delivery(self.rec.seen, self.journal)
-        final = fresh_state(self.broker)
-        assert final["seq"] == n
-        self.player.expect_state(final)
-        assert not self.proc.errors(), self.proc.errors()
-        return final
-
-
-def rig_for(
-    broker: Mosquitto, tmp_path: Path, rates: FaultRates = NO_FAULTS, seed: int = 11
-) -> Iterator[Rig]:
-    link = tmp_path / "board"
-    board = BoardEmulator(link=link, speed=SPEED, rates=rates, seed=seed).start()
-    rec = desk(broker)
-    journal = JournalView(tmp_path / "state")
-    proc = on_board(broker, tmp_path)
-    player = Player(board, journal, Commander(broker), rules="walnut", seats=2, seed=seed)
-    proc.start()
-    rig = Rig(board, journal, player, proc, rec, broker, link)
-    try:
-        rec.wait_for(lambda s: b"online" in statuses(s), timeout=20)
-        yield rig
-    finally:
-        proc.stop()
-        rig.board.stop()
-        rec.close()
-
-
-@pytest.fixture
-def rig(broker: Mosquitto, tmp_path: Path) -> Iterator[Rig]:
-    yield from rig_for(broker, tmp_path)
 
 
 def alerts(rig: Rig, code: str) -> list[dict[str, object]]:

@@ -12,6 +12,9 @@ emulator, and the checks that nothing was lost.
   as commands, and the lead is named when the table raises LEAD_UNKNOWN.
 - `check_delivery`: every event 1..N reached a persistent subscriber, duplicates
   byte-for-byte equal to the first copy and equal to the journal's.
+- `Rig` / `rig_for`: all of it started together (an emulated board, a desk, the
+  service on the board's link, a player), online; the `rig` fixture
+  (tests/service/conftest.py) is one with a fault-free board.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +39,7 @@ from engine import Game, Mode, Phase, Tile, rulesets
 from engine.geometry import Placer
 from engine.players import RandomPlayer
 from engine.surface import SeenTile
-from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import TileAt
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
@@ -447,3 +450,50 @@ def fresh_state(broker: Mosquitto) -> dict[str, Any]:
 
 def tile_text(tile: TileAt) -> str:
     return Tile(tile.a, tile.b).text
+
+
+NO_FAULTS = FaultRates()
+SPEED = 3  # the emulator's waits and debounce / 3
+
+
+@dataclass
+class Rig:
+    board: BoardEmulator
+    journal: JournalView
+    player: Player
+    proc: Proc
+    rec: Recorder
+    broker: Mosquitto
+    link: Path
+
+    def finish(self) -> dict[str, object]:
+        """Every event delivered, the final state the plays' game; returns it."""
+        self.rec.wait_for(all_seqs(self.journal), timeout=20)
+        n = check_delivery(self.rec.seen, self.journal)
+        final = fresh_state(self.broker)
+        assert final["seq"] == n
+        self.player.expect_state(final)
+        assert not self.proc.errors(), self.proc.errors()
+        return final
+
+
+def rig_for(
+    broker: Mosquitto, tmp_path: Path, rates: FaultRates = NO_FAULTS, seed: int = 11
+) -> Iterator[Rig]:
+    """A walnut table for two on an emulated board (`tmp_path/board`), its service
+    online; stopped (service, board, desk) when the generator is closed."""
+    link = tmp_path / "board"
+    board = BoardEmulator(link=link, speed=SPEED, rates=rates, seed=seed).start()
+    rec = desk(broker)
+    journal = JournalView(tmp_path / "state")
+    proc = on_board(broker, tmp_path)
+    player = Player(board, journal, Commander(broker), rules="walnut", seats=2, seed=seed)
+    proc.start()
+    rig = Rig(board, journal, player, proc, rec, broker, link)
+    try:
+        rec.wait_for(lambda s: b"online" in statuses(s), timeout=20)
+        yield rig
+    finally:
+        proc.stop()
+        rig.board.stop()
+        rec.close()

@@ -5,86 +5,66 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from firmware_bridge.emulator import BoardEmulator
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.test_faults_common import (
     Commander,
     JournalView,
     P,
-    Player,
     Proc,
+    Rig,
     all_seqs,
     check_delivery,
     desk,
     fresh_state,
     last_state,
-    on_board,
     statuses,
     wait,
 )
 
 
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[BoardEmulator]:
-    with BoardEmulator(link=tmp_path / "board", speed=3) as emulator:
-        yield emulator
-
-
 def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
-    broker: Mosquitto, board: BoardEmulator, tmp_path: Path
+    rig: Rig,
 ) -> None:
-    rec = desk(broker)
-    journal = JournalView(tmp_path / "state")
-    proc = on_board(broker, tmp_path)
-    player = Player(board, journal, Commander(broker), rules="walnut", seats=2, seed=11)
-    proc.start()
+    rec, journal, proc, player, broker = rig.rec, rig.journal, rig.proc, rig.player, rig.broker
+    assert player.play(4) == 4
+    rec.wait_for(all_seqs(journal), timeout=10)
+    wait(lambda: not journal.unacked(), 10, "every event acked")
+
+    # The broker stops answering (SIGSTOP): the next play is journaled, never acked.
+    assert broker.proc is not None
+    os.kill(broker.proc.pid, signal.SIGSTOP)
     try:
-        rec.wait_for(lambda s: b"online" in statuses(s), timeout=20)
-        assert player.play(4) == 4
-        rec.wait_for(all_seqs(journal), timeout=10)
-        wait(lambda: not journal.unacked(), 10, "every event acked")
-
-        # The broker stops answering (SIGSTOP): the next play is journaled, never acked.
-        assert broker.proc is not None
-        os.kill(broker.proc.pid, signal.SIGSTOP)
-        try:
-            assert player.lay() is not None
-            unacked = journal.unacked()
-            assert unacked, "the play should wait for the broker's ack"
-            seq_before = journal.last_seq()
-            proc.kill()
-        finally:
-            os.kill(broker.proc.pid, signal.SIGCONT)
-        rec.wait_for(lambda s: statuses(s)[-1:] == [b"offline"], timeout=20)  # the Will
-
-        proc.start()
-        rec.wait_for(lambda s: statuses(s)[-1:] == [b"online"], timeout=20)
-        state = last_state(rec.seen)
-        assert state is not None and state["seq"] == seq_before
-        player.expect_state(state)
-        wait(lambda: not journal.unacked(), 10, "the unacked events acked after the restart")
-        assert "republished" in proc.log.read_text()
-
-        # The game goes on: the right seats, the right scores.
-        assert player.play(4) == 4
-        rec.wait_for(all_seqs(journal), timeout=15)
-        n = check_delivery(rec.seen, journal)
-        assert n == journal.last_seq() > seq_before
-        for seq in unacked:
-            assert any(s.json().get("seq") == seq for s in rec.seen if "/event/" in s.topic)
-        final = fresh_state(broker)
-        assert final["seq"] == n
-        player.expect_state(final)
-        assert [s.topic for s in rec.seen].count(f"{P}/status") >= 3
-        assert not proc.errors(), proc.errors()
+        assert player.lay() is not None
+        unacked = journal.unacked()
+        assert unacked, "the play should wait for the broker's ack"
+        seq_before = journal.last_seq()
+        proc.kill()
     finally:
-        proc.stop()
-        rec.close()
+        os.kill(broker.proc.pid, signal.SIGCONT)
+    rec.wait_for(lambda s: statuses(s)[-1:] == [b"offline"], timeout=20)  # the Will
+
+    proc.start()
+    rec.wait_for(lambda s: statuses(s)[-1:] == [b"online"], timeout=20)
+    state = last_state(rec.seen)
+    assert state is not None and state["seq"] == seq_before
+    player.expect_state(state)
+    wait(lambda: not journal.unacked(), 10, "the unacked events acked after the restart")
+    assert "republished" in proc.log.read_text()
+
+    # The game goes on: the right seats, the right scores.
+    assert player.play(4) == 4
+    rec.wait_for(all_seqs(journal), timeout=15)
+    n = check_delivery(rec.seen, journal)
+    assert n == journal.last_seq() > seq_before
+    for seq in unacked:
+        assert any(s.json().get("seq") == seq for s in rec.seen if "/event/" in s.topic)
+    final = fresh_state(broker)
+    assert final["seq"] == n
+    player.expect_state(final)
+    assert [s.topic for s in rec.seen].count(f"{P}/status") >= 3
+    assert not proc.errors(), proc.errors()
 
 
 def test_a_restart_replays_only_the_current_game(broker: Mosquitto, tmp_path: Path) -> None:
