@@ -4,15 +4,11 @@ server and, for the page, Debian's Chromium."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +17,7 @@ from playwright.sync_api import Page, expect
 from display.cli import display
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, screenshot, start_display_on
+from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import Mosquitto
 
 PIN = "2468"
@@ -35,19 +32,6 @@ def pin_display(broker: Mosquitto) -> Iterator[DisplayServer]:
         yield server
     finally:
         server.stop()
-
-
-def post(url: str, body: dict[str, Any], pin: str | None = None) -> tuple[int, Any, Any]:
-    """POST a command; the HTTP status, the JSON answer and the headers."""
-    headers = {"Content-Type": "application/json"}
-    if pin is not None:
-        headers["X-Display-Pin"] = pin
-    request = urllib.request.Request(f"{url}/api/cmd", json.dumps(body).encode(), headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read()), response.headers
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read()), exc.headers
 
 
 def open_live(page: Page, controller: Controller, server: DisplayServer, query: str = "") -> None:
@@ -115,7 +99,7 @@ def test_the_page_tells_a_locked_out_device(
 ) -> None:
     open_live(page, controller, pin_display)
     for _ in range(3):
-        assert post(pin_display.url, {"action": "pass"}, "0000")[0] == 401
+        assert post_command(pin_display.url, {"action": "pass"}, "0000")[0] == 401
     # locked out: told at once, before any PIN is asked for
     page.locator("#actions [data-action=pass]").click()
     expect(page.locator("#toast-text")).to_have_text(
@@ -129,17 +113,17 @@ def test_a_command_posted_without_the_right_pin_gets_401_and_is_never_published(
     controller: Controller, pin_display: DisplayServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     controller.answer = lambda c: samples.reply(c["id"])
-    status, reply, _ = post(pin_display.url, {"id": "x1", "action": "pass"})
+    status, reply, _ = post_command(pin_display.url, {"id": "x1", "action": "pass"})
     assert (status, reply["ok"], reply["display_error"]) == (401, False, "pin_needed")
     assert reply["error"] == "this display needs its command PIN"
-    status, reply, _ = post(pin_display.url, {"id": "x2", "action": "pass"}, "24680")
+    status, reply, _ = post_command(pin_display.url, {"id": "x2", "action": "pass"}, "24680")
     assert (status, reply["display_error"]) == (401, "pin_wrong")
     assert reply["error"] == "wrong PIN: the command was not sent"
     # refused before the body is even read: a malformed command gets 401 too
-    assert post(pin_display.url, {"action": "fly"})[0] == 401
+    assert post_command(pin_display.url, {"action": "fly"})[0] == 401
     time.sleep(0.5)
     assert controller.commands == []
-    status, reply, _ = post(pin_display.url, {"id": "x3", "action": "pass"}, PIN)
+    status, reply, _ = post_command(pin_display.url, {"id": "x3", "action": "pass"}, PIN)
     assert (status, reply["ok"], reply["id"]) == (200, True, "x3")
     assert [c["id"] for c in controller.commands] == ["x3"]
     assert "24680" not in caplog.text and PIN not in caplog.text
@@ -151,9 +135,9 @@ def test_guessing_locks_the_client_out_even_with_the_right_pin(
     controller.answer = lambda c: samples.reply(c["id"])
     started = time.monotonic()
     for guess in ("1111", "2222", "3333"):
-        assert post(pin_display.url, {"action": "pass"}, guess)[0] == 401
+        assert post_command(pin_display.url, {"action": "pass"}, guess)[0] == 401
     assert time.monotonic() - started >= 3 * 0.05  # each wrong PIN is answered late
-    status, reply, headers = post(pin_display.url, {"action": "pass"}, PIN)
+    status, reply, headers = post_command(pin_display.url, {"action": "pass"}, PIN)
     assert (status, reply["display_error"]) == (429, "pin_locked"), reply
     assert (
         reply["error"]
@@ -163,7 +147,7 @@ def test_guessing_locks_the_client_out_even_with_the_right_pin(
     time.sleep(0.5)
     assert controller.commands == []
     time.sleep(3.0)  # the lock-out is over
-    status, reply, _ = post(pin_display.url, {"id": "late", "action": "pass"}, PIN)
+    status, reply, _ = post_command(pin_display.url, {"id": "late", "action": "pass"}, PIN)
     assert (status, reply["ok"]) == (200, True)
     assert [c["id"] for c in controller.commands] == ["late"]
 

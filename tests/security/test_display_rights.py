@@ -18,8 +18,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
+from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
 from tests.security.broker import USERS, Client, SecureBroker
 from tests.security.service_proc import TableProcess, table_settings
@@ -68,18 +68,6 @@ def display(
         proc.wait(10)
 
 
-def post(url: str, body: dict[str, Any], pin: str | None = None) -> tuple[int, dict[str, Any]]:
-    headers = {"Content-Type": "application/json"}
-    if pin is not None:
-        headers["X-Display-Pin"] = pin
-    request = urllib.request.Request(f"{url}/api/cmd", json.dumps(body).encode(), headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 def seat_names(desk: Client) -> list[str]:
     state = json.loads(desk.payloads("domino/kitchen/state")[-1])
     return [seat["name"] for seat in state["seats"]]
@@ -96,11 +84,11 @@ def test_only_a_commander_display_commands_the_table(
         with TableProcess(settings):
             desk.wait_for("domino/kitchen/status", b"online", timeout=20)
             with display(secure_broker, "display-kitchen", tmp_path / "viewer") as viewer:
-                status, reply = post(viewer, {"id": "v1", "action": "rename", "seat": 0,
+                status, reply, _ = post_command(viewer, {"id": "v1", "action": "rename", "seat": 0,
                                               "name": "Mallory"})  # fmt: skip
             assert status == 504 and reply["display_error"] == "timeout", reply
             with display(secure_broker, "referee", tmp_path / "referee") as referee:
-                status, reply = post(referee, {"id": "r1", "action": "rename", "seat": 0,
+                status, reply, _ = post_command(referee, {"id": "r1", "action": "rename", "seat": 0,
                                                "name": "Ana"})  # fmt: skip
             assert status == 200 and reply["ok"] is True, reply
             desk.wait_for("domino/kitchen/cmd/reply")
