@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import repeat
 from operator import attrgetter, is_, itemgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from engine.events import (
     AlertEvent,
@@ -128,6 +128,8 @@ class DrawInput(NamedTuple):
 
 
 HandInput = PlayInput | PassInput | DrawInput
+# The journal as kept: `push` journals plays as plain tuples (see `_settle_journal`).
+Journal = list[HandInput | tuple[Tile, OpenEnd | None, None, int]]
 _DRAW_ONE = DrawInput(1)
 
 
@@ -171,6 +173,14 @@ class _Turn:
     passes_in_row: int = 0
     drew_this_turn: int = 0
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
+
+
+class _Pending(Protocol):
+    """Inputs taken but not yet written into the turn record and journal (a play-out's,
+    `engine.playout`): `settle` writes them and gives the game its `_turn` and
+    `_journal` back."""
+
+    def settle(self, game: Game) -> None: ...
 
 
 _POINTS_TABLES: dict[PlayScoring, list[int]] = {}
@@ -230,9 +240,9 @@ class Game:
         self.winning_team: int | None = None
         self.termination: Termination | None = None
         self._start: _HandStart | None = None
-        # `push` journals plays as plain tuples (see `_settle_journal`).
-        self._journal: list[HandInput | tuple[Tile, OpenEnd | None, None, int]] = []
+        self._journal: Journal = []
         self._refs = 0
+        self._pending: _Pending | None = None
         self._turn = _Turn(Layout(rules))
         self.hands: list[list[Tile]] | None = None
         self._held: list[int] = []  # full information: each hand as bits (`Tile.bit`)
@@ -262,6 +272,17 @@ class Game:
         n = self.hand_size
         self._hand_slices = [slice(i * n, (i + 1) * n) for i in range(seats)]
         self._dealt = n * seats
+
+    if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute Any)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only for attributes that are missing: after a play-out (`engine.playout`)
+            # `_turn` and `_journal` are made when first read.
+            pending = self.__dict__.get("_pending")
+            if pending is not None and (name == "_turn" or name == "_journal"):
+                pending.settle(self)
+                return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # --- reading ----------------------------------------------------------------------
 
@@ -442,6 +463,7 @@ class Game:
             list(self.team_scores),
         )
         self._journal = []
+        self._pending = None
         self._rebuild()
         return []
 

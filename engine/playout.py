@@ -1,0 +1,513 @@
+"""Whole-hand play-outs: the engine's fastest full-referee path, for Monte-Carlo work.
+
+`play_out(game, rng)` plays the current hand of a full-information game to its end with
+uniformly random legal plays and leaves the game exactly as `engine.players.play_hand`
+with a `RandomPlayer(rng)` in every seat would: the same hand (it draws the same numbers
+from `rng`, one per turn that has a legal play, and lists the moves in `legal_moves()`'s
+order), the same layout, hands, boneyard, scores, history, journal and phase.
+
+What it does not make is events: it returns the tiles laid, and the hand's events are
+the ones its journal (`game.hand_inputs()`) makes when replayed through a game dealt the
+same way (`replay_events`). The journal and the hand's turn record (layout, who laid
+what, passes, knocks) are made only when read: the play-out keeps one small tuple per
+input, and the game builds the rest the first time `_turn` or `_journal` is asked for.
+
+How it is lean: the hands are bit fields over *slots* (a slot per tile in a hand, in
+hand order, drawn tiles after), so that "the tiles of this hand that show n" is one
+`&` and the k-th legal move in `legal_moves()`'s order is found by counting bits, with
+no lists of moves. In block and draw games without a spinner or play scoring the layout
+is a line of two ends kept in local integers (a double in the line or a double lead is
+still that); the layout's nodes and open-end tuples are made when read. With a spinner
+or scoring during play the real `Layout` is kept as it goes (its common placement is
+already lean) and only moves, events and the journal are saved. Partnerships where both
+partners must go out, and tables without full information, take the general path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.events import Event, HandResult
+from engine.game import (
+    _DRAW_ONE,
+    _POINTS_TABLE,
+    DrawInput,
+    Game,
+    Journal,
+    Mode,
+    PassInput,
+    Phase,
+    PlayInput,
+    _Turn,
+)
+from engine.layout import Edge, Layout, OpenEnd
+from engine.rules import PlayScoring, SpinnerRule
+from engine.scoring import play_points
+from engine.tiles import Tile
+
+_LEAD, _PLAY = Phase.LEAD, Phase.PLAY
+_DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
+_EDGES = tuple(Edge)
+_NO_SPINNER, _NO_SCORING = SpinnerRule.NONE, PlayScoring.NONE
+_new = tuple.__new__
+
+# Record codes for inputs that lay no tile (a play's code is its end: node << 3 | edge,
+# or _LED for the lead; in the kept-layout mode the end itself).
+_LED, _PASS, _DRAW = -1, -2, -3
+
+
+class _Pending:
+    """A played-out hand's inputs, made into the game's journal and turn record when
+    either is first read (`Game.__getattr__`)."""
+
+    __slots__ = ("journal", "laid", "record", "ref", "turn")
+
+    turn: _Turn  # the turn record and journal as the play-out found them
+    journal: Journal
+    record: list[tuple[int, Tile | None, object, int]]  # (seat, tile, end or code, pip)
+    ref: int  # the game's input counter when the play-out began
+    laid: bool  # the layout is already up to date (kept-layout mode)
+
+    def settle(self, game: Game) -> None:
+        """Apply the recorded inputs to the turn record and journal, as `push`,
+        `push_pass` and `push_draw` would have; give both to the game."""
+        game._pending = None
+        t = self.turn
+        journal = self.journal
+        layout = t.layout
+        place = layout.place
+        knock = game._knock_check
+        ref = self.ref
+        laid = self.laid
+        for seat, tile, where, pip in self.record:
+            if tile is not None:
+                ref += 1
+                if laid:
+                    end = where
+                else:
+                    assert isinstance(where, int)
+                    end = None if where < 0 else _new(OpenEnd, (where >> 3, _EDGES[where & 7], pip))
+                    place(tile, end)
+                assert end is None or isinstance(end, OpenEnd)
+                journal.append((tile, end, None, ref))
+                t.seats_of_plays.append(seat)
+                t.coords.append(None)
+                t.passes_in_row = t.drew_this_turn = 0
+                t.played[seat] += 1
+            elif where == _PASS:
+                ref += 1
+                journal.append(_new(PassInput, (ref,)))
+                t.passes_in_row += 1
+                t.drew_this_turn = 0
+                if knock:
+                    t.knocks.append((seat, frozenset(_numbers(pip))))
+            else:
+                journal.append(_DRAW_ONE)
+                t.drew_this_turn += 1
+                t.drawn[seat] += 1
+        game._turn = t
+        game._journal = journal
+
+
+def _numbers(mask: int) -> list[int]:
+    """The numbers whose bits are set in `mask`."""
+    return [n for n in range(mask.bit_length()) if mask >> n & 1]
+
+
+def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (one hot function)
+    """Play the current hand to its end with uniformly random legal plays; the number
+    of tiles in the layout at the end.
+
+    The same hand, state and use of `rng` as `play_hand(game, [RandomPlayer(rng)] * n)`,
+    without the events (see the module doc). Full information only.
+    """
+    if game.mode is not Mode.FULL or game.hands is None:
+        raise ValueError("a play-out needs a game in full information (Mode.FULL)")
+    phase = game.phase
+    if phase is not _LEAD and phase is not _PLAY:
+        return len(game.layout.nodes)
+    if game._both_out or game.turn is None:
+        return _general(game, rng)
+    rules = game.rules
+    t = game._turn
+    journal = game._journal
+    layout = t.layout
+    hands = game.hands
+    seats = game.seats
+
+    # The hands as slots: slot i is the i-th tile of the hands in seat and hand order;
+    # a drawn tile takes the next slot (it goes to the end of its hand).
+    tile_of: dict[int, Tile] = {}
+    spip = [0] * (game.set.max_pip + 1)  # spip[n]: the slots of tiles showing n
+    held = [0] * seats
+    bit = 1
+    for s in range(seats):
+        h = 0
+        for tile in hands[s]:
+            tile_of[bit] = tile
+            h |= bit
+            spip[tile.high] |= bit
+            spip[tile.low] |= bit
+            bit <<= 1
+        held[s] = h
+    next_bit = bit
+
+    record: list[tuple[int, Tile | None, object, int]] = []
+    add = record.append
+    random_ = rng.random
+    nxt = game._next_seat
+    boneyard = game.boneyard
+    assert boneyard is not None
+    keep = game._boneyard_keep
+    draws = game._draws
+    draw_one = game._draw_one
+    knock = game._knock_check
+    passes = t.passes_in_row
+    drew = t.drew_this_turn
+    nodes = len(layout.nodes)
+    s = game.turn
+    refs = 0
+    result = None  # how the hand ended; None: the game ended in the middle of it
+    out_seat: int | None = None
+    line = rules.spinner is _NO_SPINNER and rules.play_scoring is _NO_SCORING
+    ends = layout.ends
+    if line and nodes and len(ends) != 2:
+        line = False  # (cannot happen with these rules; the kept layout copes anyway)
+
+    if line:
+        if nodes == 0:
+            bit = _lead_bit(game, held[s], tile_of, random_())
+            tile = tile_of[bit]
+            held[s] ^= bit
+            refs += 1
+            passes = drew = 0
+            add((s, tile, _LED, 0))
+            if tile.high == tile.low:  # both sides open: one place to play (mirrors)
+                c0, p0, c1, p1 = 2, tile.high, 3, tile.high
+                mirror, plain = True, False
+            else:
+                c0, p0, c1, p1 = 0, tile.high, 1, tile.low
+                mirror, plain = False, True
+            nodes = 1
+            if not held[s]:
+                result, out_seat = _DOMINO, s
+            else:
+                s = nxt[s]
+        else:
+            e0, e1 = ends
+            c0, p0 = e0[0] << 3 | e0[1], e0[2]
+            c1, p1 = e1[0] << 3 | e1[1], e1[2]
+            mirror = e0[0] == e1[0] and e0[1] >= 2  # a double led, untouched
+            plain = not mirror and not (c0 & 6 or c1 & 6)
+
+    if line and result is None:
+        # A line: two ends (code node << 3 | edge, pip). `plain`: both are plain tiles'
+        # ends, and the moves come end by end; otherwise (a double's side open) tile by
+        # tile. `mirror`: a double led, its two sides one place to play.
+        while True:
+            h = held[s]
+            a = h & spip[p0]
+            b = 0 if mirror else h & spip[p1]
+            if a or b:
+                k = int(random_() * (a.bit_count() + b.bit_count()))
+                if plain:
+                    na = a.bit_count()
+                    if k < na:
+                        while k:
+                            a &= a - 1
+                            k -= 1
+                        bit = a & -a
+                        at = 0
+                    else:
+                        k -= na
+                        while k:
+                            b &= b - 1
+                            k -= 1
+                        bit = b & -b
+                        at = 1
+                else:
+                    f = a | b
+                    while True:
+                        bit = f & -f
+                        if a & bit:
+                            if not k:
+                                at = 0
+                                break
+                            k -= 1
+                        if b & bit:
+                            if not k:
+                                at = 1
+                                break
+                            k -= 1
+                        f ^= bit
+                tile = tile_of[bit]
+                if at:
+                    jc, jp = c1, p1
+                else:
+                    jc, jp, c0, p0 = c0, p0, c1, p1
+                add((s, tile, jc, jp))
+                hi = tile.high
+                if hi == tile.low:
+                    c1, p1 = nodes << 3 | 3, hi
+                    plain = False
+                else:
+                    if hi == jp:
+                        c1, p1 = nodes << 3 | 1, tile.low
+                    else:
+                        c1, p1 = nodes << 3, hi
+                    plain = not c0 & 6
+                mirror = False
+                nodes += 1
+                refs += 1
+                passes = drew = 0
+                h ^= bit
+                held[s] = h
+                if not h:
+                    result, out_seat = _DOMINO, s
+                    break
+                s = nxt[s]
+            elif draws and len(boneyard) > keep and not (draw_one and drew):
+                tile = boneyard.pop()
+                bit = next_bit
+                next_bit <<= 1
+                tile_of[bit] = tile
+                held[s] = h | bit
+                spip[tile.high] |= bit
+                spip[tile.low] |= bit
+                drew += 1
+                add((s, None, _DRAW, 0))
+            else:
+                refs += 1
+                passes += 1
+                drew = 0
+                add((s, None, _PASS, 1 << p0 | 1 << p1))
+                if passes >= seats and (not draw_one or len(boneyard) <= keep):
+                    result = _BLOCKED
+                    break
+                s = nxt[s]
+    else:
+        # The kept layout (spinners, scoring during play): moves as `legal_moves()`
+        # lists them, from the layout's ends less mirror images.
+        place = layout.place
+        scores = game._scores_in_play
+        points_table = game._play_points
+        scoring = rules.play_scoring
+        competitors = game.team_scores if game.teams.groups else game.seat_scores
+        target = game.target
+        exact = game._exact_target and target is not None
+        at_once = game._at_once
+        while True:
+            h = held[s]
+            offers = layout._offers
+            if not nodes:  # the lead
+                bit = _lead_bit(game, h, tile_of, random_())
+                end = None
+                found = True
+            elif len(offers) == 2 and offers[0][1] < 2 and offers[1][1] < 2:
+                e0, e1 = offers
+                a = h & spip[e0[2]]
+                b = h & spip[e1[2]]
+                if a or b:
+                    na = a.bit_count()
+                    k = int(random_() * (na + b.bit_count()))
+                    if k < na:
+                        while k:
+                            a &= a - 1
+                            k -= 1
+                        bit = a & -a
+                        end = e0
+                    else:
+                        k -= na
+                        while k:
+                            b &= b - 1
+                            k -= 1
+                        bit = b & -b
+                        end = e1
+                    found = True
+                else:
+                    found = False
+            else:
+                n = 0
+                f = 0
+                for e in offers:
+                    m = h & spip[e[2]]
+                    if m:
+                        n += m.bit_count()
+                        f |= m
+                found = n > 0
+                if found:
+                    k = int(random_() * n)
+                    end = None
+                    while end is None:
+                        bit = f & -f
+                        for e in offers:
+                            if spip[e[2]] & bit:
+                                if not k:
+                                    end = e
+                                    break
+                                k -= 1
+                        f ^= bit
+            if found:
+                tile = tile_of[bit]
+                place(tile, end)
+                add((s, tile, end, 0))
+                nodes += 1
+                refs += 1
+                passes = drew = 0
+                h ^= bit
+                held[s] = h
+                if scores:
+                    total = layout._total
+                    if (
+                        _score(game, s, total, points_table, scoring, exact)
+                        and at_once
+                        and target is not None
+                        and max(competitors) >= target
+                    ):
+                        _finish(game, held, tile_of, record, t, journal, refs, True, nodes)
+                        game.phase = _PLAY
+                        game._game_over()
+                        return nodes
+                if not h:
+                    result, out_seat = _DOMINO, s
+                    break
+                s = nxt[s]
+            elif draws and len(boneyard) > keep and not (draw_one and drew):
+                tile = boneyard.pop()
+                bit = next_bit
+                next_bit <<= 1
+                tile_of[bit] = tile
+                held[s] = h | bit
+                spip[tile.high] |= bit
+                spip[tile.low] |= bit
+                drew += 1
+                add((s, None, _DRAW, 0))
+            else:
+                refs += 1
+                passes += 1
+                drew = 0
+                mask = 0
+                if knock:
+                    for e in layout.ends:
+                        mask |= 1 << e[2]
+                add((s, None, _PASS, mask))
+                if passes >= seats and (not draw_one or len(boneyard) <= keep):
+                    result = _BLOCKED
+                    break
+                s = nxt[s]
+    _finish(game, held, tile_of, record, t, journal, refs, not line, nodes)
+    game.phase = _PLAY
+    assert result is not None
+    game._end_play(result, out_seat)
+    return nodes
+
+
+def _lead_bit(game: Game, h: int, tile_of: dict[int, Tile], r: float) -> int:
+    """The slot of the tile led: the forced lead, or the hand's tile `r` picks (in
+    hand order, as `legal_moves()` lists the leads)."""
+    start = game._start
+    assert start is not None
+    forced = start.forced_lead
+    if forced is not None:
+        for b, tile in tile_of.items():
+            if tile is forced and b & h:
+                return b
+        raise ValueError(f"{forced} must lead but the turn seat does not hold it")
+    k = int(r * h.bit_count())
+    while k:
+        h &= h - 1
+        k -= 1
+    return h & -h
+
+
+def _score(
+    game: Game, seat: int, total: int, table: list[int], scoring: PlayScoring, exact: bool
+) -> int:
+    """Points for a play that leaves the ends at `total` (as `push` adds them)."""
+    points = table[total] if total < _POINTS_TABLE else play_points(scoring, total)
+    if not points:
+        return 0
+    team = game._team_of[seat]
+    scores = game.seat_scores if team is None else game.team_scores
+    who = seat if team is None else team
+    if exact and game.target is not None and scores[who] + points > game.target:
+        return 0  # overshoot disregarded
+    scores[who] += points
+    return points
+
+
+def _finish(
+    game: Game,
+    held: list[int],
+    tile_of: dict[int, Tile],
+    record: list[tuple[int, Tile | None, object, int]],
+    turn: _Turn,
+    journal: Journal,
+    refs: int,
+    laid: bool,
+    nodes: int,
+) -> None:
+    """The hands back from slots to lists; the inputs left to be made when read."""
+    hands: list[list[Tile]] = []
+    bits: list[int] = []
+    for seat_slots in held:
+        slots = seat_slots
+        hand: list[Tile] = []
+        mine = 0
+        while slots:
+            low = slots & -slots
+            tile = tile_of[low]
+            hand.append(tile)
+            mine |= tile.bit
+            slots ^= low
+        hands.append(hand)
+        bits.append(mine)
+    game.hands = hands
+    game._held = bits
+    pending = _Pending()
+    pending.turn = turn
+    pending.journal = journal
+    pending.record = record
+    pending.ref = game._refs
+    pending.laid = laid
+    game._refs += refs
+    game._pending = pending
+    del game._turn
+    del game._journal
+
+
+def _general(game: Game, rng: random.Random) -> int:
+    """The per-turn path, choosing as `RandomPlayer` does (rules the play-out leaves to
+    the general code)."""
+    random_ = rng.random
+    legal_moves, push = game.legal_moves, game.push
+    while game.phase is _LEAD or game.phase is _PLAY:
+        moves = legal_moves()
+        if moves:
+            push(moves[int(random_() * len(moves))])
+        elif game._may_draw():
+            game.push_draw()
+        else:
+            game.push_pass()
+    return len(game.layout.nodes)
+
+
+def replay_events(game: Game, inputs: Sequence[PlayInput | PassInput | DrawInput]) -> list[Event]:
+    """Feed a hand's journal (`hand_inputs()` of a game dealt the same way) to `game`,
+    judged as the table's inputs are: the events the hand makes."""
+    events: list[Event] = []
+    for action in inputs:
+        if isinstance(action, PlayInput):
+            judged = game.play(action.tile, action.where)
+        elif isinstance(action, PassInput):
+            judged = game.pass_turn()
+        else:
+            judged = game.draw(count=action.tiles)
+        if not judged.ok:
+            raise ValueError(f"{action} refused: {judged.reason.value}")
+        events.extend(judged.events)
+    return events
+
+
+__all__ = ["Layout", "play_out", "replay_events"]
