@@ -38,6 +38,7 @@ from vision.source import (
     SourceError,
     make_source,
     sim_game,
+    sim_whole_game,
 )
 from vision.stable import UnreadableSpot
 from vision.tuning import Settings as DetectorSettings
@@ -241,7 +242,10 @@ def _from_settings(
 ) -> FrameSource:
     spec = settings.camera.source
     if spec == "sim":
-        return SimSource(_sim_game(settings, sim.seed), fps=fps, pace_s=sim.pace_s, tell=tell)
+        game = (
+            _sim_whole_game(settings, sim.seed) if sim.whole_game else _sim_game(settings, sim.seed)
+        )
+        return SimSource(game, fps=fps, pace_s=sim.pace_s, tell=tell)
     if isinstance(spec, str) and spec.startswith("/dev/"):
         return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
     return make_source(spec, fps)
@@ -249,11 +253,14 @@ def _from_settings(
 
 @dataclass(frozen=True, slots=True)
 class SimOptions:
-    """The simulated camera's game (`camera.source = "sim"`): its seed, and how long each
-    play lies still before the next hand reaches in."""
+    """The simulated camera's game (`camera.source = "sim"`): its seed, how long each
+    play lies still before the next hand reaches in, and whether the players play one
+    hand (`sim_game`) or a whole game to its target (`sim_whole_game`: counted in the
+    table's seat zones, the table cleared between hands)."""
 
     seed: int = 0
     pace_s: float = 1.0
+    whole_game: bool = False
 
 
 def _sim_game(settings: Settings, seed: int) -> SimGame:
@@ -263,6 +270,23 @@ def _sim_game(settings: Settings, seed: int) -> SimGame:
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
     try:
         return sim_game(table.rules, table.seats, seed, size_mm=surface)
+    except (RulesError, OSError, ValueError) as exc:
+        raise SourceError(
+            f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"
+        ) from exc
+
+
+def _sim_whole_game(settings: Settings, seed: int) -> SimGame:
+    """A whole game of the table's own rules, seats and target on its surface, each hand
+    counted in the table's seat zones (`[zones]`; told by the players where there are
+    none) and the table cleared before the next."""
+    table = settings.table
+    surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
+    try:
+        return sim_whole_game(
+            table.rules, table.seats, seed, target=table.target, size_mm=surface, zones=zones
+        )
     except (RulesError, OSError, ValueError) as exc:
         raise SourceError(
             f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"

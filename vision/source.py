@@ -16,7 +16,7 @@ import importlib
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -27,9 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Game, Mode, Phase, rulesets
+from engine.events import Coords, Event, HandResult, Judgement
 from engine.geometry import GeometryError, Placer
 from engine.players import RandomPlayer
 from engine.surface import SeenTile
+from engine.tiles import Tile
 from vision.errors import VisionError
 from vision.render import RenderStyle, SequenceFrame, render_sequence
 
@@ -44,9 +46,11 @@ __all__ = [
     "PiCameraSource",
     "SimGame",
     "SimSource",
+    "SimWholeGame",
     "SourceError",
     "make_source",
     "sim_game",
+    "sim_whole_game",
 ]
 
 log = logging.getLogger(__name__)
@@ -381,6 +385,291 @@ def sim_game(
         scenes.append(tuple(coords))
         told.append([{"action": "lead", "seat": seat}] if first else [])
     return SimGame(rules, seats, seed, tuple(scenes), tuple(tuple(t) for t in told), tuple(events))
+
+
+# --- a simulated whole game ------------------------------------------------------------------
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm
+ZONE_GAP_MM = 16.0  # between tiles laid out for counting, and from the layout
+
+
+@dataclass(frozen=True, slots=True)
+class SimWholeGame(SimGame):
+    """A random legal game played to its end, hand after hand, laid out on the table.
+
+    As `SimGame`, with every hand's scenes in turn: the plays, then (when the table has
+    seat zones and the tiles fit) each seat laying its tiles left face up in its zone,
+    then the cleared table. `told` holds everything the players say besides: who led,
+    knocks, draws, going out or a blocked hand when the table cannot tell, the counts
+    (`count` per seat without zones, `confirm` of the zones' counts), `redeal` when the
+    surface is full. `hands` are the engine's own `hand` event payloads, `over` its
+    `game` over payload (None: not over within `max_hands`), `endings[i]` how the table
+    learnt the `i`-th hand's tiles (`zones` or `told`) or `redeal`.
+    """
+
+    target: int | None = None
+    zones: tuple[tuple[int, Rect], ...] = ()
+    hands: tuple[dict[str, Any], ...] = ()
+    over: dict[str, Any] | None = None
+    endings: tuple[str, ...] = ()
+
+
+def sim_whole_game(
+    rules: str = "straight-block",
+    seats: int = 2,
+    seed: int = 0,
+    *,
+    target: int | None = None,
+    size_mm: tuple[float, float] = (900.0, 600.0),
+    zones: Mapping[int, Sequence[float]] | Sequence[tuple[int, Sequence[float]]] = (),
+    max_hands: int = 100,
+) -> SimWholeGame:
+    """Play a random legal full-information game to its end (or `max_hands` hands) and
+    lay it out as a table would see it; deterministic in `seed`.
+
+    The players tell the table what it cannot see, as TABLE.md says, judged by a
+    table-mode game of their own fed exactly what the table is fed: who led, knocks and
+    draws; `out` (or `end_hand`) when the table cannot tell that the hand is over. At
+    the end of a hand each seat lays its tiles face up in its zone (`zones`: seat ->
+    (x0, y0, x1, y1) mm, the table's `[zones]`) and a player confirms the table's count;
+    without a zone for every seat that holds tiles, or with no room in one clear of the
+    layout, they tell their tiles (`count`). Then they clear the table, which starts the
+    next hand. When the layout has no room left (`engine.geometry.GeometryError`) the
+    players have the hand dealt again (`redeal`, as the board demo does) and clear the
+    table: the hand's plays so far stand in `plays`, not its score.
+    """
+    ruleset = rulesets.load(rules)
+    game = Game(ruleset, seats, mode=Mode.FULL, seed=seed, target=target)
+    table = Game(ruleset, seats, mode=Mode.TABLE, target=target)  # what the table knows
+    game.start()
+    table.start()
+    player = RandomPlayer(random.Random(seed))
+    width, height = size_mm
+    areas = tuple(sorted((int(s), _rect(r)) for s, r in dict(zones).items()))
+    sim = _WholeGame(game, table, player, (int(width), int(height)), areas)
+    while game.phase is not Phase.OVER and len(sim.endings) < max_hands:
+        sim.play_hand()
+    hands = tuple(e for e in sim.events if e["kind"] == "hand")
+    over = next((e for e in sim.events if e["kind"] == "game" and e["event"] == "over"), None)
+    return SimWholeGame(
+        rules,
+        seats,
+        seed,
+        tuple(sim.scenes),
+        tuple(tuple(t) for t in sim.told),
+        tuple(_without_kind(e) for e in sim.events if e["kind"] == "play"),
+        target=game.target,
+        zones=areas,
+        hands=tuple(_without_kind(e) for e in hands),
+        over=_without_kind(over) if over is not None else None,
+        endings=tuple(sim.endings),
+    )
+
+
+def _rect(values: Sequence[float]) -> Rect:
+    x0, y0, x1, y1 = (float(v) for v in values)
+    return (x0, y0, x1, y1)
+
+
+def _without_kind(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "kind"}
+
+
+class _WholeGame:
+    """The players of `sim_whole_game` at work: scenes, what they say, the engine's events."""
+
+    def __init__(
+        self,
+        game: Game,
+        table: Game,
+        player: RandomPlayer,
+        size: tuple[int, int],
+        zones: tuple[tuple[int, Rect], ...],
+    ) -> None:
+        self.game = game
+        self.table = table
+        self.player = player
+        self.size = size
+        self.zones = zones
+        self.scenes: list[tuple[SeenTile, ...]] = []
+        self.told: list[list[dict[str, Any]]] = []
+        self.events: list[dict[str, Any]] = []
+        self.endings: list[str] = []
+
+    def _note(self, events: Sequence[Event]) -> None:
+        self.events.extend({"kind": e.kind, **e.payload()} for e in events)
+
+    def _say(self, body: dict[str, Any], judged: Judgement) -> None:
+        """Tell the table `body` (after the last scene); `judged` is what it makes of it."""
+        if not judged.ok:
+            raise SourceError(
+                f"the simulated table refuses {body}: {judged.reason.value} "
+                "(a fault of the simulation)"
+            )
+        self.told[-1].append(body)
+
+    def _show(self, tiles: Sequence[SeenTile]) -> None:
+        self.scenes.append(tuple(tiles))
+        self.told.append([])
+
+    def play_hand(self) -> None:
+        game, table = self.game, self.table
+        placer = Placer(*self.size)
+        coords: list[SeenTile] = []
+        while game.phase in (Phase.LEAD, Phase.PLAY):
+            seat = game.turn
+            assert seat is not None
+            moves = game.legal_moves()
+            if not moves:
+                if game.can_draw():
+                    self._note(game.draw().events)
+                    self._say({"action": "draw", "seat": seat}, table.draw(seat))
+                else:
+                    self._note(game.pass_turn().events)
+                    self._say({"action": "pass", "seat": seat}, table.pass_turn(seat))
+                continue
+            move = self.player.choose(game, moves)
+            try:
+                where = placer.place(game.layout, coords, move.tile, move.end)
+            except GeometryError:  # no room left: the hand is dealt again
+                game.redeal()
+                self._say({"action": "redeal"}, table.redeal())
+                self._show(())
+                self.endings.append("redeal")
+                placer, coords = Placer(*self.size), []
+                continue
+            self._note(game.push(move))
+            coords.append(where)
+            self._show(coords)
+            high = where.high_first()
+            at = Coords(round(high.xa), round(high.ya), round(high.xb), round(high.yb))
+            judged = table.play(move.tile, move.end, coords=at)
+            if not judged.ok:
+                raise SourceError(f"the simulated table refuses {move.tile}: {judged.reason.value}")
+            if len(coords) == 1:
+                self._say({"action": "lead", "seat": seat}, table.name_leader(seat))
+        if len(game.history) < game.hand_no:
+            self._show(())  # the game was won by a play: the table is cleared
+            self.endings.append("won")
+            return
+        self._end_hand(coords)
+
+    def _end_hand(self, coords: list[SeenTile]) -> None:
+        """Go out or block where the table cannot tell, count, clear the table."""
+        game, table = self.game, self.table
+        record = game.history[-1]
+        if table.phase is Phase.PLAY:
+            if record.result is HandResult.DOMINO and game.out_seat is not None:
+                seat = game.out_seat
+                self._say({"action": "out", "seat": seat}, table.declare_out(seat))
+            else:
+                self._say({"action": "end_hand"}, table.end_hand())
+        assert game.hands is not None
+        hands = [list(h) for h in game.hands]
+        laid = self._lay_in_zones(hands, coords)
+        if laid is not None:
+            shown = list(coords)
+            for seat_tiles in laid:
+                if seat_tiles:
+                    shown.extend(seat_tiles)
+                    self._show(shown)
+            self._say({"action": "confirm"}, table.count_tiles(hands))
+            self.endings.append("zones")
+        else:
+            counted = table.count([sum(t.pips for t in h) for h in hands])
+            for seat, hand in enumerate(hands):
+                if hand or seat != game.out_seat:
+                    body = {"action": "count", "seat": seat, "tiles": [t.text for t in hand]}
+                    self._say(body, counted)  # the table scores once every seat has said
+            self.endings.append("told")
+        mine, its = game.history[-1], table.history[-1]
+        if (mine.winner, mine.points, mine.scores) != (its.winner, its.points, its.scores):
+            raise SourceError(
+                f"the simulated table scores hand {mine.hand} otherwise: {its} for {mine}"
+            )
+        self._show(())  # the table is cleared: the next hand starts
+        if game.phase is Phase.HAND_OVER:
+            self._note(game.next_hand().events)
+            table.next_hand()
+
+    def _lay_in_zones(
+        self, hands: Sequence[Sequence[Tile]], layout: Sequence[SeenTile]
+    ) -> list[list[SeenTile]] | None:
+        """Each seat's tiles face up in its zone, clear of the layout; None if they do not
+        all go (no zone for a seat holding tiles, or no room)."""
+        zones = dict(self.zones)
+        out: list[list[SeenTile]] = []
+        taken = list(layout)
+        for seat, hand in enumerate(hands):
+            if not hand:
+                out.append([])
+                continue
+            zone = zones.get(seat)
+            if zone is None:
+                return None
+            others = [r for s, r in self.zones if s != seat]
+            slots = _zone_slots(zone, others, taken, self.size)
+            if len(slots) < len(hand):
+                return None
+            seen = [SeenTile(t.high, t.low, *slot) for t, slot in zip(hand, slots, strict=False)]
+            taken.extend(seen)
+            out.append(seen)
+        return out
+
+
+def _zone_slots(
+    zone: Rect,
+    others: Sequence[Rect],
+    taken: Sequence[SeenTile],
+    size: tuple[int, int],
+    tile: tuple[float, float] = (48.0, 24.0),
+) -> list[tuple[float, float, float, float]]:
+    """Where tiles may lie in `zone` (xa, ya, xb, yb), nearest its middle first: wholly
+    inside it and the surface, `ZONE_GAP_MM` clear of `taken` tiles, their centres in no
+    other zone. A tile lies across the zone's long side (pointing at its seat)."""
+    x0, y0, x1, y1 = zone
+    x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, size[0]), min(y1, size[1])
+    length, width = tile
+    across = x1 - x0 >= y1 - y0  # a strip along the x axis: tiles stand along y
+    w, h = (width, length) if across else (length, width)
+    pitch_x, pitch_y = w + ZONE_GAP_MM, h + ZONE_GAP_MM
+    cols = int((x1 - x0 - w) // pitch_x) + 1 if x1 - x0 >= w else 0
+    rows = int((y1 - y0 - h) // pitch_y) + 1 if y1 - y0 >= h else 0
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    boxes = [_box(t, width) for t in taken]
+    slots: list[tuple[float, float, tuple[float, float, float, float]]] = []
+    for i in range(cols):
+        for j in range(rows):
+            cx = mx + (i - (cols - 1) / 2) * pitch_x
+            cy = my + (j - (rows - 1) / 2) * pitch_y
+            box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            if any(_apart(box, b) < ZONE_GAP_MM for b in boxes):
+                continue
+            if any(o[0] <= cx <= o[2] and o[1] <= cy <= o[3] for o in others):
+                continue
+            half = length / 4
+            ends = (cx, cy - half, cx, cy + half) if across else (cx - half, cy, cx + half, cy)
+            slots.append((abs(cx - mx) + abs(cy - my), cx if across else cy, ends))
+    return [ends for _, _, ends in sorted(slots)]
+
+
+def _box(seen: SeenTile, width: float) -> tuple[float, float, float, float]:
+    """A tile's bounding box (mm), from its half centres (a tile lies square to the axes
+    or close to it)."""
+    r = width / 2
+    return (
+        min(seen.xa, seen.xb) - r,
+        min(seen.ya, seen.yb) - r,
+        max(seen.xa, seen.xb) + r,
+        max(seen.ya, seen.yb) + r,
+    )
+
+
+def _apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The gap between two boxes (0 when they overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return max(dx, dy)
 
 
 class SimSource(_Closing):
