@@ -42,7 +42,7 @@ from engine.game import (
     _Turn,
 )
 from engine.layout import Edge, Layout, OpenEnd
-from engine.rules import PlayScoring, SpinnerRule
+from engine.rules import ArmsOpen, PlayScoring, SpinnerCounts, SpinnerRule
 from engine.scoring import play_points
 from engine.tiles import Tile
 
@@ -50,10 +50,13 @@ _LEAD, _PLAY = Phase.LEAD, Phase.PLAY
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
 _EDGES = tuple(Edge)
 _NO_SPINNER, _NO_SCORING = SpinnerRule.NONE, PlayScoring.NONE
+_EVERY_DOUBLE, _LEAD_DOUBLE = SpinnerRule.EVERY_DOUBLE, SpinnerRule.LEAD_DOUBLE
+_FIRST_DOUBLE, _AT_ONCE = SpinnerRule.FIRST_DOUBLE, ArmsOpen.AT_ONCE
+_ONE_EDGE, _ARMS_KEEP = SpinnerCounts.ONE_EDGE, SpinnerCounts.ARMS_KEEP
 _new = tuple.__new__
 
-# Record codes for inputs that lay no tile (a play's code is its end: node << 3 | edge,
-# or _LED for the lead; in the kept-layout mode the end itself).
+# A play is recorded with its end as node << 8 | edge << 5 | pip (_LED: the lead); a
+# pass or a draw with a code of its own.
 _LED, _PASS, _DRAW = -1, -2, -3
 
 
@@ -61,13 +64,12 @@ class _Pending:
     """A played-out hand's inputs, made into the game's journal and turn record when
     either is first read (`Game.__getattr__`)."""
 
-    __slots__ = ("journal", "laid", "record", "ref", "turn")
+    __slots__ = ("journal", "record", "ref", "turn")
 
     turn: _Turn  # the turn record and journal as the play-out found them
     journal: Journal
-    record: list[tuple[int, Tile | None, object, int]]  # (seat, tile, end or code, pip)
+    record: list[tuple[int, Tile | None, int, int]]  # (seat, tile, end or code, knock)
     ref: int  # the game's input counter when the play-out began
-    laid: bool  # the layout is already up to date (kept-layout mode)
 
     def settle(self, game: Game) -> None:
         """Apply the recorded inputs to the turn record and journal, as `push`,
@@ -79,17 +81,15 @@ class _Pending:
         place = layout.place
         knock = game._knock_check
         ref = self.ref
-        laid = self.laid
-        for seat, tile, where, pip in self.record:
+        for seat, tile, where, pips in self.record:
             if tile is not None:
                 ref += 1
-                if laid:
-                    end = where
-                else:
-                    assert isinstance(where, int)
-                    end = None if where < 0 else _new(OpenEnd, (where >> 3, _EDGES[where & 7], pip))
-                    place(tile, end)
-                assert end is None or isinstance(end, OpenEnd)
+                end = (
+                    None
+                    if where < 0
+                    else _new(OpenEnd, (where >> 8, _EDGES[where >> 5 & 7], where & 31))
+                )
+                place(tile, end)
                 journal.append((tile, end, None, ref))
                 t.seats_of_plays.append(seat)
                 t.coords.append(None)
@@ -101,7 +101,7 @@ class _Pending:
                 t.passes_in_row += 1
                 t.drew_this_turn = 0
                 if knock:
-                    t.knocks.append((seat, frozenset(_numbers(pip))))
+                    t.knocks.append((seat, frozenset(_numbers(pips))))
             else:
                 journal.append(_DRAW_ONE)
                 t.drew_this_turn += 1
@@ -153,7 +153,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         held[s] = h
     next_bit = bit
 
-    record: list[tuple[int, Tile | None, object, int]] = []
+    record: list[tuple[int, Tile | None, int, int]] = []
     add = record.append
     random_ = rng.random
     nxt = game._next_seat
@@ -173,7 +173,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     line = rules.spinner is _NO_SPINNER and rules.play_scoring is _NO_SCORING
     ends = layout.ends
     if line and nodes and len(ends) != 2:
-        line = False  # (cannot happen with these rules; the kept layout copes anyway)
+        line = False  # (cannot happen with these rules; the general layout copes anyway)
 
     if line:
         if nodes == 0:
@@ -184,10 +184,10 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
             passes = drew = 0
             add((s, tile, _LED, 0))
             if tile.high == tile.low:  # both sides open: one place to play (mirrors)
-                c0, p0, c1, p1 = 2, tile.high, 3, tile.high
+                c0, p0, c1, p1 = 64, tile.high, 96, tile.high
                 mirror, plain = True, False
             else:
-                c0, p0, c1, p1 = 0, tile.high, 1, tile.low
+                c0, p0, c1, p1 = 0, tile.high, 32, tile.low
                 mirror, plain = False, True
             nodes = 1
             if not held[s]:
@@ -196,14 +196,14 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 s = nxt[s]
         else:
             e0, e1 = ends
-            c0, p0 = e0[0] << 3 | e0[1], e0[2]
-            c1, p1 = e1[0] << 3 | e1[1], e1[2]
+            c0, p0 = e0[0] << 8 | e0[1] << 5, e0[2]
+            c1, p1 = e1[0] << 8 | e1[1] << 5, e1[2]
             mirror = e0[0] == e1[0] and e0[1] >= 2  # a double led, untouched
-            plain = not mirror and not (c0 & 6 or c1 & 6)
+            plain = not (c0 | c1) & 192
 
     if line and result is None:
-        # A line: two ends (code node << 3 | edge, pip). `plain`: both are plain tiles'
-        # ends, and the moves come end by end; otherwise (a double's side open) tile by
+        # A line: two ends (code node << 8 | edge << 5, pip). `plain`: both are plain
+        # tiles' ends, and the moves come end by end; otherwise (a double's side open) tile by
         # tile. `mirror`: a double led, its two sides one place to play.
         while True:
             h = held[s]
@@ -246,17 +246,17 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     jc, jp = c1, p1
                 else:
                     jc, jp, c0, p0 = c0, p0, c1, p1
-                add((s, tile, jc, jp))
+                add((s, tile, jc | jp, 0))
                 hi = tile.high
                 if hi == tile.low:
-                    c1, p1 = nodes << 3 | 3, hi
+                    c1, p1 = nodes << 8 | 96, hi
                     plain = False
                 else:
                     if hi == jp:
-                        c1, p1 = nodes << 3 | 1, tile.low
+                        c1, p1 = nodes << 8 | 32, tile.low
                     else:
-                        c1, p1 = nodes << 3, hi
-                    plain = not c0 & 6
+                        c1, p1 = nodes << 8, hi
+                    plain = not c0 & 192
                 mirror = False
                 nodes += 1
                 refs += 1
@@ -287,27 +287,48 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     break
                 s = nxt[s]
     else:
-        # The kept layout (spinners, scoring during play): moves as `legal_moves()`
-        # lists them, from the layout's ends less mirror images.
-        place = layout.place
+        # Any other layout (spinners, scoring during play), in integers: an open end is
+        # node << 8 | edge << 5 | pip, `ends` in the layout's order and `offers` them
+        # less mirror images (`ends` itself when there are none), as `Layout` keeps
+        # them; doubles' covered edges and sides are counted per node. The moves come
+        # as `legal_moves()` lists them.
         scores = game._scores_in_play
         points_table = game._play_points
         scoring = rules.play_scoring
         competitors = game.team_scores if game.teams.groups else game.seat_scores
         target = game.target
         exact = game._exact_target and target is not None
-        at_once = game._at_once
+        at_once = game._at_once and target is not None
+        spin_rule = rules.spinner
+        every, lead_only = spin_rule is _EVERY_DOUBLE, spin_rule is _LEAD_DOUBLE
+        first_only = spin_rule is _FIRST_DOUBLE
+        at_once_arms = rules.arms is _AT_ONCE
+        both = rules.double_counts_both
+        one_edge = rules.spinner_counts is _ONE_EDGE
+        arms_keep = rules.spinner_counts is _ARMS_KEEP
+        size = len(game._set_list)
+        used = [0] * size  # a double's covered edges
+        sides = [0] * size  # a double's covered sides
+        spinners = 0  # the nodes that are spinners, as bits
+        web: list[int] = [e[0] << 8 | e[1] << 5 | e[2] for e in ends]
+        for index, node in enumerate(layout.nodes):
+            if node.tile.is_double:
+                used[index] = len(node.used)
+                sides[index] = node.sides_covered()
+                if node.spinner:
+                    spinners |= 1 << index
+        offers = _web_offers(web)
+        total = layout._total
         while True:
             h = held[s]
-            offers = layout._offers
             if not nodes:  # the lead
                 bit = _lead_bit(game, h, tile_of, random_())
-                end = None
-                found = True
-            elif len(offers) == 2 and offers[0][1] < 2 and offers[1][1] < 2:
-                e0, e1 = offers
-                a = h & spip[e0[2]]
-                b = h & spip[e1[2]]
+                at = -1
+            elif len(offers) == 2 and not (offers[0] | offers[1]) & 192:
+                # Two plain ends: the moves come end by end.
+                at = offers[0]
+                a = h & spip[at & 31]
+                b = h & spip[offers[1] & 31]
                 if a or b:
                     na = a.bit_count()
                     k = int(random_() * (na + b.bit_count()))
@@ -316,59 +337,118 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                             a &= a - 1
                             k -= 1
                         bit = a & -a
-                        end = e0
                     else:
                         k -= na
                         while k:
                             b &= b - 1
                             k -= 1
                         bit = b & -b
-                        end = e1
-                    found = True
+                        at = offers[1]
                 else:
-                    found = False
+                    at = -2
             else:
+                # Tile by tile in hand order, each at the ends it fits in order.
                 n = 0
                 f = 0
                 for e in offers:
-                    m = h & spip[e[2]]
+                    m = h & spip[e & 31]
                     if m:
                         n += m.bit_count()
                         f |= m
-                found = n > 0
-                if found:
+                if n:
                     k = int(random_() * n)
-                    end = None
-                    while end is None:
+                    at = -2
+                    while at == -2:
                         bit = f & -f
                         for e in offers:
-                            if spip[e[2]] & bit:
+                            if spip[e & 31] & bit:
                                 if not k:
-                                    end = e
+                                    at = e
                                     break
                                 k -= 1
                         f ^= bit
-            if found:
+                else:
+                    at = -2
+            if at != -2:
                 tile = tile_of[bit]
-                place(tile, end)
-                add((s, tile, end, 0))
+                add((s, tile, at, 0))
+                hi = tile.high
+                if at >= 0 and hi != tile.low and not at & 192:
+                    # A plain tile on a plain end: its far end opens, nothing else moves.
+                    pip = at & 31
+                    web.remove(at)
+                    if hi == pip:
+                        far = nodes << 8 | 32 | tile.low
+                        total += tile.low - pip
+                    else:
+                        far = nodes << 8 | hi
+                        total += hi - pip
+                    web.append(far)
+                    if offers is not web:
+                        offers.remove(at)
+                        offers.append(far)
+                else:
+                    spinner = hi == tile.low and (
+                        every or (lead_only and not nodes) or (first_only and not spinners)
+                    )
+                    if spinner:
+                        spinners |= 1 << nodes
+                    base = nodes << 8 | hi
+                    if at < 0:  # the lead
+                        if hi != tile.low:
+                            web.append(base)
+                            web.append(nodes << 8 | 32 | tile.low)
+                        else:
+                            web.append(base | 64)
+                            web.append(base | 96)
+                            if spinner and at_once_arms:
+                                web.append(base | 128)
+                                web.append(base | 160)
+                    else:
+                        web.remove(at)
+                        parent = at >> 8
+                        pip = at & 31
+                        edge = at >> 5 & 7
+                        used[parent] += 1
+                        if edge >> 1 == 1:
+                            sides[parent] += 1
+                        if hi != tile.low:
+                            web.append(nodes << 8 | 32 | tile.low if hi == pip else base)
+                        else:
+                            used[nodes] = sides[nodes] = 1
+                            web.append(base | 96)
+                            if spinner and at_once_arms:
+                                web.append(base | 128)
+                                web.append(base | 160)
+                        if (
+                            spinners >> parent & 1
+                            and not at_once_arms
+                            and edge >> 1 == 1
+                            and sides[parent] == 2
+                        ):
+                            web.append(at & ~255 | 128 | pip)
+                            web.append(at & ~255 | 160 | pip)
+                    offers = _web_offers(web)
+                    if scores:
+                        total = _web_total(web, used, sides, spinners, both, one_edge, arms_keep)
                 nodes += 1
                 refs += 1
                 passes = drew = 0
                 h ^= bit
                 held[s] = h
-                if scores:
-                    total = layout._total
-                    if (
-                        _score(game, s, total, points_table, scoring, exact)
-                        and at_once
-                        and target is not None
-                        and max(competitors) >= target
-                    ):
-                        _finish(game, held, tile_of, record, t, journal, refs, True, nodes)
-                        game.phase = _PLAY
-                        game._game_over()
-                        return nodes
+                if scores and total > 0:
+                    points = table_points = (
+                        points_table[total]
+                        if total < _POINTS_TABLE
+                        else play_points(scoring, total)
+                    )
+                    if table_points:
+                        points = _add_points(game, s, table_points, exact)
+                        if points and at_once and max(competitors) >= target:  # type: ignore[operator]
+                            _finish(game, held, tile_of, record, t, journal, refs)
+                            game.phase = _PLAY
+                            game._game_over()
+                            return nodes
                 if not h:
                     result, out_seat = _DOMINO, s
                     break
@@ -389,14 +469,14 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 drew = 0
                 mask = 0
                 if knock:
-                    for e in layout.ends:
-                        mask |= 1 << e[2]
+                    for e in web:
+                        mask |= 1 << (e & 31)
                 add((s, None, _PASS, mask))
                 if passes >= seats and (not draw_one or len(boneyard) <= keep):
                     result = _BLOCKED
                     break
                 s = nxt[s]
-    _finish(game, held, tile_of, record, t, journal, refs, not line, nodes)
+    _finish(game, held, tile_of, record, t, journal, refs)
     game.phase = _PLAY
     assert result is not None
     game._end_play(result, out_seat)
@@ -421,32 +501,71 @@ def _lead_bit(game: Game, h: int, tile_of: dict[int, Tile], r: float) -> int:
     return h & -h
 
 
-def _score(
-    game: Game, seat: int, total: int, table: list[int], scoring: PlayScoring, exact: bool
-) -> int:
-    """Points for a play that leaves the ends at `total` (as `push` adds them)."""
-    points = table[total] if total < _POINTS_TABLE else play_points(scoring, total)
-    if not points:
-        return 0
+def _add_points(game: Game, seat: int, points: int, exact: bool) -> int:
+    """`Game._add_points`: the points a play scores, credited (0: an overshoot that
+    `match.exact` disregards)."""
     team = game._team_of[seat]
     scores = game.seat_scores if team is None else game.team_scores
     who = seat if team is None else team
     if exact and game.target is not None and scores[who] + points > game.target:
-        return 0  # overshoot disregarded
+        return 0
     scores[who] += points
     return points
+
+
+def _web_offers(ends: list[int]) -> list[int]:
+    """`layout._offers` for ends as integers: `ends` less mirror images (a double's
+    second side or a spinner's second arm: the same node, edge pair and pip, so that
+    only the edge's lowest bit, bit 5, differs); `ends` itself when it has none."""
+    out: list[int] = []
+    last = -1
+    for end in ends:
+        if last >= 0 and (last ^ end) | 32 == 32:
+            continue
+        out.append(end)
+        last = end
+    return ends if len(out) == len(ends) else out
+
+
+def _web_total(
+    ends: list[int],
+    used: list[int],
+    sides: list[int],
+    spinners: int,
+    both: bool,
+    one_edge: bool,
+    arms_keep: bool,
+) -> int:
+    """`Layout.ends_total()` for ends as integers."""
+    total = 0
+    seen = 0
+    for end in ends:
+        pip = end & 31
+        if not end & 192:
+            total += pip
+            continue
+        node = end >> 8
+        if seen >> node & 1:
+            continue
+        seen |= 1 << node
+        whole = 2 * pip if both else pip
+        if not spinners >> node & 1 or one_edge:
+            total += whole if used[node] <= 1 else 0
+        elif sides[node] < 2:
+            total += whole
+        elif arms_keep:
+            total += pip * sum(1 for e in ends if e >> 8 == node)
+    return total
 
 
 def _finish(
     game: Game,
     held: list[int],
     tile_of: dict[int, Tile],
-    record: list[tuple[int, Tile | None, object, int]],
+    record: list[tuple[int, Tile | None, int, int]],
     turn: _Turn,
     journal: Journal,
     refs: int,
-    laid: bool,
-    nodes: int,
 ) -> None:
     """The hands back from slots to lists; the inputs left to be made when read."""
     hands: list[list[Tile]] = []
@@ -470,7 +589,6 @@ def _finish(
     pending.journal = journal
     pending.record = record
     pending.ref = game._refs
-    pending.laid = laid
     game._refs += refs
     game._pending = pending
     del game._turn
