@@ -7,7 +7,9 @@
    (`calibrate_if_markers`); a new calibration is used at once and saved in the state
    directory. Without markers in view: the saved calibration, else the manual corners
    from the settings, else none (positions stay in pixels, with a warning);
-3. detection (`vision.detect`) inside the play area;
+3. detection (`vision.detect`) inside the play area; where it leaves places unsure
+   (or reads nothing) on a calibrated frame, those places are read again by the
+   tile's known size (`vision.anchored`);
 4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
 
 A confident reading that breaks a rule is passed on as seen: judging is the
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.surface import Snapshot, Unsure
+from vision.anchored import read_anchored
 from vision.area import PlayArea
 from vision.calibration import Calibration, calibrate_if_markers, calibrate_manual
 from vision.detect import Detection, detect
@@ -57,7 +60,9 @@ class PipelineSettings:
     between agreeing readings; `unreadable_s`: how long unsure places stand before they
     are reported; `recalibrate_s`: look for the markers when a still period begins, at
     most this often (always while uncalibrated; None: never); `search_margin_mm`: how
-    far beyond the play area the detector searches (tiles found there are dropped).
+    far beyond the play area the detector searches (tiles found there are dropped);
+    `tile_mm`: a tile's length and width (`table.tile_mm`), for reading unsure places
+    by the tile's known size on a calibrated frame.
     """
 
     size_mm: tuple[float, float] = (900.0, 600.0)
@@ -68,6 +73,7 @@ class PipelineSettings:
     unreadable_s: float = 5.0
     recalibrate_s: float | None = 30.0
     search_margin_mm: float = 50.0
+    tile_mm: tuple[float, float] = (48.0, 24.0)
     gate: GateSettings = field(default_factory=GateSettings)
     detector: Settings = field(default_factory=Settings)
 
@@ -121,6 +127,14 @@ class Pipeline:
         calibration = self._calibration_for(frame)
         area = None if calibration is None else self._search_area(calibration)
         detection = detect(frame.image, area, self.settings.detector)
+        if calibration is not None:
+            detection = read_anchored(
+                frame.image,
+                detection,
+                calibration,
+                self.settings.detector.tone,
+                self.settings.tile_mm,
+            )
         to_mm = _Same() if calibration is None else _ToMm(calibration)
         reading = detection.snapshot(to_mm, frame.at)
         if calibration is not None:
