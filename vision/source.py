@@ -701,6 +701,7 @@ class SimSource(_Closing):
         self.fps = float(fps)
         self.tell = tell
         self._told_upto = -1  # the scene whose commands have been given
+        self._resting = -1  # the scene of the last frame without a hand
         self._said = 0
         self._frames: Iterator[SequenceFrame] = render_sequence(
             [list(s) for s in self.game.scenes],
@@ -729,8 +730,16 @@ class SimSource(_Closing):
         return Frame(item.image, item.index / self.fps)
 
     def _tell(self, item: SequenceFrame) -> None:
-        """Give scene i's commands once its still frames are over."""
-        leaving = item.scene_index if item.hand_visible else item.scene_index - 1
+        """Give scene i's commands once its still frames are over: as the next hand
+        reaches in. A hand in view belongs to the pass leaving the scene last seen without
+        one, even once the table under it shows the next scene (the hand's tile is down
+        but not yet seen by the camera: its play comes before the commands that follow
+        it)."""
+        if item.hand_visible:
+            leaving = self._resting
+        else:
+            leaving = item.scene_index - 1
+            self._resting = item.scene_index
         while self._told_upto < leaving:
             self._told_upto += 1
             for body in self.game.told[self._told_upto]:
