@@ -53,6 +53,7 @@ from engine.rules import (
     Rules,
     RulesError,
     TargetCheck,
+    Ties,
 )
 from engine.scoring import HandOutcome, Teams, hand_outcome, play_points
 from engine.tiles import PIP_BITS, TILE_OF_BIT, DominoSet, Tile, bits_of
@@ -100,6 +101,7 @@ _new_move = tuple.__new__
 _LEAD, _PLAY, _COUNTING, _HAND_OVER = Phase.LEAD, Phase.PLAY, Phase.COUNTING, Phase.HAND_OVER
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
 _OK = Reason.OK
+_LIGHTEST_TILE = Ties.LIGHTEST_TILE
 _FULL = Mode.FULL
 _STITCHED = ("stitched_up",)
 _PIPS = attrgetter("pips")  # a tile's pips, in C
@@ -451,7 +453,7 @@ class Game:
                 boneyard_count = None  # extra draws for a double are not seen
         else:
             boneyard_count = None
-        self._start = _HandStart(
+        self._start = start = _HandStart(
             self.hand_no,
             leader,
             forced,
@@ -464,7 +466,19 @@ class Game:
         )
         self._journal = []
         self._pending = None
-        self._rebuild()
+        if hands is None or boneyard is None:
+            self._rebuild()
+            return []
+        # What `_rebuild` makes of an empty journal, without copying the deal twice (the
+        # dealt lists are the game's own; `start` keeps copies).
+        self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
+        self.hands = hands
+        self._held = [bits_of(h) for h in hands]
+        self.boneyard = boneyard
+        self.boneyard_count = boneyard_count
+        self.leader = self.turn = leader
+        self.phase = _LEAD
+        self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
@@ -1097,32 +1111,8 @@ class Game:
         return Judgement(Reason.OK, tuple(self._end_play(HandResult.DOMINO, seat)))
 
     def _score_hand(self, pips: list[int]) -> list[Event]:
+        outcome, points, scores = self._tally_hand(pips)
         assert self.result is not None
-        lightest = [min(map(_PIPS, h), default=99) for h in self.hands] if self.hands else None
-        outcome: HandOutcome = hand_outcome(
-            self.rules, self.teams, self.result, pips, self.out_seat, lightest
-        )
-        points = 0
-        if outcome.split:
-            for seat in outcome.split:
-                points = self._add_points(seat, outcome.points)
-        elif outcome.winner is not None and outcome.points:
-            points = self._add_points(outcome.winner, outcome.points)
-        winner_for_lead = outcome.winner if outcome.winner is not None else None
-        self.last_winner = winner_for_lead if winner_for_lead is not None else self.leader
-        scores = self.scores()
-        counted = self.counts.count(None) < len(self.counts)  # counts given (table mode)
-        record = HandRecord(
-            self.hand_no,
-            self.result,
-            outcome.winner,
-            outcome.team,
-            points,
-            tuple(self.counts if counted else pips),
-            scores,
-        )
-        self.history.append(record)
-        self.counts = list(pips)
         events: list[Event] = [
             HandEvent(
                 self.hand_no,
@@ -1139,6 +1129,44 @@ class Game:
         if self._target_reached_at_once() or self._target_reached_end_of_hand():
             events.extend(self._game_over())
         return events
+
+    def _tally_hand(self, pips: list[int]) -> tuple[HandOutcome, int, tuple[int, ...]]:
+        """`_score_hand` but for the events, the phase and the target: the hand's winner
+        and points credited, its record written (the outcome, points, scores)."""
+        result = self.result
+        assert result is not None
+        hands = self.hands
+        lightest = (
+            [min(map(_PIPS, h), default=99) for h in hands]
+            if hands and self.rules.ties is _LIGHTEST_TILE  # (the only rule that asks)
+            else None
+        )
+        outcome: HandOutcome = hand_outcome(
+            self.rules, self.teams, result, pips, self.out_seat, lightest
+        )
+        points = 0
+        if outcome.split:
+            for seat in outcome.split:
+                points = self._add_points(seat, outcome.points)
+        elif outcome.winner is not None and outcome.points:
+            points = self._add_points(outcome.winner, outcome.points)
+        self.last_winner = outcome.winner if outcome.winner is not None else self.leader
+        scores = self.scores()
+        counts = self.counts
+        counted = counts.count(None) < len(counts)  # counts given (table mode)
+        self.history.append(
+            HandRecord(
+                self.hand_no,
+                result,
+                outcome.winner,
+                outcome.team,
+                points,
+                tuple(counts if counted else pips),
+                scores,
+            )
+        )
+        self.counts = list(pips)
+        return outcome, points, scores
 
     def _points_made(self) -> int:
         return sum(self.seat_scores) + sum(self.team_scores)
@@ -1159,12 +1187,13 @@ class Game:
         return max(scores) >= self.target
 
     def _target_reached_end_of_hand(self) -> bool:
-        if self.target is None:
+        """A competitor at the target or above, alone in the lead."""
+        target = self.target
+        if target is None:
             return False
-        standings = sorted(self._standings(), reverse=True)
-        if standings[0][0] < self.target:
-            return False
-        return len(standings) == 1 or standings[0][0] > standings[1][0]
+        scores = self.team_scores if self.teams.groups else self.seat_scores
+        best = max(scores)
+        return best >= target and (len(scores) == 1 or scores.count(best) == 1)
 
     def _game_over(self) -> list[Event]:
         _, team, seat = max(self._standings(), key=lambda s: s[0])

@@ -46,7 +46,7 @@ from engine.rules import ArmsOpen, PlayScoring, SpinnerCounts, SpinnerRule
 from engine.scoring import play_points
 from engine.tiles import Tile
 
-_LEAD, _PLAY = Phase.LEAD, Phase.PLAY
+_LEAD, _PLAY, _HAND_OVER = Phase.LEAD, Phase.PLAY, Phase.HAND_OVER
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
 _EDGES = tuple(Edge)
 _NO_SPINNER, _NO_SCORING = SpinnerRule.NONE, PlayScoring.NONE
@@ -476,10 +476,16 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     result = _BLOCKED
                     break
                 s = nxt[s]
-    _finish(game, held, tile_of, record, t, journal, refs)
-    game.phase = _PLAY
+    pips = _finish(game, held, tile_of, record, t, journal, refs)
+    # `Game._end_play` and `_score_hand`, without the events.
     assert result is not None
-    game._end_play(result, out_seat)
+    game.result = result
+    game.out_seat = out_seat
+    game.turn = None
+    game._tally_hand(pips)
+    game.phase = _HAND_OVER
+    if game._target_reached_at_once() or game._target_reached_end_of_hand():
+        game._game_over()
     return nodes
 
 
@@ -566,22 +572,26 @@ def _finish(
     turn: _Turn,
     journal: Journal,
     refs: int,
-) -> None:
-    """The hands back from slots to lists; the inputs left to be made when read."""
+) -> list[int]:
+    """The hands back from slots to lists, the inputs left to be made when read; the
+    pips left in each hand."""
     hands: list[list[Tile]] = []
     bits: list[int] = []
+    pips: list[int] = []
     for seat_slots in held:
         slots = seat_slots
         hand: list[Tile] = []
-        mine = 0
+        mine = count = 0
         while slots:
             low = slots & -slots
             tile = tile_of[low]
             hand.append(tile)
             mine |= tile.bit
+            count += tile.pips
             slots ^= low
         hands.append(hand)
         bits.append(mine)
+        pips.append(count)
     game.hands = hands
     game._held = bits
     pending = _Pending()
@@ -593,6 +603,7 @@ def _finish(
     game._pending = pending
     del game._turn
     del game._journal
+    return pips
 
 
 def _general(game: Game, rng: random.Random) -> int:
