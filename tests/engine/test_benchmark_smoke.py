@@ -21,6 +21,10 @@ def test_benchmark_prints_both_ratios() -> None:
         ratio = re.search(rf"^ours/{rival} on .*: (\d+\.\d+)x hands/s .*(PASS|MISS)$", text, re.M)
         assert ratio is not None, text
         assert float(ratio.group(1)) > 0
+    for ruleset in ("puerto-rico", "walnut"):  # both of our paths, each with its ratios
+        for path in ("ours", "ours play-out"):
+            row = re.search(rf"^{path} \({ruleset}\) .* (\d+\.\d+)x +(\d+\.\d+)x$", text, re.M)
+            assert row is not None, text
 
 
 def test_the_floor_plays_whole_hands_and_prints_the_ratio(
