@@ -36,6 +36,7 @@ from vision.source import (
     SimGame,
     SimSource,
     SourceError,
+    chain_games,
     make_source,
     sim_game,
     sim_whole_game,
@@ -242,9 +243,10 @@ def _from_settings(
 ) -> FrameSource:
     spec = settings.camera.source
     if spec == "sim":
-        game = (
-            _sim_whole_game(settings, sim.seed) if sim.whole_game else _sim_game(settings, sim.seed)
-        )
+        if sim.whole_game:
+            game = _sim_whole_games(settings, sim.seed, sim.games)
+        else:
+            game = _sim_game(settings, sim.seed)
         return SimSource(game, fps=fps, pace_s=sim.pace_s, tell=tell)
     if isinstance(spec, str) and spec.startswith("/dev/"):
         return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
@@ -255,12 +257,14 @@ def _from_settings(
 class SimOptions:
     """The simulated camera's game (`camera.source = "sim"`): its seed, how long each
     play lies still before the next hand reaches in, and whether the players play one
-    hand (`sim_game`) or a whole game to its target (`sim_whole_game`: counted in the
-    table's seat zones, the table cleared between hands)."""
+    hand (`sim_game`) or whole games to their target (`sim_whole_game`: counted in the
+    table's seat zones, the table cleared between hands; `games` of them, each begun
+    with `new_game`)."""
 
     seed: int = 0
     pace_s: float = 1.0
     whole_game: bool = False
+    games: int = 1  # whole games, one after another (seeds seed, seed + 1, ...)
 
 
 def _sim_game(settings: Settings, seed: int) -> SimGame:
@@ -276,17 +280,21 @@ def _sim_game(settings: Settings, seed: int) -> SimGame:
         ) from exc
 
 
-def _sim_whole_game(settings: Settings, seed: int) -> SimGame:
-    """A whole game of the table's own rules, seats and target on its surface, each hand
+def _sim_whole_games(settings: Settings, seed: int, games: int = 1) -> SimGame:
+    """Whole games of the table's own rules, seats and target on its surface, each hand
     counted in the table's seat zones (`[zones]`; told by the players where there are
-    none) and the table cleared before the next."""
+    none) and the table cleared before the next; `games` of them in a row."""
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
     zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
     try:
-        return sim_whole_game(
-            table.rules, table.seats, seed, target=table.target, size_mm=surface, zones=zones
-        )
+        played = [
+            sim_whole_game(
+                table.rules, table.seats, s, target=table.target, size_mm=surface, zones=zones
+            )
+            for s in range(seed, seed + max(1, games))
+        ]
+        return played[0] if len(played) == 1 else chain_games(played)
     except (RulesError, OSError, ValueError) as exc:
         raise SourceError(
             f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"

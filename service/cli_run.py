@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import signal
 import threading
 from pathlib import Path
@@ -17,6 +18,7 @@ from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
+from service.table import SIDES
 
 
 @click.command()
@@ -25,6 +27,12 @@ from service.app import TableService
 @click.option("--seed", type=int, default=None, help="Same seed, same games.")
 @click.option("--pace", type=float, default=1.0, show_default=True, help="Seconds per turn.")
 @click.option("--games", type=click.IntRange(1, 1000), default=None, help="Stop after N games.")
+@click.option(
+    "--target",
+    type=click.IntRange(1, 100000),
+    default=None,
+    help="Play to this score instead of the rules' target (camera demo only).",
+)
 @click.option("--http-host", default="127.0.0.1", show_default=True, help="Display address.")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
 @click.option("--mqtt-host", default=None, help="Use this broker instead of starting one.")
@@ -42,6 +50,7 @@ def demo(
     seed: int | None,
     pace: float,
     games: int | None,
+    target: int | None,
     http_host: str,
     http_port: int,
     mqtt_host: str | None,
@@ -50,10 +59,13 @@ def demo(
 ) -> None:
     """A simulated table playing live: board emulator, broker, service and display.
 
-    Simulated players lay their tiles on an emulated instrumented board; the table
-    service referees and scores them and publishes over MQTT; the display shows the
-    game in a browser. Stop with Ctrl-C.
+    Simulated players lay their tiles on an emulated instrumented board (or, with
+    `--source camera`, their games are rendered as camera frames and read by the camera
+    path); the table service referees and scores them and publishes over MQTT; the
+    display shows the game in a browser. Stop with Ctrl-C.
     """
+    if target is not None and source == "board":
+        raise click.UsageError("--target: the board demo's players play to the rules' target")
     # The demo's parts are imported here, not at the top: `run` shares this module, and
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
@@ -74,7 +86,8 @@ def demo(
         if mqtt_host is None:
             broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
             mqtt_host, mqtt_port = broker.host, broker.port
-        flags: dict[str, Any] = {"camera": "sim", "fps": 10}
+        flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target}
+        flags["zones"] = seat_zones(players, (900, 600))  # counted by the camera
         board = None
         if source == "board":
             board = stack.enter_context(BoardEmulator(link=workdir / "board"))
@@ -92,10 +105,11 @@ def demo(
             },
         )
         camera_sim = None
-        if board is None:  # the rendered hand: the table's rules and seats, this seed and pace
+        if board is None:  # rendered whole games: the table's rules, seats and target
             from service.camera import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
 
-            camera_sim = SimOptions(seed=seed or 0, pace_s=pace)
+            first = seed if seed is not None else random.randrange(2**31)
+            camera_sim = SimOptions(first, pace, whole_game=True, games=games or 1)
         service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
@@ -110,8 +124,7 @@ def demo(
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
         if board is None:  # the camera's simulated players play by themselves
-            click.echo("Camera: a rendered game is read through the camera path.")
-            stop.wait()
+            _watch_camera(service, stop, games, pace)
             return
         table = stack.enter_context(
             SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
@@ -121,6 +134,22 @@ def demo(
         log.info(
             "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
         )
+
+
+def _watch_camera(
+    service: TableService, stop: threading.Event, games: int | None, pace: float
+) -> None:
+    """The camera demo's players play by themselves: wait until they have played their
+    games (then stop if `--games` was given, else keep the display up) or Ctrl-C."""
+    click.echo("Camera: rendered games are read through the camera path.")
+    camera = service.camera
+    while not stop.wait(0.5):
+        if camera is not None and camera.join(0):  # played out, the table cleared
+            if games is not None:
+                stop.wait(pace * 4)  # the result on the display a moment
+                return
+            click.echo("Camera: the game is over; the display shows it (Ctrl-C stops).")
+            stop.wait()
 
 
 log = logging.getLogger(__name__)
@@ -134,6 +163,7 @@ _FLAGS = {
     "rules": "table.rules",
     "seats": "table.seats",
     "state_dir": "state.dir",
+    "target": "table.target",
 }
 
 
@@ -148,6 +178,8 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
         overrides["camera.source"] = int(camera) if str(camera).isdigit() else camera
     if flags.get("fps") is not None:
         overrides["camera.fps"] = flags["fps"]
+    if flags.get("zones"):
+        overrides["zones"] = {str(seat): list(rect) for seat, rect in flags["zones"].items()}
     if flags.get("surface") is not None:
         overrides["table.surface.width_mm"], overrides["table.surface.height_mm"] = flags["surface"]
     names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS} | {
@@ -161,6 +193,21 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
     except SettingsError as exc:
         lines = "\n  ".join(exc.problems)
         raise click.UsageError(f"the settings are not valid:\n  {lines}") from None
+
+
+def seat_zones(seats: int, surface: tuple[int, int], depth: int = 90) -> dict[int, list[int]]:
+    """Seat zones along the table's sides, each seat's in front of it (the display's
+    sides: seat 0 at the bottom, then left, top, right), `depth` mm deep and clear of
+    the corner markers; none for more than four seats (their counts are told)."""
+    width, height = surface
+    m = depth  # the corners hold the calibration markers
+    rects = {
+        "bottom": [m, height - depth, width - m, height],
+        "top": [m, 0, width - m, depth],
+        "left": [0, m, depth, height - m],
+        "right": [width - depth, m, width, height - m],
+    }
+    return {seat: rects[side] for seat, side in enumerate(SIDES.get(seats, ()))}
 
 
 def _surface(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:

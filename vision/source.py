@@ -48,6 +48,7 @@ __all__ = [
     "SimSource",
     "SimWholeGame",
     "SourceError",
+    "chain_games",
     "make_source",
     "sim_game",
     "sim_whole_game",
@@ -464,6 +465,26 @@ def sim_whole_game(
         over=_without_kind(over) if over is not None else None,
         endings=tuple(sim.endings),
     )
+
+
+def chain_games(games: Sequence[SimWholeGame]) -> SimGame:
+    """Whole games one after another at the same table: after each game's table is
+    cleared the players start the next with `new_game` (its rules, seats and target)."""
+    if not games:
+        raise SourceError("no simulated games to chain")
+    scenes: list[tuple[SeenTile, ...]] = []
+    told: list[tuple[dict[str, Any], ...]] = []
+    for game in games:
+        if told:
+            body: dict[str, Any] = {"action": "new_game", "rules": game.rules, "seats": game.seats}
+            if game.target is not None:
+                body["target"] = game.target
+            told[-1] = (*told[-1], body)
+        scenes.extend(game.scenes)
+        told.extend(game.told)
+    first = games[0]
+    plays = tuple(p for g in games for p in g.plays)
+    return SimGame(first.rules, first.seats, first.seed, tuple(scenes), tuple(told), plays)
 
 
 def _rect(values: Sequence[float]) -> Rect:

@@ -24,7 +24,8 @@ from service import commands as cmd
 from service.journal import Journal
 from service.table import Published, TableConfig, TableCore
 from tests.fixtures.spec import validate
-from vision.source import SimWholeGame, sim_game, sim_whole_game
+from vision.render import RenderStyle, TileStyle
+from vision.source import SimGame, SimSource, SimWholeGame, sim_game, sim_whole_game
 
 ZONES_2 = {0: (90, 510, 810, 600), 1: (90, 0, 810, 90)}
 ZONES_4 = {
@@ -175,3 +176,34 @@ def test_the_one_hand_game_is_unchanged() -> None:
     assert sim_whole_game("straight-block", 2, 4, target=25) == sim_whole_game(
         "straight-block", 2, 4, target=25
     )
+
+
+def test_the_players_speak_after_the_play_they_follow_is_seen() -> None:
+    """A knock after a play is told as the next hand reaches in: after every frame of
+    that play lying still, before any frame of the next scene without a hand (were it
+    told while the hand laying the play was still in view, the table would hear the
+    knock before the play and refuse it as out of turn)."""
+    hand = sim_game("straight-block", 2, seed=4, plays=3)
+    told: tuple[tuple[dict[str, Any], ...], ...] = (
+        ({"action": "lead", "seat": 1},),
+        ({"action": "pass", "seat": 1},),  # (a made-up knock after the second play)
+        (),
+    )
+    game = SimGame(hand.rules, hand.seats, hand.seed, hand.scenes, told)
+    heard: list[tuple[int, dict[str, Any]]] = []  # (the frame being read, the command)
+    shown: list[tuple[int, bool]] = []  # (scene, hand in view) of each frame read
+    source = SimSource(
+        game, fps=10, pace_s=0.3, style=RenderStyle.clean(TileStyle.IVORY), hand_frames=4,
+        tell=lambda body: heard.append((len(shown), body)),
+    )  # fmt: skip
+    while not source.finished:
+        if source.read() is not None:
+            assert source.last is not None
+            shown.append((source.last.scene_index, source.last.hand_visible))
+    said = [(scene, body) for scene, told in enumerate(game.told) for body in told]
+    assert len(heard) == 2
+    for (scene, body), (frame, command) in zip(said, heard, strict=False):
+        assert command == {"id": command["id"], **body}
+        before = shown[:frame]
+        assert (scene, False) in before  # the scene was seen lying still
+        assert all(s <= scene or hand for s, hand in before)  # and nothing after it yet
