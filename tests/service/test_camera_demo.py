@@ -1,0 +1,45 @@
+"""`domino-table demo --source camera`: a whole game rendered, read by the camera path,
+refereed and printed, hand after hand to game over, then the demo stops (`--games 1`)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.cli_run import seat_zones
+from tests.fixtures.mosquitto import free_port
+from vision.source import sim_whole_game
+
+BIN = Path(sys.executable).parent / "domino-table"
+
+
+@pytest.mark.slow
+def test_the_camera_demo_plays_a_whole_game_and_stops() -> None:
+    args = ["--rules", "straight-block", "--players", "2", "--target", "10", "--seed", "2"]
+    proc = subprocess.run(
+        [str(BIN), "demo", "--source", "camera", *args, "--pace", "0.5", "--games", "1",
+         "--http-port", str(free_port())],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    # the players' own game: a hand gone out, then a blocked one, to 10
+    game = sim_whole_game("straight-block", 2, 2, target=10, zones=seat_zones(2, (900, 600)))
+    assert [h["result"] for h in game.hands] == ["domino", "blocked"]
+    plays = re.findall(r"^hand (\d+): (?:seat \d|\?) plays (\d-\d), ends (\d+)", out, re.M)
+    assert plays == [(str(p["hand"]), p["tile"], str(p["ends_total"])) for p in game.plays]
+    hands = re.findall(r"^hand (\d+) (\w+): (\d) \+(\d+); scores \[(.*)\]$", out, re.M)
+    assert hands == [
+        (str(h["hand"]), h["result"], str(h["winner"]), str(h["points"]),
+         ", ".join(map(str, h["scores"])))
+        for h in game.hands
+    ]  # fmt: skip
+    assert game.over is not None
+    assert re.findall(r"^game over: scores \[(.*)\]$", out, re.M) == [
+        ", ".join(map(str, game.over["scores"]))
+    ]
+    assert set(re.findall(r"^alert (\w+)", out, re.M)) == {"LEAD_UNKNOWN"}
