@@ -25,7 +25,14 @@ from service.journal import Journal
 from service.table import Published, TableConfig, TableCore
 from tests.fixtures.spec import validate
 from vision.render import RenderStyle, TileStyle
-from vision.source import SimGame, SimSource, SimWholeGame, sim_game, sim_whole_game
+from vision.source import (
+    SimGame,
+    SimSource,
+    SimWholeGame,
+    chain_games,
+    sim_game,
+    sim_whole_game,
+)
 
 ZONES_2 = {0: (90, 510, 810, 600), 1: (90, 0, 810, 90)}
 ZONES_4 = {
@@ -48,7 +55,10 @@ class Refereed:
 
 
 def referee(
-    game: SimWholeGame, state: Path, zones: dict[int, tuple[int, int, int, int]]
+    game: SimGame,
+    state: Path,
+    zones: dict[int, tuple[int, int, int, int]],
+    target: int | None = None,
 ) -> tuple[Refereed, TableCore]:
     """Show `game` to a table core: scene i, then what is told after it."""
     now = itertools.count(0.0, 2.0)  # every snapshot lasts longer than the grace time
@@ -57,7 +67,7 @@ def referee(
             table="t1",
             rules=game.rules,
             seats=game.seats,
-            target=game.target,
+            target=game.target if isinstance(game, SimWholeGame) else target,
             zones=tuple(sorted(zones.items())),
         ),
         Journal(state, "t1"),
@@ -207,3 +217,23 @@ def test_the_players_speak_after_the_play_they_follow_is_seen() -> None:
         before = shown[:frame]
         assert (scene, False) in before  # the scene was seen lying still
         assert all(s <= scene or hand for s, hand in before)  # and nothing after it yet
+
+
+def test_games_one_after_another_each_begin_with_new_game(tmp_path: Path) -> None:
+    games = [sim_whole_game("straight-block", 2, seed, zones=ZONES_2, target=10) for seed in (2, 3)]
+    chained = chain_games(games)
+    assert len(chained.scenes) == sum(len(g.scenes) for g in games)
+    end_of_first = len(games[0].scenes) - 1
+    assert chained.told[end_of_first][-1] == {
+        "action": "new_game", "rules": "straight-block", "seats": 2, "target": 10
+    }  # fmt: skip
+    seen, core = referee(chained, tmp_path, ZONES_2, target=10)
+    assert [(p["hand"], p["tile"]) for p in seen.of("play")] == [
+        (p["hand"], p["tile"]) for g in games for p in g.plays
+    ]
+    hands = [h for g in games for h in g.hands]
+    assert [{k: h[k] for k in hands[0]} for h in seen.of("hand")] == hands
+    over = [(e["winner"], e["scores"]) for e in seen.of("game") if e["event"] == "over"]
+    assert over == [(g.over["winner"], g.over["scores"]) for g in games if g.over is not None]
+    assert len(over) == 2 and core.game is not None and core.game.phase.value == "over"
+    assert {a["code"] for a in seen.of("alert")} <= {"LEAD_UNKNOWN"}
