@@ -404,8 +404,9 @@ class SimWholeGame(SimGame):
     knocks, draws, going out or a blocked hand when the table cannot tell, the counts
     (`count` per seat without zones, `confirm` of the zones' counts), `redeal` when the
     surface is full. `hands` are the engine's own `hand` event payloads, `over` its
-    `game` over payload (None: not over within `max_hands`), `endings[i]` how the table
-    learnt the `i`-th hand's tiles (`zones` or `told`) or `redeal`.
+    `game` over payload (None: not over within `max_hands`), `endings[i]` how the `i`-th
+    hand dealt ended: its tiles counted in the `zones` or `told`, `redeal` (no room left
+    on the surface), `won` (a play reached the target: nothing to count).
     """
 
     target: int | None = None
