@@ -84,7 +84,9 @@ RING = 0.14  # a pip stands alone: at this distance (tile widths) all round it .
 RING_MAX = 0.8  # ... the black-hat is at most this share of its peak (a line is not)
 RING_MEAN = 0.5  # ... and on average at most this share
 RIM = 0.2  # and at this distance (tile widths) ...
-RIM_LIT = 0.8  # ... this share of the points all round is face (lighter by half its peak)
+RIM_DARK = 3  # ... at most this many of 16 points in a row are not face (lighter by
+# half its peak): a pip's neighbours in a row darken a few points on either side, the
+# table beyond a corner a whole quarter turn
 GRID = 0.27  # the grid step of a half's pips, in tile widths (fitted per half)
 GRID_RANGE = (0.19, 0.35)  # ... a fitted step must lie in this range
 GRID_TOL = 0.3  # a pip lies within this share of the step of its grid place
@@ -97,6 +99,8 @@ MIN_PEAK = 12.0  # a pip is darker than the face around it by this many levels a
 PEAK_SHARE = 0.3  # ... and by this share of the strongest pips near it
 COVERS = 64  # at most this many ways of explaining one group's pips are looked at
 OVERLAP = 0.8  # tiles overlap when their rectangles shrunk to this share do
+MARK_SHARE = 0.5  # marks this share as dark as the pips ...
+PIP_AREA = 0.1  # ... and of at least this size squared (tile widths) must lie on a tile
 CONFIDENCE = 0.9  # of a tile read here (the detector's own sure readings have 1)
 
 
@@ -228,26 +232,85 @@ def _read_window(
     read = [r for r in read if _near_window(r, size, length)]
     free = [i for i in range(len(pips)) if not any(_holds(r, pips[i], width, 0.05) for r in read)]
     if not free:
-        return [], True
+        return [], False
     axes = _axes(read)
     cands = _proposals(pips, free, axes, length, width, looks, read)
     tiles: list[_Tile] = []
     done = True
+    solved: list[tuple[frozenset[int], list[_Tile]]] = []
     for group in _groups(free, cands):
         common = _common(group, [c for c in cands if c.covers <= group])
-        if common is None:
+        if not common:
             done = False
             continue
+        solved.append((group, common))
+    # A group's tiles stand only with no unexplained mark beside them (other groups'
+    # tiles explain theirs); dropping one group may leave marks beside another.
+    while solved:
+        everyone = [t for _, ts in solved for t in ts]
+        bad = [
+            i
+            for i, (_, ts) in enumerate(solved)
+            if not _unhidden(looks, pips, ts, everyone, read, width)
+        ]
+        if not bad:
+            break
+        done = False
+        solved = [g for i, g in enumerate(solved) if i not in bad]
+    for group, common in solved:
         tiles += common
         if not _explains(common, group):
             done = False
-    found = [_found(t, back) for t in tiles]
     edge = 0.5 * width
     for t in tiles:
         for p in (t.a, t.b):
             if p[0] < edge or p[1] < edge or p[0] > size[0] - edge or p[1] > size[1] - edge:
                 done = False
-    return found, done
+    return [_found(t, back) for t in tiles], done and bool(tiles)
+
+
+def _unhidden(
+    looks: _Looks,
+    pips: FloatArray,
+    tiles: list[_Tile],
+    others: list[_Tile],
+    read: Sequence[tuple[FloatArray, FloatArray]],
+    width: float,
+) -> bool:
+    """Whether no mark lies beside the tiles read that is neither on a tile nor a pip.
+
+    Marks as dark as pips that the pip test did not take (merged pips, a pip touching
+    a line) lying within a tile width of the tiles read here, outside every tile,
+    mean the pips around them were not all seen: a row of tiles read a half off (each
+    "tile" made of two neighbours' halves) explains every pip it saw.
+    """
+    hat = looks.hat
+    level = MIN_PEAK
+    if len(looks.pip_values):
+        level = max(MIN_PEAK, MARK_SHARE * float(np.median(looks.pip_values)))
+    marks = (hat >= level).astype(np.uint8)
+    covered = np.zeros_like(marks)
+    near = np.zeros_like(marks)
+    for r in [*read, *((t.a, t.b) for t in others)]:
+        cv2.fillConvexPoly(covered, np.rint(_grown(r, width, 0.2 * width)).astype(np.int32), 1)
+    for p in np.rint(pips).astype(int):
+        cv2.circle(covered, (int(p[0]), int(p[1])), max(1, round(0.15 * width)), 1, -1)
+    for t in tiles:
+        cv2.fillConvexPoly(near, np.rint(_grown((t.a, t.b), width, width)).astype(np.int32), 1)
+    loose = marks & (1 - covered) & near
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(loose)
+    return not bool(np.any(stats[1:, cv2.CC_STAT_AREA] >= (PIP_AREA * width) ** 2))
+
+
+def _grown(r: tuple[FloatArray, FloatArray], width: float, grow: float) -> FloatArray:
+    """The corners of the tile with half centres r, grown by `grow` pixels all round."""
+    a, b = r
+    c = (a + b) / 2
+    n = float(np.linalg.norm(b - a))
+    u = (b - a) / n
+    v = np.array([-u[1], u[0]])
+    hu, hv = n + grow, width / 2 + grow
+    return np.array([c + s * hu * u + t * hv * v for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
 
 
 def _known(t: FoundTile, warp: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -304,6 +367,7 @@ class _Looks:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, disc)
         sigma = max(0.6, 0.04 * width)
+        self.pip_values: FloatArray = np.zeros(0)
         self.hat = np.asarray(cv2.GaussianBlur(hat.astype(np.float32), (0, 0), sigma), np.float32)
 
     def sample(self, pts: FloatArray) -> FloatArray:
@@ -351,14 +415,26 @@ class _Looks:
         rim = RIM * w * np.stack([np.cos(angles), np.sin(angles)], axis=1)
         face = self.grey_at(pts[:, None, :] + rim[None, :, :])
         lit = face >= (self.grey_at(pts) + 0.5 * value)[:, None]
-        alone &= lit.mean(axis=1) >= RIM_LIT
+        alone &= _longest_run(~lit) <= RIM_DARK
         pts, value = pts[alone], value[alone]
         if len(pts) == 0:
             return pts
         # Each pip at least a share of the strongest pips within two tile widths.
         d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
         strong = np.array([np.percentile(value[d[i] <= 2 * w], 75) for i in range(len(pts))])
+        self.pip_values = value[value >= PEAK_SHARE * strong]
         return pts[value >= PEAK_SHARE * strong]
+
+
+def _longest_run(flags: NDArray[np.bool_]) -> NDArray[np.intp]:
+    """The longest run of True, going round, in each row."""
+    run = np.zeros(flags.shape[0], dtype=np.intp)
+    best = np.zeros(flags.shape[0], dtype=np.intp)
+    for k in range(2 * flags.shape[1]):
+        col = flags[:, k % flags.shape[1]]
+        run = np.where(col, run + 1, 0)
+        best = np.maximum(best, run)
+    return np.minimum(best, flags.shape[1])
 
 
 def _proposals(
