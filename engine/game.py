@@ -278,13 +278,27 @@ class Game:
     if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute Any)
 
         def __getattr__(self, name: str) -> Any:
-            # Only for attributes that are missing: after a play-out (`engine.playout`)
-            # `_turn` and `_journal` are made when first read.
-            pending = self.__dict__.get("_pending")
-            if pending is not None and (name == "_turn" or name == "_journal"):
-                pending.settle(self)
-                return self.__dict__[name]
+            # Only for attributes that are missing: a fresh hand's turn record and
+            # hand bits, and what a play-out (`engine.playout`) left to be made, are
+            # made when first read.
+            d = self.__dict__
+            if name == "_turn" or name == "_journal":
+                pending = d.get("_pending")
+                if pending is not None:
+                    pending.settle(self)
+                    return d[name]
+                if name == "_turn" and "_start" in d:
+                    turn = d["_turn"] = self._fresh_turn()
+                    return turn
+            elif name == "_held" and "hands" in d:
+                hands = d["hands"]
+                held = d["_held"] = [bits_of(h) for h in hands] if hands is not None else []
+                return held
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _fresh_turn(self) -> _Turn:
+        """The turn record of a hand no input has reached yet."""
+        return _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
 
     # --- reading ----------------------------------------------------------------------
 
@@ -471,14 +485,16 @@ class Game:
             return []
         # What `_rebuild` makes of an empty journal, without copying the deal twice (the
         # dealt lists are the game's own; `start` keeps copies).
+        # The hand bits and the turn record are made when first read (`__getattr__`).
         self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
         self.hands = hands
-        self._held = [bits_of(h) for h in hands]
         self.boneyard = boneyard
         self.boneyard_count = boneyard_count
         self.leader = self.turn = leader
         self.phase = _LEAD
-        self._turn = _Turn(Layout(self.rules), played=[0] * self.seats, drawn=[0] * self.seats)
+        d = self.__dict__
+        d.pop("_held", None)
+        d.pop("_turn", None)
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
@@ -900,11 +916,12 @@ class Game:
             else play_points(self.rules.play_scoring, total)
         )
         t.played[seat] += 1
+        # The bits first: a fresh hand's are made from the hand when first read.
+        self._held[seat] ^= tile.bit
         hand = hands[seat]
         # By identity, in C: list.remove would call Tile's Python-level comparison (it
         # defines __lt__) on every tile before this one.
         del hand[list(map(is_, hand, repeat(tile))).index(True)]
-        self._held[seat] ^= tile.bit
         if points:
             points = self._add_points(seat, points)
         team = self._team_of[seat]
@@ -971,12 +988,12 @@ class Game:
             t.played[seat] += 1
             hands = self.hands
             if hands is not None:
+                self._held[seat] ^= tile.bit  # first: made from the hand when first read
                 hand = hands[seat]
                 # By identity, in C: list.remove would call Tile's Python-level
                 # comparison (it defines __lt__) on every tile before this one.
                 del hand[list(map(is_, hand, repeat(tile))).index(True)]
                 out = not hand
-                self._held[seat] ^= tile.bit
             else:
                 out = self.tiles_left(seat) == 0
             if points:

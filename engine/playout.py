@@ -66,7 +66,8 @@ class _Pending:
 
     __slots__ = ("journal", "record", "ref", "turn")
 
-    turn: _Turn  # the turn record and journal as the play-out found them
+    turn: _Turn | None  # the turn record and journal as the play-out found them (None:
+    # a fresh hand's, not made yet)
     journal: Journal
     record: list[tuple[int, Tile | None, int, int]]  # (seat, tile, end or code, knock)
     ref: int  # the game's input counter when the play-out began
@@ -75,7 +76,7 @@ class _Pending:
         """Apply the recorded inputs to the turn record and journal, as `push`,
         `push_pass` and `push_draw` would have; give both to the game."""
         game._pending = None
-        t = self.turn
+        t = self.turn if self.turn is not None else game._fresh_turn()
         journal = self.journal
         layout = t.layout
         place = layout.place
@@ -130,9 +131,11 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     if game._both_out or game.turn is None:
         return _general(game, rng)
     rules = game.rules
-    t = game._turn
+    # A fresh hand's turn record is not made (`Game.__getattr__`) until read.
+    t: _Turn | None = game.__dict__.get("_turn")
+    if t is None and game._pending is not None:
+        t = game._turn
     journal = game._journal
-    layout = t.layout
     hands = game.hands
     seats = game.seats
 
@@ -163,15 +166,19 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     draws = game._draws
     draw_one = game._draw_one
     knock = game._knock_check
-    passes = t.passes_in_row
-    drew = t.drew_this_turn
-    nodes = len(layout.nodes)
+    if t is None:
+        passes = drew = nodes = 0
+        ends: list[OpenEnd] = []
+    else:
+        passes = t.passes_in_row
+        drew = t.drew_this_turn
+        nodes = len(t.layout.nodes)
+        ends = t.layout.ends
     s = game.turn
     refs = 0
     result = None  # how the hand ended; None: the game ended in the middle of it
     out_seat: int | None = None
     line = rules.spinner is _NO_SPINNER and rules.play_scoring is _NO_SCORING
-    ends = layout.ends
     if line and nodes and len(ends) != 2:
         line = False  # (cannot happen with these rules; the general layout copes anyway)
 
@@ -311,14 +318,16 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         sides = [0] * size  # a double's covered sides
         spinners = 0  # the nodes that are spinners, as bits
         web: list[int] = [e[0] << 8 | e[1] << 5 | e[2] for e in ends]
-        for index, node in enumerate(layout.nodes):
-            if node.tile.is_double:
-                used[index] = len(node.used)
-                sides[index] = node.sides_covered()
-                if node.spinner:
-                    spinners |= 1 << index
+        total = 0
+        if t is not None:
+            for index, node in enumerate(t.layout.nodes):
+                if node.tile.is_double:
+                    used[index] = len(node.used)
+                    sides[index] = node.sides_covered()
+                    if node.spinner:
+                        spinners |= 1 << index
+            total = t.layout._total
         offers = _web_offers(web)
-        total = layout._total
         while True:
             h = held[s]
             if not nodes:  # the lead
@@ -569,31 +578,27 @@ def _finish(
     held: list[int],
     tile_of: dict[int, Tile],
     record: list[tuple[int, Tile | None, int, int]],
-    turn: _Turn,
+    turn: _Turn | None,
     journal: Journal,
     refs: int,
 ) -> list[int]:
     """The hands back from slots to lists, the inputs left to be made when read; the
     pips left in each hand."""
     hands: list[list[Tile]] = []
-    bits: list[int] = []
     pips: list[int] = []
     for seat_slots in held:
         slots = seat_slots
         hand: list[Tile] = []
-        mine = count = 0
+        count = 0
         while slots:
             low = slots & -slots
             tile = tile_of[low]
             hand.append(tile)
-            mine |= tile.bit
             count += tile.pips
             slots ^= low
         hands.append(hand)
-        bits.append(mine)
         pips.append(count)
     game.hands = hands
-    game._held = bits
     pending = _Pending()
     pending.turn = turn
     pending.journal = journal
@@ -601,8 +606,10 @@ def _finish(
     pending.ref = game._refs
     game._refs += refs
     game._pending = pending
-    del game._turn
-    del game._journal
+    d = game.__dict__  # made when read (`Game.__getattr__`): the hands' bits too
+    d.pop("_turn", None)
+    d.pop("_journal", None)
+    d.pop("_held", None)
     return pips
 
 
