@@ -91,8 +91,9 @@ GRID = 0.27  # the grid step of a half's pips, in tile widths (fitted per half)
 GRID_RANGE = (0.19, 0.35)  # ... a fitted step must lie in this range
 GRID_TOL = 0.3  # a pip lies within this share of the step of its grid place
 EDGE = 0.12  # pips this far (tile widths) beyond a tile's edge must belong to it
-DIVIDER_CLEAR = 0.13  # pips keep this far from the divider (tile widths)
-FAINT = 0.45  # an empty grid place darker than this share of the weakest pip: a doubt
+DIVIDER_CLEAR = 0.13  # a mark this near the divider line (tile widths) is the divider's
+FAINT = 0.45  # an empty grid place darker than this share of its half's pips: a doubt
+FAINT_FLOOR = 8.0  # ... fainter marks than this never doubt a reading
 DIVIDER_CONTRAST = 3.0  # the divider line is darker than the face by this many levels
 DIVIDER_SHARE = 0.06  # ... and by this share of the pips' contrast
 MIN_PEAK = 12.0  # a pip is darker than the face around it by this many levels at least
@@ -499,6 +500,11 @@ def _fit(
         idx = np.nonzero(near)[0]
         if len(idx) == 0 or not set(idx.tolist()) <= free:
             return None
+        # A mark on the divider line is the divider's own (a faded divider breaks up
+        # into blobs) or a centre pin: held by the tile, counted in no half.
+        pin = np.abs(along[idx]) < DIVIDER_CLEAR * width
+        held = idx
+        idx = idx[~pin]
         sides = [idx[along[idx] < 0], idx[along[idx] > 0]]
         if rnd == 3:
             break
@@ -521,33 +527,38 @@ def _fit(
     if key in tried:
         return None
     tried.add(key)
-    if np.any(np.abs(along[idx]) < DIVIDER_CLEAR * width):
-        return None
     counts: list[int] = []
     lows: list[float] = []
-    empties: list[FloatArray] = []
-    for s, (centre, side) in enumerate(zip((a, b), sides, strict=True)):
+    empties: list[list[FloatArray]] = []
+    for centre, side in zip((a, b), sides, strict=True):
         q = pips[side] - centre
-        x, y = q @ u, q @ v
-        grid = _layout(x, y, width)
+        grid = _layout(q @ u, q @ v, width)
         if grid is None:
             return None
         n, step, places = grid
         counts.append(n)
-        if n:
-            lows.append(float(looks.sample(pips[side]).min()))
-        for gi in (-1, 0, 1):
-            for gj in (-1, 0, 1):
-                if (gi, gj) not in places:
-                    empties.append(centre + step * (gi * u + gj * v))
-    if not lows:
+        lows.append(float(looks.sample(pips[side]).min()) if n else 0.0)
+        empties.append(
+            [
+                centre + step * (gi * u + gj * v)
+                for gi in (-1, 0, 1)
+                for gj in (-1, 0, 1)
+                if (gi, gj) not in places
+            ]
+        )
+    if not any(counts):
         return None
-    weakest = min(lows)
-    if empties and float(looks.sample(np.array(empties)).max()) > FAINT * weakest:
-        return None
+    weakest = min(low for low in lows if low > 0)
+    # A pip missed would read a 5 as a 4: each half's empty grid places must be
+    # clearly fainter than its own pips (a coloured set's pips differ by number),
+    # a blank half's than the other half's.
+    for low, spots in zip(lows, empties, strict=True):
+        ref = low if low > 0 else weakest
+        if spots and float(looks.sample(np.array(spots)).max()) > max(FAINT * ref, FAINT_FLOOR):
+            return None
     if not _divider(looks, (a + b) / 2, u, v, width, weakest):
         return None
-    covers = frozenset(int(i) for i in np.concatenate(sides).tolist())
+    covers = frozenset(int(i) for i in held.tolist())
     return _Tile(np.asarray(a), np.asarray(b), (counts[0], counts[1]), covers, CONFIDENCE)
 
 
