@@ -15,7 +15,7 @@ both ends by tile material).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +38,8 @@ WIDTH_TOLERANCE = 0.3
 DEFAULT_DIVIDER_SHARE = 0.8
 MIN_DIVIDER_SHARE = 0.6
 MAX_DIVIDER_SHARE = 0.92
+ASSUMED_WEIGHT = 0.5  # a line whose tile width is assumed, not measured, weighs this
+SHORT_WEIGHT = 0.25  # ... and one too short for the tile edges found around it this
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class TileHypothesis:
     ny: float
     width: float  # short side; the tile is width x 2*width
     score: float  # higher is a more typical divider
+    measured: bool = False  # its width was measured between the tile's edges
+    short: bool = False  # the tile's edges were found, too far apart for this divider
 
     def half_centres(self) -> tuple[tuple[float, float], tuple[float, float]]:
         h = self.width / 2.0
@@ -95,6 +99,19 @@ def measure_width(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float,
     what lies beyond (white tiles on white paper, a tile touching another side by
     side) the run never ends and the divider's length gives the width instead.
     """
+    width, closed, _ = _measure(blobs, i, tile)
+    return width, closed
+
+
+MEASURED, ASSUMED, SHORT = "measured", "assumed", "short"
+
+
+def _measure(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, float, str]:
+    """`measure_width`, and how the width was found: `MEASURED` between the tile's
+    edges; `ASSUMED` from the divider's length, no edge found on one side; `SHORT`
+    from its length too, though both edges were found, so far beyond its ends that
+    it is no whole divider of that tile (a divider cut short where a pip or a rim
+    touches it at a faint contrast, or a stroke on a larger region)."""
     length = float(blobs.length[i])
     half = length / 2.0
     limit = int(length)
@@ -113,12 +130,16 @@ def measure_width(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float,
     # A tile touching on one side runs on into its neighbour: the divider is centred
     # across its tile, so the nearer edge, twice, gives the width.
     width = length + 2.0 * min(reach)
+    if length / width < MIN_DIVIDER_SHARE and np.isfinite(width):
+        return length / DEFAULT_DIVIDER_SHARE, closed, SHORT
     if not MIN_DIVIDER_SHARE <= length / width <= MAX_DIVIDER_SHARE:
-        return length / DEFAULT_DIVIDER_SHARE, closed
-    return width, closed
+        return length / DEFAULT_DIVIDER_SHARE, closed, ASSUMED
+    return width, closed, MEASURED
 
 
-def _hypothesis(blobs: Blobs, i: int, width: float, score: float) -> TileHypothesis:
+def _hypothesis(
+    blobs: Blobs, i: int, width: float, score: float, how: str = ASSUMED
+) -> TileHypothesis:
     ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
     nx, ny = -uy, ux
     if nx + ny < 0:  # half a is the top or left one
@@ -133,6 +154,8 @@ def _hypothesis(blobs: Blobs, i: int, width: float, score: float) -> TileHypothe
         ny=ny,
         width=width,
         score=score,
+        measured=how == MEASURED,
+        short=how == SHORT,
     )
 
 
@@ -152,15 +175,22 @@ def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
     """A tile hypothesis around every divider-like blob, each with its own width."""
     out: list[TileHypothesis] = []
     for i in elongated(blobs):
-        width, closed = measure_width(blobs, int(i), tile)
+        width, closed, how = _measure(blobs, int(i), tile)
         if blobs.thickness[i] > 0.25 * width:
             continue
-        out.append(_hypothesis(blobs, int(i), width, closed))
+        out.append(_hypothesis(blobs, int(i), width, closed, how))
     return out
 
 
+def _weight(c: TileHypothesis) -> float:
+    return 1.0 if c.measured else SHORT_WEIGHT if c.short else ASSUMED_WEIGHT
+
+
 def consensus(
-    blobs: Blobs, cands: list[TileHypothesis], trust: list[float] | None = None
+    blobs: Blobs,
+    cands: list[TileHypothesis],
+    trust: list[float] | None = None,
+    known: float = 0.0,
 ) -> tuple[list[TileHypothesis], float]:
     """Keep the hypotheses that agree on one tile size, all set to that size.
 
@@ -168,14 +198,43 @@ def consensus(
     dark lines (each weighted by `trust`, how well its tile reads) decides it; thin
     scratches and printed strokes of other lengths drop out. Each survivor is scored
     by how typical its divider is.
+
+    Lines are weighted by how their width was found (`_weight`): measured between
+    the tile's edges, assumed from the line's length, or assumed though the edges
+    found lie too far beyond its ends (`short`). `known` is the tile width an
+    earlier look at the frame measured (0: none). When no line of the length most
+    lines share had its width measured, that width decides instead: the lines that
+    fit a tile of it are kept (a usual share of it long, or their own width near
+    it) and take it. (A fainter look at touching wooden tiles sees dividers cut
+    short where they meet a rim or a pip; the mode of their lengths, a third short,
+    placed tiles that read wrong.)
     """
     if not cands:
         return [], 0.0
     idx = np.array([c.blob for c in cands])
     weight = blobs.darkness[idx] * (np.asarray(trust) if trust is not None else 1.0)
+    # a line whose tile's edges were found on both sides counts more than one whose
+    # width is a guess from its length, and a line too short for the edges found
+    # around it (a divider cut short where a pip or a rim touches it) least
+    weight = weight * np.array([_weight(c) for c in cands])
     med_len = _typical(blobs.length[idx], weight, MODE_TOLERANCE)
     near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
-    width = float(np.median([c.width for c, ok in zip(cands, near, strict=True) if ok]))
+    if known > 0 and not any(c.measured for c, ok in zip(cands, near, strict=True) if ok):
+        # no line of that length had its tile's width measured: the width known
+        # from an earlier look decides, and the lines that fit it are kept
+        share = blobs.length[idx] / known
+        fits = np.array([abs(c.width - known) <= WIDTH_TOLERANCE * known for c in cands])
+        near = ((share >= MIN_DIVIDER_SHARE) & (share <= MAX_DIVIDER_SHARE)) | fits
+        if not near.any():
+            return [], known
+        med_len = float(np.median(blobs.length[idx[near]]))
+        cands = [replace(c, width=known) for c in cands]
+        width = known
+    else:
+        widths = [c.width for c, ok in zip(cands, near, strict=True) if ok and not c.short]
+        if not widths:
+            widths = [c.width for c, ok in zip(cands, near, strict=True) if ok]
+        width = float(np.median(widths))
     med_thick = float(np.median(blobs.thickness[idx[near]]))
     med_dark = float(np.median(blobs.darkness[idx[near]]))
     kept: list[TileHypothesis] = []
@@ -190,7 +249,8 @@ def consensus(
             - 0.5 * max(0.0, 1.0 - float(blobs.darkness[c.blob]) / max(med_dark, 1.0))
             + 0.5 * c.score
         )
-        kept.append(_hypothesis(blobs, c.blob, width, score))
+        how = MEASURED if c.measured else SHORT if c.short else ASSUMED
+        kept.append(_hypothesis(blobs, c.blob, width, score, how))
     return kept, width
 
 

@@ -125,7 +125,7 @@ def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
 
     The table around each place is the brightest level within a dozen pip widths
     (a closing, larger than a tile: tiles, pips and markers drop out of it); tile
-    material is what lies clearly below it (Otsu's split of that depth), without
+    material is what lies clearly below it (`lower_split` of that depth), without
     specks. Also the same eroded a little (see `tile_mask`).
     """
     h, w = img.shape
@@ -135,13 +135,38 @@ def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     table = cv2.resize(cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel), (w, h))
     depth = np.asarray(cv2.subtract(table, img), dtype=np.uint8)
-    split, _ = cv2.threshold(depth, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    dark = np.asarray(depth > max(split, 28.0), dtype=np.uint8)
+    dark = np.asarray(depth > max(lower_split(depth), 28.0), dtype=np.uint8)
     dark = np.asarray(
         cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), dtype=np.uint8
     )
     solid = np.asarray(cv2.erode(dark, np.ones((5, 5), np.uint8)), dtype=np.uint8)
     return dark.astype(np.bool_), solid
+
+
+def lower_split(depth: U8) -> float:
+    """The lower of the two splits that part `depth` best into three classes (Otsu's
+    criterion over three classes): the table, the faces, and what is darker still.
+
+    Below a light table the depth has three levels, not two: the table (about 0), the
+    tiles' faces, and their pips with anything else dark (the corner markers' black
+    squares, a phone). Two classes split the faces from the darkest things when
+    those weigh enough (on white cloth the markers put the split just above a wooden
+    face: half of each face was not tile material); the lower of three splits lies
+    between the table and the faces.
+    """
+    hist = np.bincount(depth.ravel(), minlength=256).astype(np.float64)
+    p = hist / max(1.0, float(hist.sum()))
+    w = np.cumsum(p)
+    m = np.cumsum(p * np.arange(256, dtype=np.float64))
+    a, b = np.arange(256)[:, None], np.arange(256)[None, :]
+    w0, w1, w2 = w[a], w[b] - w[a], 1.0 - w[b]
+    m0, m1, m2 = m[a], m[b] - m[a], m[-1] - m[b]
+    ok = (b > a) & (w0 > 1e-9) & (w1 > 1e-9) & (w2 > 1e-9)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.where(ok, m0**2 / w0 + m1**2 / w1 + m2**2 / w2, -1.0)
+    if not ok.any():
+        return 0.0
+    return float(int(np.argmax(spread)) // 256)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,57 @@ def reread_half(
     return read_half(blobs, local, side, ref_area)
 
 
+APART = 0.6  # a pip touching a line comes apart from it by an opening this share of a pip
+APART_RIM = 0.06  # ... looked for on the tile up to this share of its width from its edge
+
+
+def apart_half(
+    img: U8,
+    bright: U8,
+    need: tuple[int, float, int],
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    pip: float,
+) -> HalfReading | None:
+    """Read half `side` again, its marks taken on the whole half (up to `APART_RIM`
+    from the tile's edge, tile material or not) at the frame's mark threshold
+    `need` (min_contrast, rel_contrast, split), and opened by a disc of `APART` pip
+    diameters: thin lines (the divider, the gap to a touching neighbour, the rim)
+    drop out, and a pip that touched one comes apart from it as a round blob.
+
+    A pip merged with the divider was part of a long mark and not counted; a pip at
+    the tile's corner that touches its shaded rim is joined through it to the table
+    and lies outside the tile material (its hole is not enclosed): either way a 2
+    was read as a lop-sided 1. None when the pip size is unknown or too small."""
+    size = round(APART * pip)
+    if size < 3:
+        return None
+    hx, hy = tile.half_centres()[side]
+    r = int(np.ceil(0.6 * tile.width))
+    h, w = img.shape
+    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
+    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    roi, roi_bright = img[y0:y1, x0:x1], bright[y0:y1, x0:x1]
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    along = (xs - hx) * tile.nx + (ys - hy) * tile.ny
+    across = (xs - hx) * tile.dx + (ys - hy) * tile.dy
+    reach = (0.5 - APART_RIM) * tile.width
+    on_half = (np.abs(along) <= reach) & (np.abs(across) <= reach)
+    min_contrast, rel_contrast, split = need
+    lit = roi_bright.astype(np.float32)
+    contrast = lit - roi.astype(np.float32)
+    limit = np.maximum(min_contrast, np.minimum(split, lit * rel_contrast))
+    marks = np.asarray((contrast > limit) & on_half, dtype=np.uint8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    opened = np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, disc), dtype=np.uint8)
+    blobs = find_blobs(opened, roi, roi_bright, max_area=float(opened.size) / 4.0)
+    local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
+    return read_half(blobs, local, side, ref_area)
+
+
 # A faint look at a half: marks at this share of the frame's mark threshold, but
 # never closer to the face than FAINT_MIN grey levels (sensor noise on a max filter).
 FAINT_SHARE = 0.5

@@ -37,7 +37,7 @@ from vision.marks import (
     tile_mask,
 )
 from vision.pips import HalfReading, in_half, pip_area, read_half, round_blobs
-from vision.reread import faint_pips, reread_half
+from vision.reread import apart_half, faint_pips, reread_half
 from vision.results import FoundTile, Point, UnsureRegion
 from vision.tuning import Settings
 
@@ -62,6 +62,7 @@ class Found:
     pip: float = 0.0  # the typical pip diameter, pixels (0: unknown)
     stray: list[Point] = field(default_factory=list)  # pips outside every tile, frame px
     explained: float = 0.0  # share of the tile material that the tiles read cover
+    lines: list[TileHypothesis] = field(default_factory=list)  # kept, no tile: table lines
 
 
 def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
@@ -228,8 +229,46 @@ def _read_tile(
             again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
             if again is not None and not again.foreign and again.confidence > first.confidence:
                 first = again
+        if first.confidence < SURE and not first.foreign:
+            # a pip merged with a line (its divider, a neighbour's edge) comes apart
+            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, planes.pip)
+            if apart is not None and not apart.foreign and apart.confidence > first.confidence:
+                first = apart
         out.append(first)
     return out[0], out[1]
+
+
+SLIDE = (0.0, -0.075, 0.075, -0.15, 0.15)  # tile widths a short divider's tile is tried at
+
+
+def _placed(
+    blobs: Blobs, t: TileHypothesis, ref: float, planes: _Planes
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]]:
+    """The tile of divider `t` read where it reads best.
+
+    A divider cut short (`TileHypothesis.short`: at a faint contrast a pip or the
+    rim touching its end took that end away) says which way the tile lies but not
+    where along the divider's line: its centre is off by up to a sixth of the tile,
+    and a row of pips fell outside the half read (a 6 read as a 3 in a row). Such a
+    tile is read at a few places along the line (`SLIDE`), and the surest reading
+    kept (at the same confidence, the one that sees more pips: pips off the half
+    read are lost, never gained; the nearest place winning a tie); any other tile is
+    read where it is."""
+    first = _read_tile(blobs, t, ref, planes)
+    if not t.short:
+        return t, first
+    best, rank = (t, first), _rank(first)
+    for share in SLIDE[1:]:
+        moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
+        reading = _read_tile(blobs, moved, ref, planes)
+        if _rank(reading) > rank:
+            best, rank = (moved, reading), _rank(reading)
+    return best
+
+
+def _rank(reading: tuple[HalfReading, HalfReading]) -> tuple[bool, float, int]:
+    ra, rb = reading
+    return (not (ra.foreign or rb.foreign), min(ra.confidence, rb.confidence), ra.pips + rb.pips)
 
 
 def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Planes) -> Found:
@@ -242,8 +281,8 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     ref = pip_area(blobs, agreed) or float(np.pi * (0.1 * width) ** 2)
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
-    for t in agreed:
-        ra, rb = _read_tile(blobs, t, ref, planes)
+    for hyp in agreed:
+        t, (ra, rb) = _placed(blobs, hyp, ref, planes)
         penalty = 1.0 if ra.foreign or rb.foreign else 0.0
         readings[t.blob] = (ra, rb)
         bonus = 0.5 * min(ra.confidence, rb.confidence)
@@ -254,9 +293,11 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     kept = suppress(rescored)
     near = _near_marks(blobs, width)
     read: list[TileHypothesis] = []
+    lines: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
         if ra.pips == rb.pips == 0 and not _outlined(planes.img, t, kept):
+            lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
@@ -268,7 +309,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
         read.append(t)
-    return Found(tiles, [], unsure, width, kept, read)
+    return Found(tiles, [], unsure, width, kept, read, lines=lines)
 
 
 def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
@@ -364,11 +405,19 @@ def _merge(base: Found, extra: Found) -> Found:
 
     A tile of `base` whose pips form no domino's layout (read lop-sided, below
     `DOUBTFUL`) gives way to a tile of `extra` in its place (the only one there)
-    that reads as a domino (`SURE`): the other pass placed the tile better.
+    that reads as a domino (`SURE`): the other pass placed the tile better. So does
+    a line that `base` took for a blank tile and dropped as a line on the table
+    (`Found.lines`: wood grain that won the material from a fainter divider).
     """
     tiles, kept, read = list(base.tiles), list(base.kept), list(base.read)
+    lines = list(base.lines)
     for tile, hyp in zip(extra.tiles, extra.read, strict=True):
         clash = [i for i, k in enumerate(kept) if overlap(hyp, k)]
+        if clash and tile.confidence >= SURE and all(kept[i] in lines for i in clash):
+            gone = [kept[i] for i in clash]
+            kept = [k for k in kept if k not in gone]
+            lines = [k for k in lines if k not in gone]
+            clash = []
         if not clash:
             tiles.append(tile)
             kept.append(hyp)
@@ -379,7 +428,7 @@ def _merge(base: Found, extra: Found) -> Found:
         j = read.index(kept[clash[0]])
         if tiles[j].confidence < DOUBTFUL:
             tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
-    return Found(tiles, [], base.unsure, base.width, kept, read)
+    return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
 
 def _pass(
@@ -389,9 +438,11 @@ def _pass(
     divider_scale: float,
     s: Settings,
     thin: bool = False,
+    known: float = 0.0,
 ) -> Found:
     """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
-    straight, thinner-than-a-pip parts), then read the pips."""
+    straight, thinner-than-a-pip parts), then read the pips. `known`: the tile width
+    when an earlier pass fixed it (see `dividers.consensus`), else 0."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = planes.max_area
     if divider_scale < 1.0:
@@ -409,7 +460,10 @@ def _pass(
     if split is not None:
         lines = split
     cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
-    agreed, _ = consensus(lines, cands, _trust(lines, cands))
+    # how well each reads is judged on the marks at the pips' contrast: at a fainter
+    # one pips merge with the divider, the rims and the gaps, and every tile of
+    # touching wooden ones looked foreign
+    agreed, _ = consensus(lines, cands, _trust(planes.blobs, cands), known)
     if divider_scale >= 1.0:
         return _read(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
@@ -486,13 +540,15 @@ def _rectangle(t: TileHypothesis, scale: float) -> NDArray[np.float64]:
     return np.array([c + n + d, c + n - d, c - n - d, c - n + d])
 
 
-def _thin_in(planes: _Planes, box: Box, offset: Point, width: float, s: Settings) -> Found:
+def _thin_in(
+    planes: _Planes, box: Box, offset: Point, width: float, s: Settings, known: float = 0.0
+) -> Found:
     """The thin-line pass inside `box`, its tiles of the frame's `width` only, in the
-    whole search image's coordinates."""
+    whole search image's coordinates (`known`: as for `_pass`)."""
     x0, y0, _, _ = box
     sub = planes.crop(box)
     ox, oy = offset
-    found = _pass(sub, sub.tile, (ox + x0, oy + y0), s.divider_contrast, s, thin=True)
+    found = _pass(sub, sub.tile, (ox + x0, oy + y0), s.divider_contrast, s, thin=True, known=known)
     pairs = [
         (tile, replace(t, cx=t.cx + x0, cy=t.cy + y0))
         for tile, t in zip(found.tiles, found.read, strict=True)
@@ -566,6 +622,16 @@ def _trust(blobs: Blobs, cands: list[TileHypothesis]) -> list[float]:
         ra, rb = read_half(blobs, c, 0, ref), read_half(blobs, c, 1, ref)
         out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
     return out
+
+
+def _sure_width(found: Found) -> bool:
+    """True when `found` read tiles, one of them at least as a domino (`DOUBTFUL`),
+    and most of their widths were measured between the tiles' edges: a width taken
+    from the dividers' length (white tiles on white cloth, whose edges do not show)
+    is a guess that pips read at it do not confirm (ivory tiles 28 px wide read
+    surely at 25)."""
+    sure = any(t.confidence >= DOUBTFUL for t in found.tiles)
+    return sure and 2 * sum(t.measured for t in found.read) > len(found.read)
 
 
 def _score(found: Found) -> float:
@@ -642,14 +708,18 @@ def _search(
         # fills places the others left empty: on a table as light as the tiles
         # (ivory on white cloth) a tile's end or side is such a straight thin line
         # too, and a "tile" across it reads the real half and a blank one of table.
-        again = _pass(planes, tile, offset, s.divider_contrast, s)
+        # When the first pass read tiles surely, their width is the frame's: the
+        # fainter passes place their tiles at it (a faint look at touching wooden
+        # tiles sees dividers cut short, and agreed on a width a third too small).
+        known = found.width if _sure_width(found) else 0.0
+        again = _pass(planes, tile, offset, s.divider_contrast, s, known=known)
         found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
         # It only runs where tile material is left that no tile claims.
         boxes = _room(solid > 0, found)
         if boxes is None:
             found = _merge(found, _pass(planes, tile, offset, s.divider_contrast, s, thin=True))
         for box in boxes or []:
-            found = _merge(found, _thin_in(planes, box, offset, found.width, s))
+            found = _merge(found, _thin_in(planes, box, offset, found.width, s, known))
     found = _faint_doubts(planes, found, offset)
     width = found.width
     ox, oy = offset
