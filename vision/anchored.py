@@ -47,18 +47,20 @@ from vision.calibration import Calibration
 from vision.marks import Tone, tone_image
 from vision.results import Detection, FoundTile, Point, UnsureRegion
 
-__all__ = ["LAYOUTS", "READ_AGAIN", "read_anchored"]
+__all__ = ["LAYOUTS", "READ_AGAIN", "WRONG_SIZE", "read_anchored", "sized"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
 # Unsure places worth reading again: unread pips, a tile doubted for a faint mark, a
 # tile-shaped region without a divider. Not a hand or marks that are not pips.
+WRONG_SIZE = "not the size of a tile"
 READ_AGAIN = frozenset(
     {
         "pips of a tile that was not read",
         "a faint mark that may be a pip",
         "tile-shaped, no divider",
+        WRONG_SIZE,
     }
 )
 
@@ -102,6 +104,7 @@ COVERS = 64  # at most this many ways of explaining one group's pips are looked 
 OVERLAP = 0.8  # tiles overlap when their rectangles shrunk to this share do
 MARK_SHARE = 0.5  # marks this share as dark as the pips ...
 PIP_AREA = 0.1  # ... and of at least this size squared (tile widths) must lie on a tile
+SIZE_TOL = 0.2  # a tile read with its halves this share nearer or further apart is wrong
 CONFIDENCE = 0.9  # of a tile read here (the detector's own sure readings have 1)
 
 
@@ -133,6 +136,7 @@ def read_anchored(
     or read no tile at all; otherwise the detection is returned as it is. `tone` None
     (auto) tries light, dark and grey, keeping the first reading that adds a tile.
     """
+    detection = sized(detection, calibration, tile_mm)
     places = [u for u in detection.unsure if u.reason in READ_AGAIN]
     if not places and detection.tiles:
         return detection
@@ -141,6 +145,30 @@ def read_anchored(
         if out is not detection:
             return out
     return detection
+
+
+def sized(
+    detection: Detection, calibration: Calibration, tile_mm: tuple[float, float]
+) -> Detection:
+    """The detection with every tile whose halves lie not a tile's half length apart on
+    the table (within `SIZE_TOL`) made an unsure place: on a calibrated table the
+    tile's size is known, and such a reading is a wrong one (a width agreed on from
+    stray lines)."""
+    if not detection.tiles:
+        return detection
+    px = np.array([t.px for t in detection.tiles], dtype=np.float64)
+    mm = calibration.px_to_mm(px)
+    apart = np.linalg.norm(mm[:, 1] - mm[:, 0], axis=1)
+    wrong = np.abs(apart - tile_mm[0] / 2) > SIZE_TOL * tile_mm[0] / 2
+    if not np.any(wrong):
+        return detection
+    tiles = tuple(t for t, w in zip(detection.tiles, wrong, strict=True) if not w)
+    unsure = tuple(
+        UnsureRegion((t.px[0][0] + t.px[1][0]) / 2, (t.px[0][1] + t.px[1][1]) / 2, WRONG_SIZE)
+        for t, w in zip(detection.tiles, wrong, strict=True)
+        if w
+    )
+    return replace(detection, tiles=tiles, unsure=(*detection.unsure, *unsure))
 
 
 def _read_places(
