@@ -243,14 +243,23 @@ def _from_settings(
 ) -> FrameSource:
     spec = settings.camera.source
     if spec == "sim":
+        pace = sim.pace_s
         if sim.whole_game:
             game = _sim_whole_games(settings, sim.seed, sim.games)
+            # Each scene must lie still long enough to be read (about 3 frames after the
+            # hand has gone) before the next hand reaches in and the players speak: a
+            # knock heard before its play, or a confirm before the zones were read, would
+            # be refused and the table would no longer follow the game.
+            pace = max(pace, MIN_STILL_FRAMES / fps)
         else:
             game = _sim_game(settings, sim.seed)
-        return SimSource(game, fps=fps, pace_s=sim.pace_s, tell=tell)
+        return SimSource(game, fps=fps, pace_s=pace, tell=tell)
     if isinstance(spec, str) and spec.startswith("/dev/"):
         return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
     return make_source(spec, fps)
+
+
+MIN_STILL_FRAMES = 5  # a simulated whole game's scenes lie still at least this long
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,3 +124,38 @@ def test_a_whole_game_seen_by_the_camera_is_the_game_played(
         camera.close()
         service.stop()
         rec.close()
+
+
+def test_the_simulated_camera_plays_the_tables_whole_game(tmp_path: Path) -> None:
+    """`SimOptions(whole_game=True)`: the table's rules, seats, target and zones; each
+    scene lies still long enough to be read before the players speak, whatever the pace;
+    `games` whole games in a row."""
+    settings = load_settings(
+        None,
+        {
+            "state.dir": str(tmp_path / "state"),
+            "table.rules": "straight-block",
+            "table.seats": 2,
+            "table.target": 10,
+            "zones": {str(seat): rect for seat, rect in ZONES.items()},
+            "camera.source": "sim",
+        },
+    )
+    options = SimOptions(seed=2, pace_s=0.05, whole_game=True)
+    made = CameraSource(settings, lambda _: None, sim=options)._make()
+    assert isinstance(made, SimSource) and isinstance(made.game, SimWholeGame)
+    game = made.game
+    assert (game.rules, game.seats, game.target) == ("straight-block", 2, 10)
+    assert dict(game.zones) == {s: tuple(float(v) for v in r) for s, r in ZONES.items()}
+    assert game.over is not None and game.endings == ("zones", "zones")
+    still = 0
+    while made.last is None or not made.last.hand_visible:
+        assert made.read() is not None
+        still += 1
+    assert still - 1 >= 5  # frames of the lead lying still before the first hand comes
+    made.close()
+    two = CameraSource(settings, lambda _: None, sim=SimOptions(2, 1.0, True, 2))._make()
+    assert isinstance(two, SimSource)
+    assert sum(b["action"] == "new_game" for t in two.game.told for b in t) == 1
+    assert len(two.game.scenes) > len(game.scenes)
+    two.close()
