@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.marks import Tone, tone_image
-from vision.results import Detection, FoundTile, Point, UnsureRegion
+from vision.results import Detection, FoundTile, UnsureRegion
 
 __all__ = ["LAYOUTS", "READ_AGAIN", "WRONG_SIZE", "read_anchored", "sized"]
 
@@ -239,7 +239,7 @@ def _read_window(
     known: Sequence[FoundTile],
 ) -> tuple[list[FoundTile], bool]:
     """The tiles read in one window, and whether every pip in it is explained."""
-    size = (int(math.ceil((hi[0] - lo[0]) * scale)), int(math.ceil((hi[1] - lo[1]) * scale)))
+    size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
     if min(size) < 8:
         return [], False
     shift = np.array([[scale, 0.0, -lo[0] * scale], [0.0, scale, -lo[1] * scale], [0, 0, 1.0]])
@@ -327,7 +327,7 @@ def _unhidden(
     for t in tiles:
         cv2.fillConvexPoly(near, np.rint(_grown((t.a, t.b), width, width)).astype(np.int32), 1)
     loose = marks & (1 - covered) & near
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(loose)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(loose)
     return not bool(np.any(stats[1:, cv2.CC_STAT_AREA] >= (PIP_AREA * width) ** 2))
 
 
@@ -392,7 +392,7 @@ class _Looks:
     def __init__(self, grey: U8, width: float) -> None:
         self.grey = grey
         self.width = width
-        k = max(3, int(round(KERNEL * width)) | 1)
+        k = max(3, round(KERNEL * width) | 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, disc)
         sigma = max(0.6, 0.04 * width)
@@ -427,7 +427,7 @@ class _Looks:
         """Pip centres: local peaks of the black-hat lower all round at a pip's radius."""
         w = self.width
         hat = self.hat
-        k = max(3, int(round(0.26 * w)) | 1)
+        k = max(3, round(0.26 * w) | 1)
         peaks = (hat >= cv2.dilate(hat, np.ones((k, k), np.uint8))) & (hat >= MIN_PEAK)
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
@@ -447,12 +447,12 @@ class _Looks:
         alone &= _longest_run(~lit) <= RIM_DARK
         pts, value = pts[alone], value[alone]
         if len(pts) == 0:
-            return pts
+            return np.zeros((0, 2))
         # Each pip at least a share of the strongest pips within two tile widths.
         d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
         strong = np.array([np.percentile(value[d[i] <= 2 * w], 75) for i in range(len(pts))])
         self.pip_values = value[value >= PEAK_SHARE * strong]
-        return pts[value >= PEAK_SHARE * strong]
+        return np.asarray(pts[value >= PEAK_SHARE * strong], dtype=np.float64)
 
 
 def _longest_run(flags: NDArray[np.bool_]) -> NDArray[np.intp]:
@@ -505,41 +505,45 @@ def _proposals(
     return out
 
 
-def _fit(
-    pips: FloatArray,
-    a: FloatArray,
-    b: FloatArray,
-    width: float,
-    looks: _Looks,
-    free: frozenset[int],
-    tried: set[tuple[int, ...]],
-) -> _Tile | None:
-    """The tile with half centres near a, b fitted to its pips, if it reads as a domino
-    and was not `tried` already."""
+@dataclass(frozen=True, slots=True)
+class _Fitted:
+    """A tile fitted to its pips: half centres, axes, the pips of each half, all held."""
+
+    a: FloatArray
+    b: FloatArray
+    u: FloatArray
+    v: FloatArray
+    sides: tuple[NDArray[np.intp], NDArray[np.intp]]
+    held: NDArray[np.intp]
+
+
+def _refine(
+    pips: FloatArray, a: FloatArray, b: FloatArray, width: float, free: frozenset[int]
+) -> _Fitted | None:
+    """The tile near half centres a, b moved onto its pips (every standard layout is
+    centred on its half), or None when it holds a pip that is not free, no pip, or
+    halves not a half length apart."""
     half = float(np.linalg.norm(b - a))
     u = (b - a) / half
     for rnd in range(4):
         v = np.array([-u[1], u[0]])
-        c = (a + b) / 2
-        d = pips - c
+        d = pips - (a + b) / 2
         along = d @ u
-        across = d @ v
-        near = (np.abs(along) <= half + EDGE * width) & (np.abs(across) <= (0.5 + EDGE) * width)
-        idx = np.nonzero(near)[0]
-        if len(idx) == 0 or not set(idx.tolist()) <= free:
+        near = (np.abs(along) <= half + EDGE * width) & (np.abs(d @ v) <= (0.5 + EDGE) * width)
+        held = np.nonzero(near)[0]
+        if not set(held.tolist()) <= free:
             return None
         # A mark on the divider line is the divider's own (a faded divider breaks up
         # into blobs) or a centre pin: held by the tile, counted in no half.
-        pin = np.abs(along[idx]) < DIVIDER_CLEAR * width
-        held = idx
-        idx = idx[~pin]
-        sides = [idx[along[idx] < 0], idx[along[idx] > 0]]
+        idx = held[np.abs(along[held]) >= DIVIDER_CLEAR * width]
+        if len(idx) == 0:
+            return None
+        sides = (idx[along[idx] < 0], idx[along[idx] > 0])
         if rnd == 3:
-            break
+            return _Fitted(a, b, u, v, sides, held)
         if len(sides[0]) and len(sides[1]):
             na, nb = pips[sides[0]].mean(axis=0), pips[sides[1]].mean(axis=0)
             gap = float(np.linalg.norm(nb - na))
-
             if abs(gap - half) > 0.12 * width:
                 return None
             u = (nb - na) / gap
@@ -551,6 +555,24 @@ def _fit(
         else:
             b = pips[sides[1]].mean(axis=0)
             a = b - u * half
+    return None
+
+
+def _fit(
+    pips: FloatArray,
+    a: FloatArray,
+    b: FloatArray,
+    width: float,
+    looks: _Looks,
+    free: frozenset[int],
+    tried: set[tuple[int, ...]],
+) -> _Tile | None:
+    """The tile with half centres near a, b fitted to its pips, if it reads as a domino
+    and was not `tried` already."""
+    fitted = _refine(pips, a, b, width, free)
+    if fitted is None:
+        return None
+    a, b, u, v, sides = fitted.a, fitted.b, fitted.u, fitted.v, fitted.sides
     key = tuple(np.rint(np.concatenate([a, b]) / (0.1 * width)).astype(int).tolist())
     if key in tried:
         return None
@@ -586,7 +608,7 @@ def _fit(
             return None
     if not _divider(looks, (a + b) / 2, u, v, width, weakest):
         return None
-    covers = frozenset(int(i) for i in held.tolist())
+    covers = frozenset(int(i) for i in fitted.held.tolist())
     return _Tile(np.asarray(a), np.asarray(b), (counts[0], counts[1]), covers, CONFIDENCE)
 
 
@@ -732,7 +754,7 @@ def _same(s: _Tile, t: _Tile) -> bool:
     tol = 0.25 * _width(t)
     if s.pips == t.pips and max(np.linalg.norm(s.a - t.a), np.linalg.norm(s.b - t.b)) <= tol:
         return True
-    return (
+    return bool(
         s.pips == t.pips[::-1] and max(np.linalg.norm(s.a - t.b), np.linalg.norm(s.b - t.a)) <= tol
     )
 
