@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import repeat
+from itertools import repeat, starmap
 from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -271,6 +271,7 @@ class Game:
         self._rotate = rules.next_leader is NextLeader.ROTATE
         self._winner_leads = rules.next_leader is NextLeader.WINNER
         self._checks_at_once = rules.target_check is TargetCheck.AT_ONCE
+        self._no_args = [()] * len(self._set_list)  # (the deal's random keys: one call each)
         n = self.hand_size
         self._hand_slices = [slice(i * n, (i + 1) * n) for i in range(seats)]
         self._dealt = n * seats
@@ -312,10 +313,10 @@ class Game:
         return self.seat_scores[seat] if team is None else self.team_scores[team]
 
     def scores(self) -> tuple[int, ...]:
-        seat_scores, team_scores = self.seat_scores, self.team_scores
-        return tuple(
-            [seat_scores[s] if t is None else team_scores[t] for s, t in enumerate(self._team_of)]
-        )
+        # Teams place every seat (`_check_teams`), or there are none: either way in C.
+        if self.teams.groups:
+            return tuple(map(self.team_scores.__getitem__, self._team_of))  # type: ignore[arg-type]
+        return tuple(self.seat_scores)
 
     def ends_total(self) -> int:
         return self._turn.layout.ends_total()
@@ -503,7 +504,7 @@ class Game:
         # by slices made once per game.
         every = self._set_list
         random_key = self.rng.random
-        keys = [random_key() for _ in every]
+        keys = list(starmap(random_key, self._no_args))  # len(every) calls, in C
         order = sorted(range(len(keys)), key=keys.__getitem__)
         tiles = list(itemgetter(*order)(every))  # (a tuple's __getitem__ is slow to map)
         return list(map(tiles.__getitem__, self._hand_slices)), tiles[self._dealt :]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import chain
 
 from engine.events import Event, HandResult
 from engine.game import (
@@ -54,6 +55,7 @@ _EVERY_DOUBLE, _LEAD_DOUBLE = SpinnerRule.EVERY_DOUBLE, SpinnerRule.LEAD_DOUBLE
 _FIRST_DOUBLE, _AT_ONCE = SpinnerRule.FIRST_DOUBLE, ArmsOpen.AT_ONCE
 _ONE_EDGE, _ARMS_KEEP = SpinnerCounts.ONE_EDGE, SpinnerCounts.ARMS_KEEP
 _new = tuple.__new__
+_SLOT_BITS = tuple(1 << i for i in range(128))  # a hand-out's slots (91 tiles at most)
 
 # A play is recorded with its end as node << 8 | edge << 5 | pip (_LED: the lead); a
 # pass or a draw with a code of its own.
@@ -141,20 +143,19 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
 
     # The hands as slots: slot i is the i-th tile of the hands in seat and hand order;
     # a drawn tile takes the next slot (it goes to the end of its hand).
-    tile_of: dict[int, Tile] = {}
+    tiles = list(chain.from_iterable(hands))
+    tile_of = dict(zip(_SLOT_BITS, tiles, strict=False))  # in C (draws: more slots)
     spip = [0] * (game.set.max_pip + 1)  # spip[n]: the slots of tiles showing n
-    held = [0] * seats
-    bit = 1
-    for s in range(seats):
-        h = 0
-        for tile in hands[s]:
-            tile_of[bit] = tile
-            h |= bit
-            spip[tile.high] |= bit
-            spip[tile.low] |= bit
-            bit <<= 1
-        held[s] = h
-    next_bit = bit
+    for bit, tile in zip(_SLOT_BITS, tiles, strict=False):
+        spip[tile.high] |= bit
+        spip[tile.low] |= bit
+    held = []
+    first = 0
+    for hand in hands:
+        last = first + len(hand)
+        held.append((1 << last) - (1 << first))
+        first = last
+    next_bit = 1 << first
 
     record: list[tuple[int, Tile | None, int, int]] = []
     add = record.append
@@ -217,9 +218,9 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
             a = h & spip[p0]
             b = 0 if mirror else h & spip[p1]
             if a or b:
-                k = int(random_() * (a.bit_count() + b.bit_count()))
+                na = a.bit_count()
+                k = int(random_() * (na + b.bit_count()))
                 if plain:
-                    na = a.bit_count()
                     if k < na:
                         while k:
                             a &= a - 1

@@ -63,6 +63,10 @@ class HandOutcome(NamedTuple):
     split: tuple[int, ...] = ()  # seats sharing the points (Ties.SPLIT)
 
 
+# tuple.__new__ builds a named tuple in C, skipping its Python-level __new__.
+_new = tuple.__new__
+
+
 class Teams:
     """Who plays with whom: `of[seat]` is the seat's team, or None without partnerships."""
 
@@ -98,9 +102,9 @@ def hand_outcome(
     winner = _blocked_winner(rules, teams, pips, lightest_tile)
     if isinstance(winner, tuple):
         share = _points(rules, rules.blocked_points, teams, pips, winner[0])
-        return HandOutcome(None, None, share.points // len(winner), winner)
+        return _new(HandOutcome, (None, None, share.points // len(winner), winner))
     if winner is None:
-        return HandOutcome(None, None, 0)
+        return _new(HandOutcome, (None, None, 0, ()))
     return _points(rules, rules.blocked_points, teams, pips, winner)
 
 
@@ -150,4 +154,4 @@ def _points(
         raw = 0
     if kind is not _ONE:
         raw = round_points(rules.rounding, raw) // rules.divide_by
-    return HandOutcome(winner, teams.of[winner], raw)
+    return _new(HandOutcome, (winner, teams.of[winner], raw, ()))
