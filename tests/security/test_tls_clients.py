@@ -16,11 +16,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
 from tests.security.broker import USERS, Client, SecureBroker, make_ca_and_server_cert
 from tests.security.service_proc import TableProcess, table_settings
 from tests.security.test_desk_rights import desk_process, ranked_tables
-from tests.security.test_display_rights import display, post, seat_names
+from tests.security.test_display_rights import display, seat_names
 
 BIN = Path(sys.executable).parent / "domino-table"
 PIN = "7319"
@@ -42,11 +43,10 @@ def test_a_display_over_tls_shows_the_table_and_applies_a_commanders_command(
             # `display` returns once the display shows the table's state: read over TLS
             with display(secure_broker, "referee", folder, "--command-pin-file", str(pin_file),
                          tls=True) as referee:  # fmt: skip
-                status, reply = post(referee, {"id": "nopin", "action": "rename", "seat": 0,
-                                               "name": "Mallory"})  # fmt: skip
+                ask = {"action": "rename", "seat": 0}
+                status, reply, _ = post_command(referee, {**ask, "id": "nopin", "name": "Mallory"})
                 assert (status, reply["display_error"]) == (401, "pin_needed"), reply
-                status, reply = post(referee, {"id": "r1", "action": "rename", "seat": 0,
-                                               "name": "Ana"}, PIN)  # fmt: skip
+                status, reply, _ = post_command(referee, {**ask, "id": "r1", "name": "Ana"}, PIN)
             assert status == 200 and reply["ok"] is True, reply
             deadline = time.monotonic() + 10
             while seat_names(desk)[0] != "Ana":
