@@ -163,6 +163,38 @@ class HandRecord:
     scores: tuple[int, ...]
 
 
+# A hand record is made once a hand: `HandRecord(...)` (a frozen dataclass's __init__, one
+# object.__setattr__ per field) costs several times as much as writing its slots through
+# their descriptors, which `_hand_record` does (frozen applies to __setattr__ only).
+_RECORD_SLOTS = tuple(
+    HandRecord.__dict__[name].__set__
+    for name in ("hand", "result", "winner", "team", "points", "pips", "scores")
+)
+_new_object = object.__new__
+
+
+def _hand_record(
+    hand: int,
+    result: HandResult,
+    winner: int | None,
+    team: int | None,
+    points: int,
+    pips: tuple[int | None, ...],
+    scores: tuple[int, ...],
+) -> HandRecord:
+    """`HandRecord(hand, result, winner, team, points, pips, scores)`, cheaper."""
+    record: HandRecord = _new_object(HandRecord)
+    set_hand, set_result, set_winner, set_team, set_points, set_pips, set_scores = _RECORD_SLOTS
+    set_hand(record, hand)
+    set_result(record, result)
+    set_winner(record, winner)
+    set_team(record, team)
+    set_points(record, points)
+    set_pips(record, pips)
+    set_scores(record, scores)
+    return record
+
+
 @dataclass(slots=True)
 class _Turn:
     """What happened in the current hand so far (rebuilt from the journal)."""
@@ -275,6 +307,7 @@ class Game:
         n = self.hand_size
         self._hand_slices = [slice(i * n, (i + 1) * n) for i in range(seats)]
         self._dealt = n * seats
+        self._slice_hands = itemgetter(*self._hand_slices)  # every hand's slice, in C
 
     if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute Any)
 
@@ -468,17 +501,17 @@ class Game:
                 boneyard_count = None  # extra draws for a double are not seen
         else:
             boneyard_count = None
-        self._start = start = _HandStart(
-            self.hand_no,
-            leader,
-            forced,
-            must_double,
-            list(map(list, hands)) if hands is not None else None,
-            list(boneyard) if boneyard is not None else None,
-            boneyard_count,
-            list(self.seat_scores),
-            list(self.team_scores),
-        )
+        # `_HandStart(...)` field by field: a dataclass's __init__ is a dear call.
+        self._start = start = _new_object(_HandStart)
+        start.number = self.hand_no
+        start.leader = leader
+        start.forced_lead = forced
+        start.lead_must_be_double = must_double
+        start.hands = list(map(list, hands)) if hands is not None else None
+        start.boneyard = list(boneyard) if boneyard is not None else None
+        start.boneyard_count = boneyard_count
+        start.seat_scores = list(self.seat_scores)
+        start.team_scores = list(self.team_scores)
         self._journal = []
         self._pending = None
         if hands is None or boneyard is None:
@@ -507,7 +540,7 @@ class Game:
         keys = list(starmap(random_key, self._no_args))  # len(every) calls, in C
         order = sorted(range(len(keys)), key=keys.__getitem__)
         tiles = list(itemgetter(*order)(every))  # (a tuple's __getitem__ is slow to map)
-        return list(map(tiles.__getitem__, self._hand_slices)), tiles[self._dealt :]
+        return list(self._slice_hands(tiles)), tiles[self._dealt :]
 
     def _choose_leader(
         self, hands: list[list[Tile]] | None, boneyard: list[Tile] | None
@@ -1173,7 +1206,7 @@ class Game:
         counts = self.counts
         counted = counts.count(None) < len(counts)  # counts given (table mode)
         self.history.append(
-            HandRecord(
+            _hand_record(
                 self.hand_no,
                 result,
                 outcome.winner,

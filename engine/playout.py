@@ -218,9 +218,23 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
             a = h & spip[p0]
             b = 0 if mirror else h & spip[p1]
             if a or b:
-                na = a.bit_count()
-                k = int(random_() * (na + b.bit_count()))
-                if plain:
+                if not (a and b):  # one end: its tiles in hand order (both orders agree)
+                    at = 0
+                    if not a:
+                        a = b
+                        at = 1
+                    if a & (a - 1):
+                        k = int(random_() * a.bit_count())
+                        while k:
+                            a &= a - 1
+                            k -= 1
+                        bit = a & -a
+                    else:
+                        random_()  # (the one move is still drawn for)
+                        bit = a
+                elif plain:
+                    na = a.bit_count()
+                    k = int(random_() * (na + b.bit_count()))
                     if k < na:
                         while k:
                             a &= a - 1
@@ -235,6 +249,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         bit = b & -b
                         at = 1
                 else:
+                    k = int(random_() * (a.bit_count() + b.bit_count()))
                     f = a | b
                     while True:
                         bit = f & -f

@@ -93,3 +93,25 @@ def test_a_copied_layout_carries_its_kept_state() -> None:
         other = game.layout.copy()
         other.place(move.tile, move.end)
         assert other._total == other.ends_total()
+
+
+def test_records_and_hand_starts_made_field_by_field_are_whole() -> None:
+    """`_hand_record` writes every field of a HandRecord as its constructor would, and
+    `_begin_hand` every field of the hand's start."""
+    import dataclasses
+
+    from engine.events import HandResult
+    from engine.game import HandRecord, _hand_record, _HandStart
+
+    values = (3, HandResult.BLOCKED, 1, None, 25, (4, 0, 9), (30, 55, 0))
+    fast, plain = _hand_record(*values), HandRecord(*values)
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.points = 0  # type: ignore[misc]
+    game = Game(rulesets.load("walnut"), 3, mode=Mode.FULL, seed=2)
+    game.start()
+    start = game._start
+    assert start is not None
+    for name in (f.name for f in dataclasses.fields(_HandStart)):
+        getattr(start, name)  # every slot written (an unwritten slot raises)
+    assert start.number == 1 and start.hands is not None and start.hands == game.hands
