@@ -52,14 +52,16 @@ __all__ = ["LAYOUTS", "READ_AGAIN", "WRONG_SIZE", "read_anchored", "sized"]
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
-# Unsure places worth reading again: unread pips, a tile doubted for a faint mark, a
-# tile-shaped region without a divider. Not a hand or marks that are not pips.
+# Unsure places worth reading again: unread pips, a tile doubted for a faint mark or
+# for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
+# region without a divider, a tile of the wrong size. Not a hand (partly covered).
 WRONG_SIZE = "not the size of a tile"
 READ_AGAIN = frozenset(
     {
         "pips of a tile that was not read",
         "a faint mark that may be a pip",
         "tile-shaped, no divider",
+        "marks that are not pips",
         WRONG_SIZE,
     }
 )
@@ -96,6 +98,8 @@ EDGE = 0.12  # pips this far (tile widths) beyond a tile's edge must belong to i
 DIVIDER_CLEAR = 0.13  # a mark this near the divider line (tile widths) is the divider's
 FAINT = 0.45  # an empty grid place darker than this share of its half's pips: a doubt
 FAINT_FLOOR = 8.0  # ... fainter marks than this never doubt a reading
+RIM_CLEAR = 0.1  # the face is looked at this far (tile widths) inside the tile's edge ...
+PIP_CLEAR = 0.2  # ... and from each pip
 DIVIDER_CONTRAST = 3.0  # the divider line is darker than the face by this many levels
 DIVIDER_SHARE = 0.06  # ... and by this share of the pips' contrast
 MIN_PEAK = 12.0  # a pip is darker than the face around it by this many levels at least
@@ -606,10 +610,31 @@ def _fit(
         ref = low if low > 0 else weakest
         if spots and float(looks.sample(np.array(spots)).max()) > max(FAINT * ref, FAINT_FLOOR):
             return None
+    if not _clean(looks, fitted, pips, width, max(FAINT * weakest, FAINT_FLOOR)):
+        return None
     if not _divider(looks, (a + b) / 2, u, v, width, weakest):
         return None
     covers = frozenset(int(i) for i in fitted.held.tolist())
     return _Tile(np.asarray(a), np.asarray(b), (counts[0], counts[1]), covers, CONFIDENCE)
+
+
+def _clean(looks: _Looks, fitted: _Fitted, pips: FloatArray, width: float, most: float) -> bool:
+    """Whether the face shows no mark but the pips and the divider: a smudge, a coin or
+    lettering on a tile is no part of any domino (the faint look only sees the grid)."""
+    c = (fitted.a + fitted.b) / 2
+    half = float(np.linalg.norm(fitted.b - fitted.a))
+    along = np.arange(-half + RIM_CLEAR * width, half - RIM_CLEAR * width, 0.08 * width)
+    across = np.arange(
+        -0.5 * width + RIM_CLEAR * width, 0.5 * width - RIM_CLEAR * width, 0.08 * width
+    )
+    ga, gc = np.meshgrid(along, across)
+    keep = np.abs(ga) >= DIVIDER_CLEAR * width
+    pts = c + ga[keep][:, None] * fitted.u + gc[keep][:, None] * fitted.v
+    held = pips[fitted.held]
+    if len(held):
+        gap = np.linalg.norm(pts[:, None, :] - held[None, :, :], axis=2).min(axis=1)
+        pts = pts[gap >= PIP_CLEAR * width]
+    return len(pts) == 0 or float(looks.sample(pts).max()) <= most
 
 
 def _layout(
