@@ -31,7 +31,7 @@ from service.table import SIDES
     "--target",
     type=click.IntRange(1, 100000),
     default=None,
-    help="Play to this score instead of the rules' target (camera demo only).",
+    help="Play to this score instead of the rules' target.",
 )
 @click.option("--http-host", default="127.0.0.1", show_default=True, help="Display address.")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
@@ -64,8 +64,6 @@ def demo(
     path); the table service referees and scores them and publishes over MQTT; the
     display shows the game in a browser. Stop with Ctrl-C.
     """
-    if target is not None and source == "board":
-        raise click.UsageError("--target: the board demo's players play to the rules' target")
     # The demo's parts are imported here, not at the top: `run` shares this module, and
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
@@ -91,7 +89,7 @@ def demo(
         board = None
         if source == "board":
             board = stack.enter_context(BoardEmulator(link=workdir / "board"))
-            flags = {"serial": str(workdir / "board")}
+            flags = {"serial": str(workdir / "board"), "target": target}
         settings = settings_from_flags(
             None,
             flags
@@ -128,7 +126,7 @@ def demo(
             return
         table = stack.enter_context(
             SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
-                             seats=players, seed=seed, pace=pace)
+                             seats=players, seed=seed, pace=pace, target=target)
         )  # fmt: skip
         table.run(stop, games)
         log.info(

@@ -52,6 +52,7 @@ class SimulatedPlayers:
         surface: tuple[int, int] = (900, 600),
         seed: int | None = None,
         pace: float = 1.0,
+        target: int | None = None,
     ) -> None:
         self.board = board
         self.prefix = f"domino/{table}"
@@ -61,6 +62,7 @@ class SimulatedPlayers:
         self.surface = surface
         self.rng = random.Random(seed)
         self.pace = pace
+        self.target = target  # None: the rules' own
         self.players: list[Player] = [
             GreedyPlayer(self.rng) if s % 2 == 0 else RandomPlayer(self.rng) for s in range(seats)
         ]
@@ -124,10 +126,13 @@ class SimulatedPlayers:
 
     def _play_game(self, stop: threading.Event) -> None:
         rules = self.rules or rulesets.load(self.rules_name)
-        game = Game(rules, self.seats, mode=Mode.FULL, seed=self.rng.randrange(2**32))
+        game = Game(
+            rules, self.seats, mode=Mode.FULL, seed=self.rng.randrange(2**32), target=self.target
+        )
         game.start()
         if self._state.get("hand", 0) > 1 or self._state.get("phase") not in ("lead",):
-            self._say("new_game", rules=self.rules_name, seats=self.seats)
+            given = {} if self.target is None else {"target": self.target}
+            self._say("new_game", rules=self.rules_name, seats=self.seats, **given)
             self._wait(lambda s: s.get("phase") == "lead" and s.get("hand") == 1, stop)
         while not stop.is_set():
             if not self._play_hand(game, stop):
@@ -136,6 +141,10 @@ class SimulatedPlayers:
                 time.sleep(self.pace * 4)
                 return
             game.next_hand()
+            # The cleared board starts the table's next hand: lay nothing before it has.
+            self._wait(
+                lambda s, n=game.hand_no: s.get("hand") == n and s.get("phase") == "lead", stop
+            )
 
     def _play_hand(self, game: Game, stop: threading.Event) -> bool:
         placer = Placer(*self.surface)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -40,3 +41,29 @@ def test_demo_plays_live_and_serves_the_display() -> None:
         proc.send_signal(signal.SIGINT)
         proc.wait(30)
     assert proc.returncode == 0, "".join(lines)
+
+
+def test_board_demo_plays_one_game_to_the_target_given_and_stops() -> None:
+    """`--target 10 --games 1`: hands follow one another (the players wait for the
+    table to start each), the game ends at 10 and the demo exits by itself."""
+    port = free_port()
+    out = subprocess.run(
+        [str(BIN), "demo", "--rules", "straight-block", "--players", "2", "--target", "10",
+         "--games", "1", "--pace", "0.02", "--seed", "3", "--http-port", str(port)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    text = out.stdout + out.stderr
+    assert out.returncode == 0, text
+    hands = re.findall(r"^hand (\d+) (?:domino|blocked): (\d) \+(\d+); scores \[(\d+), (\d+)\]$",
+                       out.stdout, re.MULTILINE)  # fmt: skip
+    assert len(hands) >= 2, text
+    assert [int(h[0]) for h in hands] == list(range(1, len(hands) + 1))
+    totals = [0, 0]
+    for _, seat, points, *_ in hands:
+        totals[int(seat)] += int(points)
+    assert [int(hands[-1][3]), int(hands[-1][4])] == totals
+    before_last = list(totals)
+    before_last[int(hands[-1][1])] -= int(hands[-1][2])
+    assert max(totals) >= 10 > max(before_last)  # over at the target, not before
+    over = re.findall(r"^game over: scores \[(\d+), (\d+)\]$", out.stdout, re.MULTILINE)
+    assert over == [(str(totals[0]), str(totals[1]))], text
