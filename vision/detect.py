@@ -71,13 +71,21 @@ def _worth(found: Found) -> float:
     return sum(t.confidence for t in found.tiles) * (0.5 + found.explained)
 
 
-def _auto(crop: NDArray[np.uint8], offset: Point, s: Settings, area: PlayArea | None) -> Found:
+def _auto(
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None = None,
+) -> Found:
     """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
     kept (one table holds one set; a tie goes to the earlier tone), stopping at the
     first `confident` one."""
     best: Found | None = None
     for tone in AUTO_TONES:
-        found = within(search(tone_image(crop, tone), offset, replace(s, tone=tone)), area)
+        found = within(
+            search(tone_image(crop, tone), offset, replace(s, tone=tone), left_out), area
+        )
         if best is None or _worth(found) > _worth(best):
             best = found
         if confident(found):
@@ -86,15 +94,34 @@ def _auto(crop: NDArray[np.uint8], offset: Point, s: Settings, area: PlayArea | 
     return best
 
 
+def _left_out(
+    exclude: Sequence[Sequence[Point]], box: tuple[int, int, int, int]
+) -> NDArray[np.bool_] | None:
+    """True inside any polygon of `exclude` (frame pixels), in the box's coordinates;
+    None when none reaches into it."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for polygon in exclude:
+        pts = np.asarray(polygon, dtype=np.float64).reshape(-1, 2) - (x0, y0)
+        if pts.shape[0] >= 3:
+            cv2.fillPoly(mask, [np.rint(pts).astype(np.int32)], 1)
+    return mask > 0 if mask.any() else None
+
+
 def detect(
     image: NDArray[np.generic],
     play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
     settings: Settings | None = None,
+    exclude: Sequence[Sequence[Point]] = (),
 ) -> Detection:
     """Find every face-up tile (inside `play_area`, if given) and read its pips.
 
     `play_area` is a `PlayArea`, a rectangle `(x0, y0, x1, y1)` or a polygon's corners,
-    in pixels; `settings` tunes the search (the set's tone above all).
+    in pixels; `settings` tunes the search (the set's tone above all). `exclude`:
+    polygons (corners in pixels) to leave out of the search, such as the corner
+    markers' printed squares with their white margin on a calibrated frame: no
+    tile material (none left unexplained, so `auto` can stop at its first tone),
+    no marks, no stray pips there (see `search.search`).
     """
     start = time.perf_counter()
     s = settings or Settings()
@@ -105,10 +132,12 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if s.tone is not None:
-        best = within(search(tone_image(crop, s.tone), (float(x0), float(y0)), s), area)
+        found = search(tone_image(crop, s.tone), (float(x0), float(y0)), s, left_out)
+        best = within(found, area)
     else:
-        best = _auto(crop, (float(x0), float(y0)), s, area)
+        best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms

@@ -116,6 +116,7 @@ class _Planes:
     need: tuple[int, float, int]  # the mark threshold: min_contrast, rel_contrast, split
     max_area: float  # larger dark regions are no marks
     pip: float  # the typical pip diameter, pixels (0: unknown)
+    lighter_table: bool = False  # the tiles are darker than the table around them
 
     def crop(self, box: Box) -> _Planes:
         """The same planes inside `box` (the marks found again there)."""
@@ -124,7 +125,18 @@ class _Planes:
         marks = self.marks[y0:y1, x0:x1]
         blobs = find_blobs(marks, img, bright, self.max_area)
         solid, tile = self.solid[y0:y1, x0:x1], self.tile[y0:y1, x0:x1]
-        return _Planes(img, bright, solid, marks, blobs, tile, self.need, self.max_area, self.pip)
+        return _Planes(
+            img,
+            bright,
+            solid,
+            marks,
+            blobs,
+            tile,
+            self.need,
+            self.max_area,
+            self.pip,
+            self.lighter_table,
+        )
 
 
 FAINT_EDGE = 0.4  # a side's edge is faint when it is darker by this share of the step
@@ -133,7 +145,10 @@ PLAIN = 1.25  # ... and the face must be even: its spread at most this many step
 
 
 def _outlined(
-    img: NDArray[np.uint8], t: TileHypothesis, others: list[TileHypothesis] | None = None
+    img: NDArray[np.uint8],
+    t: TileHypothesis,
+    others: list[TileHypothesis] | None = None,
+    lighter_table: bool = False,
 ) -> bool:
     """True when at least three of the tile's four sides show as a darker edge, or
     every side shows and two of them clearly, on an even face.
@@ -156,7 +171,7 @@ def _outlined(
             _side_level(img, t, along, across, -0.15),
         )
         step = _step(inside)
-        if outside < inside - step:
+        if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
             continue
         beyond = [outside, *(_side_level(img, t, along, across, b) for b in RIM)]
@@ -229,13 +244,39 @@ def _read_tile(
             again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
             if again is not None and not again.foreign and again.confidence > first.confidence:
                 first = again
-        if first.confidence < SURE and not first.foreign:
-            # a pip merged with a line (its divider, a neighbour's edge) comes apart
-            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, planes.pip)
-            if apart is not None and not apart.foreign and apart.confidence > first.confidence:
+        if (first.confidence < SURE or first.pips == 0) and not first.foreign:
+            # a pip merged with a line (its divider, a neighbour's edge) comes apart;
+            # pips merged with their divider into one mark left a half looking blank
+            pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
+            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip)
+            if (
+                apart is not None
+                and not apart.foreign
+                and apart.confidence > first.confidence
+                and apart.pips >= first.pips  # fewer: the opening took a small pip away
+            ):
                 first = apart
         out.append(first)
     return out[0], out[1]
+
+
+def _apart_tile(
+    t: TileHypothesis, ref: float, planes: _Planes
+) -> tuple[HalfReading, HalfReading] | None:
+    """Both halves of a kept tile with marks that are no pips read again with their
+    marks opened (`reread.apart_half`), when both then read surely as pips and show
+    one at least: a 6's columns of pips merged with each other and with the divider
+    into one mark at a low mark threshold (a lone wooden 6-6 on white cloth)."""
+    pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
+    again = [
+        apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip) for side in (0, 1)
+    ]
+    ra, rb = again
+    if ra is None or rb is None or ra.foreign or rb.foreign or ra.pips + rb.pips == 0:
+        return None
+    if min(ra.confidence, rb.confidence) < SURE:
+        return None
+    return ra, rb
 
 
 SLIDE = (0.0, -0.075, 0.075, -0.15, 0.15)  # tile widths a short divider's tile is tried at
@@ -296,7 +337,9 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     lines: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
-        if ra.pips == rb.pips == 0 and not _outlined(planes.img, t, kept):
+        if ra.foreign or rb.foreign:
+            ra, rb = _apart_tile(t, ref, planes) or (ra, rb)
+        if ra.pips == rb.pips == 0 and not _outlined(planes.img, t, kept, planes.lighter_table):
             lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
@@ -638,7 +681,15 @@ def _score(found: Found) -> float:
     return sum(t.confidence for t in found.tiles)
 
 
-def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
+GUESS_PIPS = 110  # a pip is about this share of the short side of a table in view
+
+
+def search(
+    img: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    exclude: NDArray[np.bool_] | None = None,
+) -> Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark).
 
     Tiles are lighter than their marks but not always lighter than the table: on a
@@ -648,28 +699,59 @@ def search(img: NDArray[np.uint8], offset: Point, s: Settings) -> Found:
     (Tried for light sets too, it read shadows on white cloth as ivory tiles.) The
     stray pips the other reading saw outside the winner's tiles stay unsure places:
     both looked at the same table.
+
+    `exclude` (True where to leave out, e.g. the corner markers' squares) is no tile
+    material: no tile, mark or stray pip is found there and it is no material left
+    unexplained. The split between face and mark contrast is still taken over it
+    (left out of that too, on white cloth the split fell to the cloth's noise and
+    ivory tiles read wrong).
     """
     tile, solid = tile_mask(img, img.size * s.max_hole_share)
-    found = _search(img, offset, s, tile, solid, local_bright(img, s.window))
-    if s.tone is Tone.GREY and float(tile.mean()) > LIGHT_TABLE and found.pip > 0:
-        dark, dark_solid = darker_material(img, found.pip)
+    tile, solid, whole = _left_out(tile, solid, exclude)
+    found = _search(img, offset, s, tile, solid, local_bright(img, s.window), whole=whole)
+    if s.tone is Tone.GREY and float(tile.mean()) > LIGHT_TABLE:
+        # the table's level is taken over a dozen pips; with no pip seen on the light
+        # material (wooden tiles are not on it: only the corner markers' squares
+        # were, and they may be left out) a pip is guessed from the searched area
+        pip = found.pip if found.pip > 0 else min(img.shape) / GUESS_PIPS
+        dark, dark_solid = darker_material(img, pip)
+        dark, dark_solid, dark_whole = _left_out(dark, dark_solid, exclude)
         if dark.any():
             bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.window)
-            other = _search(img, offset, s, dark, dark_solid, bright)
+            other = _search(
+                img, offset, s, dark, dark_solid, bright, lighter_table=True, whole=dark_whole
+            )
             best, worse = (other, found) if _score(other) > _score(found) else (found, other)
             return _with_strays(best, worse, offset)
     return found
 
 
+def _left_out(
+    tile: NDArray[np.bool_], solid: NDArray[np.uint8], exclude: NDArray[np.bool_] | None
+) -> tuple[NDArray[np.bool_], NDArray[np.uint8], NDArray[np.uint8] | None]:
+    """The tile material and its filled, eroded version without `exclude`, and the
+    latter as it was (None when nothing is left out)."""
+    if exclude is None or not exclude.any():
+        return tile, solid, None
+    kept = np.where(exclude, 0, solid).astype(np.uint8)
+    return tile & ~exclude, kept, solid
+
+
 def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
-    """`best` with the stray pips of `worse` that lie outside `best`'s tiles too."""
+    """`best` with the stray pips of `worse` that lie outside `best`'s tiles too, and
+    the places `worse` found a tile it could not read (marks that are not pips, a
+    covered tile) outside them: both looked at the same table (a lone wooden 6-6 on
+    white cloth whose pips merged is no tile to either, but the darker search sees
+    its outline)."""
     ox, oy = offset
-    pips = best.stray + [
-        (x, y) for x, y in worse.stray if not any(_inside(x - ox, y - oy, t) for t in best.kept)
-    ]
-    unsure = [u for u in best.unsure if u.reason != STRAY] + [
-        UnsureRegion(x, y, STRAY) for x, y in _stray_places(pips, _reach(best))
-    ]
+
+    def outside(x: float, y: float) -> bool:
+        return not any(_inside(x - ox, y - oy, t) for t in best.kept)
+
+    pips = best.stray + [(x, y) for x, y in worse.stray if outside(x, y)]
+    unsure = [u for u in best.unsure if u.reason != STRAY]
+    unsure += [u for u in worse.unsure if u.reason != STRAY and outside(u.x, u.y)]
+    unsure += [UnsureRegion(x, y, STRAY) for x, y in _stray_places(pips, _reach(best))]
     return replace(best, unsure=unsure, stray=pips)
 
 
@@ -685,14 +767,31 @@ def _search(
     tile: NDArray[np.bool_],
     solid: NDArray[np.uint8],
     bright: NDArray[np.uint8],
+    lighter_table: bool = False,
+    whole: NDArray[np.uint8] | None = None,
 ) -> Found:
-    """One search with the tile material and its local brightness given."""
-    split = mark_split(bright.astype(np.int16) - img.astype(np.int16), solid, s.min_contrast)
+    """One search with the tile material and its local brightness given
+    (`lighter_table`: the tiles are the material darker than the table; `whole`:
+    the material with what was left out, for the mark split)."""
+    split = mark_split(
+        bright.astype(np.int16) - img.astype(np.int16),
+        solid if whole is None else whole,
+        s.min_contrast,
+    )
     marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, split=split)
     blobs = find_blobs(marks, img, bright, img.size / 50.0)
     need = (s.min_contrast, s.rel_contrast, split)
     planes = _Planes(
-        img, bright, solid, marks, blobs, tile, need, img.size / 50.0, _pip_size(blobs)
+        img,
+        bright,
+        solid,
+        marks,
+        blobs,
+        tile,
+        need,
+        img.size / 50.0,
+        _pip_size(blobs),
+        lighter_table,
     )
     found = _pass(planes, tile, offset, 1.0, s)
     if found.width < s.small_tile_px or not found.tiles:
