@@ -42,11 +42,6 @@ ROW_66 = (
     SeenTile(6, 5, 426, 300, 402, 300),
     SeenTile(5, 1, 378, 300, 354, 300),
 )
-ROW_55 = (
-    SeenTile(5, 5, 450, 288, 450, 312),
-    SeenTile(5, 1, 474, 300, 498, 300),
-    SeenTile(2, 1, 522, 300, 546, 300),
-)
 
 
 def observe(tiles: tuple[SeenTile, ...], set_: TileStyle, seed: int) -> Snapshot:
@@ -85,7 +80,6 @@ def right(seen: Snapshot, truth: tuple[SeenTile, ...], mm: float = 5.0) -> list[
         (LEAD_33[:1], TileStyle.IVORY, 13),
         (ROW_66, TileStyle.BLACK, 14),
         (ROW_66[:2], TileStyle.WOOD, 15),
-        (ROW_55, TileStyle.COLOURED, 16),
     ],
 )
 def test_lead_under_the_glare_is_read(
