@@ -114,6 +114,9 @@ def demo(
             http_host=http_host, http_port=http_port,
         )  # fmt: skip
         threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
+        # On the way out the demo's own broker stops before the display's thread does:
+        # that is no lost broker to warn about.
+        stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
         click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
         click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
