@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import repeat, starmap
 from operator import attrgetter, is_, itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from engine.events import (
     AlertEvent,
@@ -309,26 +309,19 @@ class Game:
         self._dealt = n * seats
         self._slice_hands = itemgetter(*self._hand_slices)  # every hand's slice, in C
 
-    if not TYPE_CHECKING:  # (hidden from mypy: it would make every attribute Any)
-
-        def __getattr__(self, name: str) -> Any:
-            # Only for attributes that are missing: a fresh hand's turn record and
-            # hand bits, and what a play-out (`engine.playout`) left to be made, are
-            # made when first read.
-            d = self.__dict__
-            if name == "_turn" or name == "_journal":
-                pending = d.get("_pending")
-                if pending is not None:
-                    pending.settle(self)
-                    return d[name]
-                if name == "_turn" and "_start" in d:
-                    turn = d["_turn"] = self._fresh_turn()
-                    return turn
-            elif name == "_held" and "hands" in d:
-                hands = d["hands"]
-                held = d["_held"] = [bits_of(h) for h in hands] if hands is not None else []
-                return held
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def _settle(self) -> None:
+        """Make what a play-out (`engine.playout`) or a fresh deal left to be made when
+        read: the turn record and journal, the hands' bits (see `_Lazy`)."""
+        if self.__class__ is _Lazy:
+            self.__class__ = Game  # type: ignore[assignment]  # (narrowed to _Lazy)
+        pending = self._pending
+        if pending is not None:
+            pending.settle(self)  # the journal and turn record, from the inputs taken
+        d = self.__dict__
+        if "_turn" not in d:
+            self._turn = self._fresh_turn()
+        if "_held" not in d:
+            self._held = [bits_of(h) for h in self.hands] if self.hands is not None else []
 
     def _fresh_turn(self) -> _Turn:
         """The turn record of a hand no input has reached yet."""
@@ -481,6 +474,9 @@ class Game:
         return Judgement(Reason.OK, tuple(self._begin_hand(redeal=True)))
 
     def _begin_hand(self, *, redeal: bool = False) -> list[Event]:
+        lazy = self.__class__ is _Lazy  # the last hand was played out (`engine.playout`)
+        if lazy:
+            self.__class__ = Game  # (nothing of the last hand is needed any more)
         self.hand_no += 1
         self.out_seat = None
         self.result = None
@@ -519,16 +515,20 @@ class Game:
             return []
         # What `_rebuild` makes of an empty journal, without copying the deal twice (the
         # dealt lists are the game's own; `start` keeps copies).
-        # The hand bits and the turn record are made when first read (`__getattr__`).
         self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
         self.hands = hands
         self.boneyard = boneyard
         self.boneyard_count = boneyard_count
         self.leader = self.turn = leader
         self.phase = _LEAD
-        d = self.__dict__
-        d.pop("_held", None)
-        d.pop("_turn", None)
+        if lazy:  # played out again, most likely: the bits and turn record when read
+            d = self.__dict__
+            d.pop("_held", None)
+            d.pop("_turn", None)
+            self.__class__ = _Lazy
+        else:
+            self._held = [bits_of(h) for h in hands]
+            self._turn = self._fresh_turn()
         return []
 
     def _deal(self) -> tuple[list[list[Tile]], list[Tile]]:
@@ -1348,6 +1348,21 @@ class Game:
                 for h in self.history
             ],
         }
+
+
+class _Lazy(Game):
+    """A game with parts left to be made when first read: `_turn`, `_journal` and
+    `_held` after a play-out (`engine.playout`, which keeps its inputs in a cheaper form)
+    or after dealing the hand that follows one. A game is a `_Lazy` only while such
+    parts are missing (the first read makes them and makes it a `Game` again): a class
+    with `__getattr__` loses CPython's fast attribute loads, so `Game` has none.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_turn" or name == "_journal" or name == "_held":
+            self._settle()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def _placed(tile: Tile, seat: int | None, coords: Coords | None) -> dict[str, Any]:

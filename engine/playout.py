@@ -40,6 +40,7 @@ from engine.game import (
     PassInput,
     Phase,
     PlayInput,
+    _Lazy,
     _Turn,
 )
 from engine.layout import Edge, Layout, OpenEnd
@@ -132,11 +133,15 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         return len(game.layout.nodes)
     if game._both_out or game.turn is None:
         return _general(game, rng)
+    # A hand dealt after a play-out is a `_Lazy` game, its turn record not made yet: a
+    # `Game` again while it is played out (fast attribute loads), a `_Lazy` after.
+    if game.__class__ is _Lazy:
+        if game._pending is not None:
+            game._settle()  # (no play-out leaves a hand in play: cannot happen)
+        game.__class__ = Game  # type: ignore[assignment]  # (narrowed to _Lazy)
+    lazy = game.__class__ is Game  # (a subclass of Game is left with everything made)
     rules = game.rules
-    # A fresh hand's turn record is not made (`Game.__getattr__`) until read.
     t: _Turn | None = game.__dict__.get("_turn")
-    if t is None and game._pending is not None:
-        t = game._turn
     journal = game._journal
     hands = game.hands
     seats = game.seats
@@ -473,6 +478,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                             _finish(game, held, tile_of, record, t, journal, refs)
                             game.phase = _PLAY
                             game._game_over()
+                            _leave(game, lazy)
                             return nodes
                 if not h:
                     result, out_seat = _DOMINO, s
@@ -511,7 +517,16 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     game.phase = _HAND_OVER
     if game._target_reached_at_once() or game._target_reached_end_of_hand():
         game._game_over()
+    _leave(game, lazy)
     return nodes
+
+
+def _leave(game: Game, lazy: bool) -> None:
+    """A `_Lazy` game until its journal or turn record is read; or made now."""
+    if lazy:
+        game.__class__ = _Lazy
+    else:
+        game._settle()
 
 
 def _lead_bit(game: Game, h: int, tile_of: dict[int, Tile], r: float) -> int:
@@ -622,7 +637,7 @@ def _finish(
     pending.ref = game._refs
     game._refs += refs
     game._pending = pending
-    d = game.__dict__  # made when read (`Game.__getattr__`): the hands' bits too
+    d = game.__dict__  # made when read (`_Lazy`): the hands' bits too
     d.pop("_turn", None)
     d.pop("_journal", None)
     d.pop("_held", None)
@@ -632,6 +647,7 @@ def _finish(
 def _general(game: Game, rng: random.Random) -> int:
     """The per-turn path, choosing as `RandomPlayer` does (rules the play-out leaves to
     the general code)."""
+    game._settle()  # (a hand dealt after a play-out: made now)
     random_ = rng.random
     legal_moves, push = game.legal_moves, game.push
     while game.phase is _LEAD or game.phase is _PLAY:

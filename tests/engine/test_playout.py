@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Event, Game, Mode, Phase, Rules, rulesets
+from engine.game import _Lazy
 from engine.players import RandomPlayer, play_hand, play_turn
 from engine.playout import play_out, replay_events
 from engine.rules import (
@@ -127,8 +128,10 @@ def assert_same_games(rules: Rules, seats: int, seed: int, *, head: int = 0) -> 
     per_turn = Game(rules, seats, mode=Mode.FULL, seed=seed)
     played_out = Game(rules, seats, mode=Mode.FULL, seed=seed)
     replayed = Game(rules, seats, mode=Mode.FULL, seed=seed)
-    assert per_turn.start() == played_out.start() == replayed.start()
+    unread = Game(rules, seats, mode=Mode.FULL, seed=seed)  # played out, never read mid-game
+    assert per_turn.start() == played_out.start() == replayed.start() == unread.start()
     rng_a, rng_b = random.Random(seed + 1), random.Random(seed + 1)
+    rng_c = random.Random(seed + 1)
     players = [RandomPlayer(rng_a)] * seats
     player_b = RandomPlayer(rng_b)
     for hand in range(1, 300):
@@ -137,8 +140,14 @@ def assert_same_games(rules: Rules, seats: int, seed: int, *, head: int = 0) -> 
             if per_turn.phase in (Phase.LEAD, Phase.PLAY):
                 events.extend(play_turn(per_turn, players[0]).events)
                 assert play_turn(played_out, player_b).ok
+        if head:
+            for _ in range(head):
+                if unread.phase in (Phase.LEAD, Phase.PLAY):
+                    assert play_turn(unread, RandomPlayer(rng_c)).ok
         events.extend(play_hand(per_turn, players))
         laid = play_out(played_out, rng_b)
+        play_out(unread, rng_c)
+        assert unread.history == per_turn.history and unread.phase is per_turn.phase
         assert rng_a.getstate() == rng_b.getstate(), f"hand {hand}: the random numbers"
         assert laid == len(per_turn.layout)
         expected, actual = state(per_turn), state(played_out)
@@ -147,9 +156,12 @@ def assert_same_games(rules: Rules, seats: int, seed: int, *, head: int = 0) -> 
         assert replay_events(replayed, played_out.hand_inputs()) == events, f"hand {hand}"
         assert state(replayed) == expected
         if per_turn.phase is Phase.OVER:
+            assert state(unread) == expected
             return hand
-        for game in (per_turn, played_out, replayed):
+        for game in (per_turn, played_out, replayed, unread):
             assert game.next_hand().ok
+        if not head and rules.both_partners_out is False:  # the lazy path is the one tried
+            assert type(unread) is _Lazy
     raise AssertionError("the game did not end")
 
 
