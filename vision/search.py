@@ -745,12 +745,12 @@ def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
     its outline)."""
     ox, oy = offset
 
-    def outside(x: float, y: float) -> bool:
-        return not any(_inside(x - ox, y - oy, t) for t in best.kept)
+    def outside(x: float, y: float, tiles: list[TileHypothesis]) -> bool:
+        return not any(_inside(x - ox, y - oy, t) for t in tiles)
 
-    pips = best.stray + [(x, y) for x, y in worse.stray if outside(x, y)]
+    pips = best.stray + [(x, y) for x, y in worse.stray if outside(x, y, best.kept)]
     unsure = [u for u in best.unsure if u.reason != STRAY]
-    unsure += [u for u in worse.unsure if u.reason != STRAY and outside(u.x, u.y)]
+    unsure += [u for u in worse.unsure if u.reason != STRAY and outside(u.x, u.y, best.read)]
     unsure += [UnsureRegion(x, y, STRAY) for x, y in _stray_places(pips, _reach(best))]
     return replace(best, unsure=unsure, stray=pips)
 
@@ -828,7 +828,9 @@ def _search(
         UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
     ]
     stray = [(x + ox, y + oy) for x, y in _stray_pips(planes, found)]
-    out = Found(found.tiles, facedown, unsure, width, found.kept, pip=planes.pip, stray=stray)
+    out = Found(
+        found.tiles, facedown, unsure, width, found.kept, found.read, pip=planes.pip, stray=stray
+    )
     places = [UnsureRegion(x, y, STRAY) for x, y in _stray_places(stray, _reach(out))]
     return replace(out, unsure=unsure + places, explained=_explained(solid > 0, found))
 
