@@ -102,6 +102,7 @@ _LEAD, _PLAY, _COUNTING, _HAND_OVER = Phase.LEAD, Phase.PLAY, Phase.COUNTING, Ph
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
 _OK = Reason.OK
 _LIGHTEST_TILE = Ties.LIGHTEST_TILE
+_ANY_LEAD, _SET_DOUBLE = LeadRule.ANY, LeadRule.SET_DOUBLE  # (asked every deal)
 _FULL = Mode.FULL
 _STITCHED = ("stitched_up",)
 _PIPS = attrgetter("pips")  # a tile's pips, in C
@@ -556,7 +557,7 @@ class Game:
             if prev is None:
                 prev = self._start.leader if self._start else None
             return prev, None, False, hands, boneyard
-        if rules.lead is LeadRule.ANY:
+        if rules.lead is _ANY_LEAD:
             if rules.first_leader is FirstLeader.SEAT_ZERO:
                 return 0, None, False, hands, boneyard
             if hands is None:
@@ -606,7 +607,7 @@ class Game:
 
     def _holder_of_lead(self, hands: list[list[Tile]]) -> tuple[int, Tile] | None:
         rules = self.rules
-        if rules.lead is LeadRule.SET_DOUBLE:
+        if rules.lead is _SET_DOUBLE:
             want = Tile(rules.lead_double or 0, rules.lead_double or 0)
             for seat, hand in enumerate(hands):
                 if want in hand:

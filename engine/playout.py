@@ -181,7 +181,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         nodes = len(t.layout.nodes)
         ends = t.layout.ends
     s = game.turn
-    refs = 0
+    draws_made = 0  # (every other input is a play or a pass: numbered)
     result = None  # how the hand ended; None: the game ended in the middle of it
     out_seat: int | None = None
     line = rules.spinner is _NO_SPINNER and rules.play_scoring is _NO_SCORING
@@ -193,7 +193,6 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
             bit = _lead_bit(game, held[s], tile_of, random_())
             tile = tile_of[bit]
             held[s] ^= bit
-            refs += 1
             passes = drew = 0
             add((s, tile, _LED, 0))
             if tile.high == tile.low:  # both sides open: one place to play (mirrors)
@@ -287,7 +286,6 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     plain = not c0 & 192
                 mirror = False
                 nodes += 1
-                refs += 1
                 passes = drew = 0
                 h ^= bit
                 held[s] = h
@@ -304,9 +302,9 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 spip[tile.high] |= bit
                 spip[tile.low] |= bit
                 drew += 1
+                draws_made += 1
                 add((s, None, _DRAW, 0))
             else:
-                refs += 1
                 passes += 1
                 drew = 0
                 add((s, None, _PASS, 1 << p0 | 1 << p1))
@@ -462,7 +460,6 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     if scores:
                         total = _web_total(web, used, sides, spinners, both, one_edge, arms_keep)
                 nodes += 1
-                refs += 1
                 passes = drew = 0
                 h ^= bit
                 held[s] = h
@@ -475,7 +472,9 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     if table_points:
                         points = _add_points(game, s, table_points, exact)
                         if points and at_once and max(competitors) >= target:  # type: ignore[operator]
-                            _finish(game, held, tile_of, record, t, journal, refs)
+                            _finish(
+                                game, held, tile_of, record, t, journal, len(record) - draws_made
+                            )
                             game.phase = _PLAY
                             game._game_over()
                             _leave(game, lazy)
@@ -493,9 +492,9 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 spip[tile.high] |= bit
                 spip[tile.low] |= bit
                 drew += 1
+                draws_made += 1
                 add((s, None, _DRAW, 0))
             else:
-                refs += 1
                 passes += 1
                 drew = 0
                 mask = 0
@@ -507,7 +506,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     result = _BLOCKED
                     break
                 s = nxt[s]
-    pips = _finish(game, held, tile_of, record, t, journal, refs)
+    pips = _finish(game, held, tile_of, record, t, journal, len(record) - draws_made)
     # `Game._end_play` and `_score_hand`, without the events.
     assert result is not None
     game.result = result
