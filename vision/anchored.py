@@ -610,7 +610,8 @@ def _fit(
         ref = low if low > 0 else weakest
         if spots and float(looks.sample(np.array(spots)).max()) > max(FAINT * ref, FAINT_FLOOR):
             return None
-    if not _clean(looks, fitted, pips, width, max(FAINT * weakest, FAINT_FLOOR)):
+    most = [max(FAINT * (low if low > 0 else weakest), FAINT_FLOOR) for low in lows]
+    if not _clean(looks, fitted, pips, width, (most[0], most[1])):
         return None
     if not _divider(looks, (a + b) / 2, u, v, width, weakest):
         return None
@@ -618,23 +619,29 @@ def _fit(
     return _Tile(np.asarray(a), np.asarray(b), (counts[0], counts[1]), covers, CONFIDENCE)
 
 
-def _clean(looks: _Looks, fitted: _Fitted, pips: FloatArray, width: float, most: float) -> bool:
-    """Whether the face shows no mark but the pips and the divider: a smudge, a coin or
-    lettering on a tile is no part of any domino (the faint look only sees the grid)."""
+def _clean(
+    looks: _Looks, fitted: _Fitted, pips: FloatArray, width: float, most: tuple[float, float]
+) -> bool:
+    """Whether the face shows no mark but the pips and the divider (in each half, none
+    darker than `most` of that half): a smudge, a coin or lettering off the grid is
+    no part of any domino (the faint look only sees the grid)."""
     c = (fitted.a + fitted.b) / 2
     half = float(np.linalg.norm(fitted.b - fitted.a))
-    along = np.arange(-half + RIM_CLEAR * width, half - RIM_CLEAR * width, 0.08 * width)
-    across = np.arange(
-        -0.5 * width + RIM_CLEAR * width, 0.5 * width - RIM_CLEAR * width, 0.08 * width
-    )
+    inner = RIM_CLEAR * width
+    along = np.arange(-half + inner, half - inner, 0.08 * width)
+    across = np.arange(-0.5 * width + inner, 0.5 * width - inner, 0.08 * width)
     ga, gc = np.meshgrid(along, across)
     keep = np.abs(ga) >= DIVIDER_CLEAR * width
-    pts = c + ga[keep][:, None] * fitted.u + gc[keep][:, None] * fitted.v
+    ga, gc = ga[keep], gc[keep]
+    pts = c + ga[:, None] * fitted.u + gc[:, None] * fitted.v
     held = pips[fitted.held]
     if len(held):
         gap = np.linalg.norm(pts[:, None, :] - held[None, :, :], axis=2).min(axis=1)
-        pts = pts[gap >= PIP_CLEAR * width]
-    return len(pts) == 0 or float(looks.sample(pts).max()) <= most
+        pts, ga = pts[gap >= PIP_CLEAR * width], ga[gap >= PIP_CLEAR * width]
+    if len(pts) == 0:
+        return True
+    limit = np.where(ga < 0, most[0], most[1])
+    return bool(np.all(looks.sample(pts) <= limit))
 
 
 def _layout(
