@@ -470,6 +470,22 @@ def versions() -> str:
     return ", ".join(parts)
 
 
+def count(name: str, seed: int, verify: int, hands: int, out: Callable[[str], None]) -> int:
+    """Verify (and warm up) one engine, then play `hands` hands untimed: a run to count
+    in instructions (`valgrind --tool=callgrind`), where timings mean nothing."""
+    engines = [e for c in comparisons() for e in (*c.ours, c.theirs) if e.name == name]
+    if not engines:
+        every = ", ".join(repr(e.name) for c in comparisons() for e in (*c.ours, c.theirs))
+        out(f"no engine named {name!r}; one of {every}")
+        return 2
+    engine = engines[0]
+    engine.verify(seed, verify)
+    for _ in range(hands):
+        engine.hand()
+    out(f"{engine.name}: {verify} verified and {hands} more hands played")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per engine")
@@ -478,10 +494,22 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--verify", type=int, default=50, help="checked hands per engine")
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: do not pin)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument(
+        "--count",
+        metavar="ENGINE",
+        help="for callgrind: only verify ENGINE (e.g. 'ours play-out (walnut)'), then play "
+        "--hands more hands untimed; instructions per hand = (run of N - run of 0) / N",
+    )
+    parser.add_argument("--hands", type=int, default=0, help="hands played with --count")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds < 1 or args.verify < 1:
+    if args.seconds <= 0 or args.rounds < 1 or args.verify < 1 or args.hands < 0:
         parser.error("--seconds must be positive, --rounds and --verify at least 1")
     state = random.getstate()
+    if args.count is not None:
+        try:
+            return count(args.count, args.seed, args.verify, args.hands, out)
+        finally:
+            random.setstate(state)
     affinity = pin(args.cpu)
     try:
         pinned = f"pinned to core {args.cpu}" if affinity is not None else "not pinned"

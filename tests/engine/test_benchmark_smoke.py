@@ -37,3 +37,11 @@ def test_the_floor_plays_whole_hands_and_prints_the_ratio(
     out = capsys.readouterr().out
     ratio = re.search(r"^bare / dominoes: (\d+\.\d+)x", out, re.M)
     assert ratio is not None and float(ratio.group(1)) > 0, out
+
+
+def test_one_engine_plays_untimed_hands_for_counting() -> None:
+    lines: list[str] = []
+    args = ["--count", "ours play-out (walnut)", "--verify", "2", "--hands", "3"]
+    assert main(args, lines.append) == 0
+    assert lines == ["ours play-out (walnut): 2 verified and 3 more hands played"]
+    assert main(["--count", "nobody", "--verify", "1"], lines.append) == 2
