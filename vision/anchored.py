@@ -357,9 +357,13 @@ def _near_window(r: tuple[FloatArray, FloatArray], size: tuple[int, int], length
 
 
 def _found(t: _Tile, back: FloatArray) -> FoundTile:
+    """The tile in image pixels, half a the top (or left) one, as the detector gives."""
     pts = cv2.perspectiveTransform(np.array([[t.a, t.b]], dtype=np.float64), back)[0]
     a = (float(pts[0][0]), float(pts[0][1]))
     b = (float(pts[1][0]), float(pts[1][1]))
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if (dy < 0) if abs(dy) > abs(dx) else (dx < 0):
+        return FoundTile((t.pips[1], t.pips[0]), (b, a), t.confidence)
     return FoundTile(t.pips, (a, b), t.confidence)
 
 

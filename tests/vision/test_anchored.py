@@ -89,6 +89,9 @@ def test_lead_under_the_glare_is_read(
     assert len(right(seen, tiles)) == len(tiles), (seen.tiles, seen.unsure)
     assert len(seen.tiles) == len(tiles)  # nothing else read
     assert not seen.unsure
+    for t in seen.tiles:  # half a is the top (or left) one, as the detector gives
+        dx, dy = t.xb - t.xa, t.yb - t.ya
+        assert dy > 0 if abs(dy) > abs(dx) else dx > 0, t
 
 
 def test_a_tile_not_of_the_known_size_is_unsure() -> None:
