@@ -115,3 +115,22 @@ def test_records_and_hand_starts_made_field_by_field_are_whole() -> None:
     for name in (f.name for f in dataclasses.fields(_HandStart)):
         getattr(start, name)  # every slot written (an unwritten slot raises)
     assert start.number == 1 and start.hands is not None and start.hands == game.hands
+
+
+def test_the_deal_is_the_shuffle_by_random_keys() -> None:
+    """`Game._deal` sorts the set by one random key per tile, drawn in the set's order:
+    checked against doing exactly that with a list of keys."""
+    for name, seats in (("puerto-rico", 4), ("walnut", 2), ("walnut", 7), ("revisited", 5)):
+        game = Game(rulesets.load(name), seats, mode=Mode.FULL, seed=11)
+        for _ in range(30):
+            state = game.rng.getstate()
+            hands, boneyard = game._deal()
+            rng = random.Random()
+            rng.setstate(state)
+            every = game.set.tiles()
+            keys = [rng.random() for _ in every]
+            tiles = [every[i] for i in sorted(range(len(every)), key=keys.__getitem__)]
+            size = game.hand_size
+            assert hands == [tiles[i * size : (i + 1) * size] for i in range(seats)]
+            assert boneyard == tiles[seats * size :]
+            assert rng.getstate() == game.rng.getstate()
