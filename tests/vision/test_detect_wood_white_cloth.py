@@ -129,3 +129,16 @@ def test_markers_left_out_let_auto_stop_at_the_first_tone(
     assert len(calls) == 1
     assert len(score(without, out.truth).right) == len(out.truth.tiles)
     assert sorted(t.pips for t in without.tiles) == sorted(t.pips for t in with_markers.tiles)
+
+
+def test_a_pip_at_a_wooden_tile_corner_is_no_cover() -> None:
+    # Game 10's 6-3 (scene 8): the 3's corner pip touches the shaded rim, lies
+    # outside the tile material and was no mark there, so the tile looked partly
+    # covered (unsure) in every frame of that play.
+    style = RenderStyle(tiles=TileStyle.WOOD, surface=Surface.GREEN_FELT, lighting=Lighting.LAMP)
+    out, scene = _render(11, 8, style)
+    det = _read(out, scene, leave_markers_out=False)
+    scored = score(det, out.truth)
+    assert scored.wrong == 0
+    assert len(scored.right) == len(out.truth.tiles)
+    assert not det.unsure
