@@ -83,6 +83,8 @@ LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
 }
 
 REACH_TILES = 3.0  # a window reaches this many tile lengths around an unsure place
+PLACE_REACH = 1.0  # a place is read when the pips chained to it at most this many tile
+# lengths apart are all on tiles read
 KERNEL = 0.36  # the black-hat's disc, in tile widths (a pip is about half as wide)
 RING = 0.14  # a pip stands alone: at this distance (tile widths) all round it ...
 RING_MAX = 0.8  # ... the black-hat is at most this share of its peak (a line is not)
@@ -195,19 +197,43 @@ def _read_places(
     else:
         boxes = [(lo, hi)]
     added: list[FoundTile] = []
-    explained: set[int] = set()
+    left: list[FloatArray] = []
+    free: list[FloatArray] = []
     known = list(detection.tiles)
-    for box_lo, box_hi, members in _merge(boxes):
-        tiles, done = _read_window(
+    for box_lo, box_hi, _ in _merge(boxes):
+        window = _read_window(
             image, calibration, tone, scale, (length_mm, width_mm), box_lo, box_hi, known
         )
-        added += tiles
-        known += tiles
-        if done:
-            explained |= set(members)
-    if not added and not explained:
+        added += window.tiles
+        known += window.tiles
+        left.append(window.left)
+        free.append(window.free)
+    if not added:
         return detection
-    keep = tuple(u for u in detection.unsure if u not in places or places.index(u) not in explained)
+    # A place is read when pips lie near it and every one of them is on a tile read.
+    left_mm = calibration.px_to_mm(np.concatenate(left)) if left else np.zeros((0, 2))
+    free_mm = calibration.px_to_mm(np.concatenate(free)) if free else np.zeros((0, 2))
+
+    near = PLACE_REACH * length_mm
+    links = np.linalg.norm(free_mm[:, None, :] - free_mm[None, :, :], axis=2) <= near
+    lost = np.array(
+        [bool(len(left_mm)) and bool(np.any(np.all(left_mm == f, axis=1))) for f in free_mm]
+    )
+
+    def read_there(u: UnsureRegion) -> bool:
+        """Pips lie near the place, and none of those chained to it is off a tile."""
+        at = calibration.px_to_mm((u.x, u.y))
+        reached = np.linalg.norm(free_mm - at, axis=1) <= near
+        if not np.any(reached):
+            return False
+        while True:
+            more = reached | np.any(links[reached], axis=0)
+            if np.array_equal(more, reached):
+                break
+            reached = more
+        return not bool(np.any(lost[reached]))
+
+    keep = tuple(u for u in detection.unsure if u not in places or not read_there(u))
     return replace(detection, tiles=(*detection.tiles, *added), unsure=keep)
 
 
@@ -241,11 +267,11 @@ def _read_window(
     lo: FloatArray,
     hi: FloatArray,
     known: Sequence[FoundTile],
-) -> tuple[list[FoundTile], bool]:
-    """The tiles read in one window, and whether every pip in it is explained."""
+) -> Window:
+    """The tiles read in one window, and the pips there."""
     size = (math.ceil((hi[0] - lo[0]) * scale), math.ceil((hi[1] - lo[1]) * scale))
     if min(size) < 8:
-        return [], False
+        return Window([], np.zeros((0, 2)), np.zeros((0, 2)))
     shift = np.array([[scale, 0.0, -lo[0] * scale], [0.0, scale, -lo[1] * scale], [0, 0, 1.0]])
     warp = shift @ np.linalg.inv(calibration.homography)
     bgr = np.asarray(
@@ -265,18 +291,14 @@ def _read_window(
     read = [r for r in read if _near_window(r, size, length)]
     free = [i for i in range(len(pips)) if not any(_holds(r, pips[i], width, 0.05) for r in read)]
     if not free:
-        return [], False
+        return Window([], np.zeros((0, 2)), np.zeros((0, 2)))
     axes = _axes(read)
     cands = _proposals(pips, free, axes, length, width, looks, read)
-    tiles: list[_Tile] = []
-    done = True
     solved: list[tuple[frozenset[int], list[_Tile]]] = []
     for group in _groups(free, cands):
         common = _common(group, [c for c in cands if c.covers <= group])
-        if not common:
-            done = False
-            continue
-        solved.append((group, common))
+        if common:
+            solved.append((group, common))
     # A group's tiles stand only with no unexplained mark beside them (other groups'
     # tiles explain theirs); dropping one group may leave marks beside another.
     while solved:
@@ -288,18 +310,39 @@ def _read_window(
         ]
         if not bad:
             break
-        done = False
         solved = [g for i, g in enumerate(solved) if i not in bad]
-    for group, common in solved:
-        tiles += common
-        if not _explains(common, group):
-            done = False
     edge = 0.5 * width
+    tiles: list[_Tile] = []
+    for _, common in solved:
+        ends = np.array([p for t in common for p in (t.a, t.b)])
+        if np.all((ends >= edge) & (ends <= np.array(size) - edge)):
+            tiles += common
+    held: set[int] = set()
     for t in tiles:
-        for p in (t.a, t.b):
-            if p[0] < edge or p[1] < edge or p[0] > size[0] - edge or p[1] > size[1] - edge:
-                done = False
-    return [_found(t, back) for t in tiles], done and bool(tiles)
+        held |= t.covers
+    left = [i for i in free if i not in held]
+    return Window(
+        [_found(t, back) for t in tiles],
+        _to_image(pips[left], back),
+        _to_image(pips[free], back),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """What one window gave: tiles read, and the pips off every tile read (not
+    explained) and off the detector's tiles (free), in image pixels."""
+
+    tiles: list[FoundTile]
+    left: FloatArray
+    free: FloatArray
+
+
+def _to_image(pts: FloatArray, back: FloatArray) -> FloatArray:
+    if len(pts) == 0:
+        return np.zeros((0, 2))
+    out = cv2.perspectiveTransform(pts.reshape(1, -1, 2).astype(np.float64), back)[0]
+    return np.asarray(out, dtype=np.float64)
 
 
 def _unhidden(
@@ -797,10 +840,3 @@ def _same(s: _Tile, t: _Tile) -> bool:
 
 def _width(t: _Tile) -> float:
     return float(np.linalg.norm(t.b - t.a))
-
-
-def _explains(tiles: list[_Tile], group: frozenset[int]) -> bool:
-    got: set[int] = set()
-    for t in tiles:
-        got |= t.covers
-    return got >= group
