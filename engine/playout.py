@@ -401,16 +401,34 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 tile = tile_of[bit]
                 add((s, tile, at, 0))
                 hi = tile.high
-                if at >= 0 and hi != tile.low and not at & 192:
-                    # A plain tile on a plain end: its far end opens, nothing else moves.
-                    pip = at & 31
-                    web.remove(at)
-                    if hi == pip:
-                        far = nodes << 8 | 32 | tile.low
-                        total += tile.low - pip
+                pip = at & 31
+                if at < 0:
+                    far = -1
+                elif hi != tile.low:
+                    if not at & 192:
+                        # A plain tile on a plain end: its far end opens, nothing else
+                        # moves (the ends' value changes by the difference).
+                        far = nodes << 8 | 32 | tile.low if hi == pip else nodes << 8 | hi
+                        total += (far & 31) - pip
+                    elif not spinners >> (at >> 8) & 1 and used[at >> 8] == 1:
+                        # On the open side of a double in the line (not a spinner): the
+                        # double stops counting and the far end opens.
+                        far = nodes << 8 | 32 | tile.low if hi == pip else nodes << 8 | hi
+                        used[at >> 8] = sides[at >> 8] = 2
+                        total += (far & 31) - (2 * pip if both else pip)
                     else:
-                        far = nodes << 8 | hi
-                        total += hi - pip
+                        far = -1
+                elif not (every or (first_only and not spinners)):  # (not the lead here)
+                    # A double in the line, not a spinner: its other side opens.
+                    far = nodes << 8 | 96 | hi
+                    used[nodes] = sides[nodes] = 1
+                    total += (2 * hi if both else hi) - pip
+                else:
+                    far = -1
+                if far >= 0:
+                    # Nothing else moves: the end played on goes, the new one comes last
+                    # (no mirror image of another, and none lost one).
+                    web.remove(at)
                     web.append(far)
                     if offers is not web:
                         offers.remove(at)
