@@ -532,8 +532,13 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     game.turn = None
     game._tally_hand(pips)
     game.phase = _HAND_OVER
-    if game._target_reached_at_once() or game._target_reached_end_of_hand():
-        game._game_over()
+    # `_target_reached_at_once() or _target_reached_end_of_hand()`, in one.
+    target = game.target
+    if target is not None:
+        scores = game.team_scores if game.teams.groups else game.seat_scores
+        best = max(scores)
+        if best >= target and (game._checks_at_once or len(scores) == 1 or scores.count(best) == 1):
+            game._game_over()
     _leave(game, lazy)
     return nodes
 
