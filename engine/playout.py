@@ -535,9 +535,10 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     # `_target_reached_at_once() or _target_reached_end_of_hand()`, in one.
     target = game.target
     if target is not None:
-        scores = game.team_scores if game.teams.groups else game.seat_scores
-        best = max(scores)
-        if best >= target and (game._checks_at_once or len(scores) == 1 or scores.count(best) == 1):
+        standing = game.team_scores if game.teams.groups else game.seat_scores
+        best = max(standing)
+        unique = len(standing) == 1 or standing.count(best) == 1
+        if best >= target and (game._checks_at_once or unique):
             game._game_over()
     _leave(game, lazy)
     return nodes
