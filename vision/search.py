@@ -268,9 +268,8 @@ def _read_tile(
             again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
             if again is not None and not again.foreign and again.confidence > first.confidence:
                 first = again
-        if (first.confidence < SURE or first.pips == 0) and not first.foreign:
-            # a pip merged with a line (its divider, a neighbour's edge) comes apart;
-            # pips merged with their divider into one mark left a half looking blank
+        if first.confidence < SURE and not first.foreign:
+            # a pip merged with a line (its divider, a neighbour's edge) comes apart
             pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
             apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip)
             if (
