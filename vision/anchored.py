@@ -110,6 +110,8 @@ COVERS = 64  # at most this many ways of explaining one group's pips are looked 
 OVERLAP = 0.8  # tiles overlap when their rectangles shrunk to this share do
 MARK_SHARE = 0.5  # marks this share as dark as the pips ...
 PIP_AREA = 0.1  # ... and of at least this size squared (tile widths) must lie on a tile
+LINE_SHARE = 0.15  # a line this share as dark as the pips, ...
+LINE_LENGTH = (0.6, 1.2)  # ... this long (tile widths) and thin, on no tile: a tile unread
 SIZE_TOL = 0.2  # a tile read with its halves this share nearer or further apart is wrong
 CONFIDENCE = 0.9  # of a tile read here (the detector's own sure readings have 1)
 
@@ -200,7 +202,8 @@ def _read_places(
     left: list[FloatArray] = []
     free: list[FloatArray] = []
     known = list(detection.tiles)
-    for box_lo, box_hi, _ in _merge(boxes):
+    unread: set[int] = set()  # places in a window with a line on no tile
+    for box_lo, box_hi, members in _merge(boxes):
         window = _read_window(
             image, calibration, tone, scale, (length_mm, width_mm), box_lo, box_hi, known
         )
@@ -208,6 +211,8 @@ def _read_places(
         known += window.tiles
         left.append(window.left)
         free.append(window.free)
+        if window.lines:
+            unread |= set(members)
     if not added:
         return detection
     # A place is read when pips lie near it and every one of them is on a tile read.
@@ -233,7 +238,11 @@ def _read_places(
             reached = more
         return not bool(np.any(lost[reached]))
 
-    keep = tuple(u for u in detection.unsure if u not in places or not read_there(u))
+    keep = tuple(
+        u
+        for u in detection.unsure
+        if u not in places or places.index(u) in unread or not read_there(u)
+    )
     return replace(detection, tiles=(*detection.tiles, *added), unsure=keep)
 
 
@@ -321,21 +330,55 @@ def _read_window(
     for t in tiles:
         held |= t.covers
     left = [i for i in free if i not in held]
+    # A divider-like line on no tile is a tile not read (a double blank has no pip to
+    # be proposed from): it keeps every place of the window unsure.
+    lines = _loose_lines(looks, [*read, *((t.a, t.b) for t in tiles)], width)
     return Window(
         [_found(t, back) for t in tiles],
         _to_image(pips[left], back),
         _to_image(pips[free], back),
+        len(lines) > 0,
     )
+
+
+def _loose_lines(
+    looks: _Looks, on: Sequence[tuple[FloatArray, FloatArray]], width: float
+) -> FloatArray:
+    """The centres of straight dark marks of a divider's length and thinness that lie
+    on no tile (grown by a tenth of a width)."""
+    level = MIN_PEAK
+    if len(looks.pip_values):
+        level = max(MIN_PEAK, LINE_SHARE * float(np.median(looks.pip_values)))
+    marks = (looks.hat >= level).astype(np.uint8)
+    for r in on:
+        cv2.fillConvexPoly(marks, np.rint(_grown(r, width, 0.1 * width)).astype(np.int32), 0)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks)
+    out = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 0.1 * width:
+            continue
+        x0, y0, w, h = stats[i, :4]
+        if max(w, h) < LINE_LENGTH[0] * width or max(w, h) > LINE_LENGTH[1] * width * 1.5:
+            continue
+        ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
+        cov = np.cov(np.stack([xs, ys]).astype(np.float64))
+        small, big = np.linalg.eigvalsh(cov)
+        length, thick = 4 * math.sqrt(max(big, 0.0)), 4 * math.sqrt(max(small, 0.0))
+        if LINE_LENGTH[0] * width <= length <= LINE_LENGTH[1] * width and thick <= 0.25 * width:
+            out.append(centres[i])
+    return np.array(out, dtype=np.float64).reshape(-1, 2)
 
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """What one window gave: tiles read, and the pips off every tile read (not
-    explained) and off the detector's tiles (free), in image pixels."""
+    """What one window gave: tiles read, the pips off every tile read (not explained)
+    and off the detector's tiles (free), in image pixels, and whether a divider-like
+    line lies on no tile there."""
 
     tiles: list[FoundTile]
     left: FloatArray
     free: FloatArray
+    lines: bool = False
 
 
 def _to_image(pts: FloatArray, back: FloatArray) -> FloatArray:

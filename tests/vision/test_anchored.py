@@ -112,3 +112,24 @@ def test_a_frame_read_fully_is_left_alone() -> None:
     det = Detection((FoundTile((3, 2), ((400.0, 300.0), (424.0, 300.0)), 1.0),))
     image = np.zeros((800, 1100, 3), dtype=np.uint8)
     assert read_anchored(image, det, cal, Tone.LIGHT) is det
+
+
+def test_a_double_blank_not_read_keeps_the_place_unsure() -> None:
+    """A black 0-0 under the glare beside a 5-0 (the benchmark's game 13): it has no pip
+    to be read from, and neither the detector nor the reading by size reads it; its
+    divider, a line on no tile read, keeps the place unsure, so the table is not
+    judged as if the 0-0 were not there."""
+    tiles = (*ROW_66, SeenTile(5, 0, 570, 300, 594, 300), SeenTile(0, 0, 618, 288, 618, 312))
+    pipeline = Pipeline(PipelineSettings(detector=Settings(tone=Tone.DARK)))
+    style = RenderStyle.harsh(TileStyle.BLACK)
+    readings = 0
+    for i in range(6):
+        image = render_frame(Scene(tiles=tiles), CAMERA, style, seed=14, frame=i).image
+        step = pipeline.step(Frame(image, i / 10))
+        if step.reading is None:
+            continue
+        readings += 1
+        assert len(right(step.reading, tiles)) == len(step.reading.tiles), step.reading
+        if "0-0" not in right(step.reading, tiles):
+            assert step.reading.unsure, step.reading
+    assert readings >= 3
