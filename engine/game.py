@@ -463,7 +463,7 @@ class Game:
     def next_hand(self) -> Judgement:
         if self.phase is not _HAND_OVER:
             return self._refuse(Reason.WRONG_PHASE, detail="the hand is not over")
-        return Judgement(_OK, tuple(self._begin_hand()))
+        return _new_move(Judgement, (_OK, tuple(self._begin_hand())))  # (no Python __new__)
 
     def redeal(self) -> Judgement:
         """Abandon the hand unscored and deal it again (same number, same leader rule)."""
