@@ -275,7 +275,7 @@ def _read_tile(
             if (
                 apart is not None
                 and not apart.foreign
-                and apart.confidence > first.confidence
+                and apart.confidence >= SURE  # a chain of merged grain is no pip
                 and apart.pips >= first.pips  # fewer: the opening took a small pip away
             ):
                 first = apart
@@ -405,6 +405,7 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
 
 
 STRAY = "pips of a tile that was not read"
+LOPSIDED = "pips in no domino's layout"
 STRAY_REACH = 2.0  # stray pips this many tile widths apart belong together
 STRAY_PIPS = 2  # ... and so many of them together are an unread tile
 STRAY_DARKNESS = 0.6  # a stray pip is at least this share as dark as the pips read
@@ -843,6 +844,11 @@ def _search(
         for box in boxes or []:
             found = _merge(found, _thin_in(planes, box, offset, found.width, s, known))
     found = _faint_doubts(planes, found, offset)
+    # A tile read lop-sided (pips in no domino's layout) is reported with its low
+    # confidence, and its place is unsure too: the snapshot is not judged on it (a
+    # line of wood grain across a tile's end read as a 1-0 beside it).
+    lopsided = [UnsureRegion(*_mid(t.px), LOPSIDED) for t in found.tiles if t.confidence < DOUBTFUL]
+    found = replace(found, unsure=found.unsure + lopsided)
     width = found.width
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)

@@ -142,3 +142,24 @@ def test_a_pip_at_a_wooden_tile_corner_is_no_cover() -> None:
     assert scored.wrong == 0
     assert len(scored.right) == len(out.truth.tiles)
     assert not det.unsure
+
+
+def test_a_lopsided_reading_makes_its_place_unsure() -> None:
+    # A tile whose pips form no domino's layout is still reported, with its low
+    # confidence, but its place is unsure too, so the snapshot is not judged on it
+    # (a line of wood grain under a tile's end read as a 1-0 on a wooden table).
+    from tests.vision.test_detect_synthetic import background, draw_tile
+
+    img = background(400, 700, (60, 110, 40))
+    draw_tile(img, (200, 150), (1, 0))
+    cv2.circle(img, (230, 150), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(img, (246, 134), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    draw_tile(img, (450, 250), (4, 4))
+    det = detect(img)
+    lopsided = [t for t in det.tiles if t.confidence < 0.7]
+    assert [t.pips for t in lopsided] == [(1, 2)]
+    (xa, ya), (xb, yb) = lopsided[0].px
+    assert [
+        u.reason for u in det.unsure if np.hypot(u.x - (xa + xb) / 2, u.y - (ya + yb) / 2) < 5
+    ] == ["pips in no domino's layout"]
+    assert not [u for u in det.unsure if np.hypot(u.x - 450, u.y - 250) < 60]
