@@ -112,10 +112,11 @@ class CameraSource:
         self.offline_s = max(offline_s, 3.0 / self.fps)
         self.retry_s = retry_s
         self.paced = paced
-        surface = settings.table.surface
+        surface, tile = settings.table.surface, settings.table.tile_mm
         self.pipeline = Pipeline(
             PipelineSettings(
                 size_mm=(float(surface.width_mm), float(surface.height_mm)),
+                tile_mm=(float(tile.length), float(tile.width)),
                 corners_px=corners_from(camera.surface),
                 marker_mm=float(camera.marker_mm),
                 detector=detector or DetectorSettings(tone=TONES[camera.tone]),

@@ -89,7 +89,19 @@ def test_tone_and_marker_size_reach_the_pipeline(tmp_path: Path) -> None:
         assert camera.pipeline.settings.marker_mm == 55.0
     auto = CameraSource(settings(tmp_path, tone="auto"), lambda _: None)
     assert auto.pipeline.settings.detector.tone is None  # light and dark both
+    assert auto.pipeline.settings.tile_mm == (48.0, 24.0)
     assert set(cam.TONES) == set(CameraTone)
+
+
+def test_the_tables_tile_size_reaches_the_pipeline(tmp_path: Path) -> None:
+    """The size the calibrated reader lays its tiles by is the table's `tile_mm`."""
+    given = load_settings(
+        None,
+        {"state.dir": str(tmp_path / "state"), "table.tile_mm.length": 40,
+         "table.tile_mm.width": 20},
+    )  # fmt: skip
+    camera = CameraSource(given, lambda _: None)
+    assert camera.pipeline.settings.tile_mm == (40.0, 20.0)
 
 
 def test_camera_sources_by_kind(tmp_path: Path) -> None:
