@@ -29,7 +29,12 @@ import numpy as np
 from engine.surface import Snapshot, Unsure
 from vision.anchored import read_anchored
 from vision.area import PlayArea
-from vision.calibration import Calibration, calibrate_if_markers, calibrate_manual
+from vision.calibration import (
+    Calibration,
+    CalibrationMethod,
+    calibrate_if_markers,
+    calibrate_manual,
+)
 from vision.detect import Detection, detect
 from vision.errors import CalibrationError, CalibrationNotFoundError
 from vision.results import Point, ToMm
@@ -126,7 +131,8 @@ class Pipeline:
             self._recalibrate(frame)
         calibration = self._calibration_for(frame)
         area = None if calibration is None else self._search_area(calibration)
-        detection = detect(frame.image, area, self.settings.detector)
+        markers = () if calibration is None else self._markers_px(calibration)
+        detection = detect(frame.image, area, self.settings.detector, exclude=markers)
         if calibration is not None:
             detection = read_anchored(
                 frame.image,
@@ -146,6 +152,23 @@ class Pipeline:
             self.arms.remember(self.gate.thumb)
         self.last = Step(motion, detection, reading, observation)
         return self.last
+
+    def _markers_px(self, calibration: Calibration) -> tuple[tuple[Point, ...], ...]:
+        """The corner markers' squares with their white paper, in pixels, left out of the
+        detector's tile material (their paper is no tile): each marker's centre (a play
+        area corner) +- `marker_mm`, which holds the square (`marker_mm` wide, a margin of
+        0.2 `marker_mm`) however it is turned. None for a manual calibration, whose
+        corners need not have markers on them."""
+        if calibration.method is not CalibrationMethod.MARKERS:
+            return ()
+        half = self.settings.marker_mm
+        w, h = calibration.size_mm
+        out: list[tuple[Point, ...]] = []
+        for cx, cy in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)):
+            square = [(cx - half, cy - half), (cx + half, cy - half)]
+            square += [(cx + half, cy + half), (cx - half, cy + half)]
+            out.append(tuple((float(x), float(y)) for x, y in calibration.mm_to_px(square)))
+        return tuple(out)
 
     # --- calibration -----------------------------------------------------------------------
 
