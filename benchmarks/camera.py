@@ -180,7 +180,8 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     rec = Reconciler(table, TileSize(), 1.5, lambda: now[0])
     pipeline = Pipeline(PipelineSettings(detector=Settings(tone=TONES[style.tiles])))
     accepted: list[str] = []
-    told_upto = -1
+    told_upto = -1  # the scene whose commands the players have given
+    resting = -1  # the last scene seen at rest (without a hand in view)
     unreadable = False
 
     def light(i: int) -> float:
@@ -189,10 +190,16 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     scenes = [list(s) for s in game.scenes]
     for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
         now[0] = item.index / FPS
-        if item.hand_visible:  # the players tell what happened after the last play
-            while told_upto < item.scene_index:
-                told_upto += 1
-                tell(table, game.told[told_upto])
+        # The players tell what followed a play (knocks, draws) as the next hand reaches
+        # in, as `vision.source.SimSource` does: a hand in view belongs to the pass
+        # leaving the scene last seen at rest, even once the tile it lays shows under it
+        # (told earlier, a closing knock ended the hand before its last tile was seen).
+        leaving = resting if item.hand_visible else item.scene_index - 1
+        if not item.hand_visible:
+            resting = item.scene_index
+        while told_upto < leaving:
+            told_upto += 1
+            tell(table, game.told[told_upto])
         start, cpu = time.perf_counter(), time.thread_time()
         step = pipeline.step(Frame(item.image, now[0]))
         ms = (time.thread_time() - cpu) * 1000
