@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import chain
+from math import floor  # (int(x) for x >= 0, as `RandomPlayer` picks, without a type call)
 
 from engine.events import Event, HandResult
 from engine.game import (
@@ -49,6 +50,7 @@ from engine.scoring import play_points
 from engine.tiles import Tile
 
 _LEAD, _PLAY, _HAND_OVER = Phase.LEAD, Phase.PLAY, Phase.HAND_OVER
+_FULL = Mode.FULL
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
 _EDGES = tuple(Edge)
 _NO_SPINNER, _NO_SCORING = SpinnerRule.NONE, PlayScoring.NONE
@@ -57,6 +59,7 @@ _FIRST_DOUBLE, _AT_ONCE = SpinnerRule.FIRST_DOUBLE, ArmsOpen.AT_ONCE
 _ONE_EDGE, _ARMS_KEEP = SpinnerCounts.ONE_EDGE, SpinnerCounts.ARMS_KEEP
 _new = tuple.__new__
 _SLOT_BITS = tuple(1 << i for i in range(128))  # a hand-out's slots (91 tiles at most)
+_SLOT_INDEX = {bit: i for i, bit in enumerate(_SLOT_BITS)}
 
 # A play is recorded with its end as node << 8 | edge << 5 | pip (_LED: the lead); a
 # pass or a draw with a code of its own.
@@ -65,7 +68,7 @@ _LED, _PASS, _DRAW = -1, -2, -3
 
 class _Pending:
     """A played-out hand's inputs, made into the game's journal and turn record when
-    either is first read (`Game.__getattr__`)."""
+    either is first read (`engine.game._Lazy.__getattr__`, through `Game._settle`)."""
 
     __slots__ = ("journal", "record", "ref", "turn")
 
@@ -126,20 +129,24 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     The same hand, state and use of `rng` as `play_hand(game, [RandomPlayer(rng)] * n)`,
     without the events (see the module doc). Full information only.
     """
-    if game.mode is not Mode.FULL or game.hands is None:
+    # A hand dealt after a play-out is a `_Lazy` game, its turn record not made yet: a
+    # `Game` again while it is played out (fast attribute loads, from the first), a
+    # `_Lazy` after; a subclass of `Game` is left with everything made.
+    cls = game.__class__
+    if cls is _Lazy:
+        game.__class__ = Game
+    if game.mode is not _FULL or game.hands is None:
+        game.__class__ = cls
         raise ValueError("a play-out needs a game in full information (Mode.FULL)")
     phase = game.phase
     if phase is not _LEAD and phase is not _PLAY:
+        game.__class__ = cls  # (what is left to be made, made when read)
         return len(game.layout.nodes)
     if game._both_out or game.turn is None:
-        return _general(game, rng)
-    # A hand dealt after a play-out is a `_Lazy` game, its turn record not made yet: a
-    # `Game` again while it is played out (fast attribute loads), a `_Lazy` after.
-    if game.__class__ is _Lazy:
-        if game._pending is not None:
-            game._settle()  # (no play-out leaves a hand in play: cannot happen)
-        game.__class__ = Game  # type: ignore[assignment]  # (narrowed to _Lazy)
-    lazy = game.__class__ is Game  # (a subclass of Game is left with everything made)
+        return _general(game, rng)  # (which makes what is left to be made)
+    if game._pending is not None:
+        game._settle()  # (no play-out leaves a hand in play: cannot happen)
+    lazy = cls is _Lazy or cls is Game
     rules = game.rules
     t: _Turn | None = game.__dict__.get("_turn")
     journal = game._journal
@@ -149,7 +156,8 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     # The hands as slots: slot i is the i-th tile of the hands in seat and hand order;
     # a drawn tile takes the next slot (it goes to the end of its hand).
     tiles = list(chain.from_iterable(hands))
-    tile_of = dict(zip(_SLOT_BITS, tiles, strict=False))  # in C (draws: more slots)
+    slot = _SLOT_INDEX  # a slot's bit to its place in `tiles` (a dict made per hand
+    # costs more than the look-ups through this one)
     spip = [0] * (game.set.max_pip + 1)  # spip[n]: the slots of tiles showing n
     for bit, tile in zip(_SLOT_BITS, tiles, strict=False):
         spip[tile.high] |= bit
@@ -190,8 +198,8 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
 
     if line:
         if nodes == 0:
-            bit = _lead_bit(game, held[s], tile_of, random_())
-            tile = tile_of[bit]
+            bit = _lead_bit(game, held[s], tiles, random_())
+            tile = tiles[slot[bit]]
             held[s] ^= bit
             passes = drew = 0
             add((s, tile, _LED, 0))
@@ -228,7 +236,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         a = b
                         at = 1
                     if a & (a - 1):
-                        k = int(random_() * a.bit_count())
+                        k = floor(random_() * a.bit_count())
                         while k:
                             a &= a - 1
                             k -= 1
@@ -238,7 +246,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         bit = a
                 elif plain:
                     na = a.bit_count()
-                    k = int(random_() * (na + b.bit_count()))
+                    k = floor(random_() * (na + b.bit_count()))
                     if k < na:
                         while k:
                             a &= a - 1
@@ -253,7 +261,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         bit = b & -b
                         at = 1
                 else:
-                    k = int(random_() * (a.bit_count() + b.bit_count()))
+                    k = floor(random_() * (a.bit_count() + b.bit_count()))
                     f = a | b
                     while True:
                         bit = f & -f
@@ -268,7 +276,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                                 break
                             k -= 1
                         f ^= bit
-                tile = tile_of[bit]
+                tile = tiles[slot[bit]]
                 if at:
                     jc, jp = c1, p1
                 else:
@@ -297,7 +305,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 tile = boneyard.pop()
                 bit = next_bit
                 next_bit <<= 1
-                tile_of[bit] = tile
+                tiles.append(tile)  # (slot `bit`: the next one)
                 held[s] = h | bit
                 spip[tile.high] |= bit
                 spip[tile.low] |= bit
@@ -350,7 +358,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         while True:
             h = held[s]
             if not nodes:  # the lead
-                bit = _lead_bit(game, h, tile_of, random_())
+                bit = _lead_bit(game, h, tiles, random_())
                 at = -1
             elif len(offers) == 2 and not (offers[0] | offers[1]) & 192:
                 # Two plain ends: the moves come end by end.
@@ -359,7 +367,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 b = h & spip[offers[1] & 31]
                 if a or b:
                     na = a.bit_count()
-                    k = int(random_() * (na + b.bit_count()))
+                    k = floor(random_() * (na + b.bit_count()))
                     if k < na:
                         while k:
                             a &= a - 1
@@ -384,7 +392,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         n += m.bit_count()
                         f |= m
                 if n:
-                    k = int(random_() * n)
+                    k = floor(random_() * n)
                     at = -2
                     while at == -2:
                         bit = f & -f
@@ -398,7 +406,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 else:
                     at = -2
             if at != -2:
-                tile = tile_of[bit]
+                tile = tiles[slot[bit]]
                 add((s, tile, at, 0))
                 hi = tile.high
                 pip = at & 31
@@ -490,9 +498,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     if table_points:
                         points = _add_points(game, s, table_points, exact)
                         if points and at_once and max(competitors) >= target:  # type: ignore[operator]
-                            _finish(
-                                game, held, tile_of, record, t, journal, len(record) - draws_made
-                            )
+                            _finish(game, held, tiles, record, t, journal, len(record) - draws_made)
                             game.phase = _PLAY
                             game._game_over()
                             _leave(game, lazy)
@@ -505,7 +511,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 tile = boneyard.pop()
                 bit = next_bit
                 next_bit <<= 1
-                tile_of[bit] = tile
+                tiles.append(tile)  # (slot `bit`: the next one)
                 held[s] = h | bit
                 spip[tile.high] |= bit
                 spip[tile.low] |= bit
@@ -524,7 +530,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     result = _BLOCKED
                     break
                 s = nxt[s]
-    pips = _finish(game, held, tile_of, record, t, journal, len(record) - draws_made)
+    pips = _finish(game, held, tiles, record, t, journal, len(record) - draws_made)
     # `Game._end_play` and `_score_hand`, without the events.
     assert result is not None
     game.result = result
@@ -552,18 +558,18 @@ def _leave(game: Game, lazy: bool) -> None:
         game._settle()
 
 
-def _lead_bit(game: Game, h: int, tile_of: dict[int, Tile], r: float) -> int:
+def _lead_bit(game: Game, h: int, tiles: list[Tile], r: float) -> int:
     """The slot of the tile led: the forced lead, or the hand's tile `r` picks (in
     hand order, as `legal_moves()` lists the leads)."""
     start = game._start
     assert start is not None
     forced = start.forced_lead
     if forced is not None:
-        for b, tile in tile_of.items():
+        for b, tile in zip(_SLOT_BITS, tiles, strict=False):
             if tile is forced and b & h:
                 return b
         raise ValueError(f"{forced} must lead but the turn seat does not hold it")
-    k = int(r * h.bit_count())
+    k = floor(r * h.bit_count())
     while k:
         h &= h - 1
         k -= 1
@@ -630,7 +636,7 @@ def _web_total(
 def _finish(
     game: Game,
     held: list[int],
-    tile_of: dict[int, Tile],
+    tiles: list[Tile],
     record: list[tuple[int, Tile | None, int, int]],
     turn: _Turn | None,
     journal: Journal,
@@ -646,7 +652,7 @@ def _finish(
         count = 0
         while slots:
             low = slots & -slots
-            tile = tile_of[low]
+            tile = tiles[_SLOT_INDEX[low]]
             hand.append(tile)
             count += tile.pips
             slots ^= low
