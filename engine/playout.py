@@ -16,11 +16,13 @@ How it is lean: the hands are bit fields over *slots* (a slot per tile in a hand
 hand order, drawn tiles after), so that "the tiles of this hand that show n" is one
 `&` and the k-th legal move in `legal_moves()`'s order is found by counting bits, with
 no lists of moves. In block and draw games without a spinner or play scoring the layout
-is a line of two ends kept in local integers (a double in the line or a double lead is
-still that); the layout's nodes and open-end tuples are made when read. With a spinner
-or scoring during play the real `Layout` is kept as it goes (its common placement is
-already lean) and only moves, events and the journal are saved. Partnerships where both
-partners must go out, and tables without full information, take the general path.
+is a line of two ends kept in local variables, each end's number and whether it is a
+double's side (a double in the line or a double lead is still that), and a play is
+recorded with the index of its end in the layout's ends. With a spinner or scoring
+during play the open ends are integers (node, edge and number) with each double's
+covered edges and sides counted. Either way the layout's nodes and open-end tuples are
+made when read. Partnerships where both partners must go out, and tables without full
+information, take the general path.
 """
 
 from __future__ import annotations
@@ -70,13 +72,14 @@ class _Pending:
     """A played-out hand's inputs, made into the game's journal and turn record when
     either is first read (`engine.game._Lazy.__getattr__`, through `Game._settle`)."""
 
-    __slots__ = ("journal", "record", "ref", "turn")
+    __slots__ = ("journal", "line", "record", "ref", "turn")
 
     turn: _Turn | None  # the turn record and journal as the play-out found them (None:
     # a fresh hand's, not made yet)
     journal: Journal
     record: list[tuple[int, Tile | None, int, int]]  # (seat, tile, end or code, knock)
     ref: int  # the game's input counter when the play-out began
+    line: bool  # a play's end is its index in `Layout.ends` (else a code, see _LED)
 
     def settle(self, game: Game) -> None:
         """Apply the recorded inputs to the turn record and journal, as `push`,
@@ -88,14 +91,17 @@ class _Pending:
         place = layout.place
         knock = game._knock_check
         ref = self.ref
+        line = self.line
+        ends = layout.ends
         for seat, tile, where, pips in self.record:
             if tile is not None:
                 ref += 1
-                end = (
-                    None
-                    if where < 0
-                    else _new(OpenEnd, (where >> 8, _EDGES[where >> 5 & 7], where & 31))
-                )
+                if where < 0:
+                    end = None
+                elif line:
+                    end = ends[where]
+                else:
+                    end = _new(OpenEnd, (where >> 8, _EDGES[where >> 5 & 7], where & 31))
                 place(tile, end)
                 journal.append((tile, end, None, ref))
                 t.seats_of_plays.append(seat)
@@ -193,6 +199,7 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
     result = None  # how the hand ended; None: the game ended in the middle of it
     out_seat: int | None = None
     line = rules.spinner is _NO_SPINNER and rules.play_scoring is _NO_SCORING
+    first_nodes = nodes
     if line and nodes and len(ends) != 2:
         line = False  # (cannot happen with these rules; the general layout copes anyway)
 
@@ -204,10 +211,10 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
             passes = drew = 0
             add((s, tile, _LED, 0))
             if tile.high == tile.low:  # both sides open: one place to play (mirrors)
-                c0, p0, c1, p1 = 64, tile.high, 96, tile.high
+                d0, p0, d1, p1 = True, tile.high, True, tile.high
                 mirror, plain = True, False
             else:
-                c0, p0, c1, p1 = 0, tile.high, 32, tile.low
+                d0, p0, d1, p1 = False, tile.high, False, tile.low
                 mirror, plain = False, True
             nodes = 1
             if not held[s]:
@@ -216,15 +223,19 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                 s = nxt[s]
         else:
             e0, e1 = ends
-            c0, p0 = e0[0] << 8 | e0[1] << 5, e0[2]
-            c1, p1 = e1[0] << 8 | e1[1] << 5, e1[2]
-            mirror = e0[0] == e1[0] and e0[1] >= 2  # a double led, untouched
-            plain = not (c0 | c1) & 192
+            d0, p0 = e0[1] >= 2, e0[2]  # (edges 2 and 3: a double's sides)
+            d1, p1 = e1[1] >= 2, e1[2]
+            mirror = e0[0] == e1[0] and d0  # a double led, untouched
+            plain = not (d0 or d1)
 
     if line and result is None:
-        # A line: two ends (code node << 8 | edge << 5, pip). `plain`: both are plain
-        # tiles' ends, and the moves come end by end; otherwise (a double's side open) tile by
-        # tile. `mirror`: a double led, its two sides one place to play.
+        # A line: two ends, `p0` and `p1` their numbers, `d0` and `d1` whether each is a
+        # double's side, in the layout's order (the end played on goes, the new one
+        # comes last), so that a play is recorded as the index of its end in
+        # `Layout.ends` (no layout codes made: `_Pending.settle` reads the ends).
+        # `plain`: both are plain tiles' ends, and the moves come end by end; otherwise
+        # (a double's side open) tile by tile. `mirror`: a double led, its two sides one
+        # place to play.
         while True:
             h = held[s]
             a = h & spip[p0]
@@ -278,22 +289,20 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                         f ^= bit
                 tile = tiles[slot[bit]]
                 if at:
-                    jc, jp = c1, p1
+                    jp = p1
                 else:
-                    jc, jp, c0, p0 = c0, p0, c1, p1
-                add((s, tile, jc | jp, 0))
+                    jp, d0, p0 = p0, d1, p1
+                add((s, tile, at, 0))
                 hi = tile.high
                 if hi == tile.low:
-                    c1, p1 = nodes << 8 | 96, hi
+                    d1 = True
+                    p1 = hi
                     plain = False
                 else:
-                    if hi == jp:
-                        c1, p1 = nodes << 8 | 32, tile.low
-                    else:
-                        c1, p1 = nodes << 8, hi
-                    plain = not c0 & 192
+                    d1 = False
+                    p1 = tile.low if hi == jp else hi
+                    plain = not d0
                 mirror = False
-                nodes += 1
                 passes = drew = 0
                 h ^= bit
                 held[s] = h
@@ -498,7 +507,16 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     if table_points:
                         points = _add_points(game, s, table_points, exact)
                         if points and at_once and max(competitors) >= target:  # type: ignore[operator]
-                            _finish(game, held, tiles, record, t, journal, len(record) - draws_made)
+                            _finish(
+                                game,
+                                held,
+                                tiles,
+                                record,
+                                t,
+                                journal,
+                                len(record) - draws_made,
+                                False,
+                            )
                             game.phase = _PLAY
                             game._game_over()
                             _leave(game, lazy)
@@ -530,7 +548,9 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
                     result = _BLOCKED
                     break
                 s = nxt[s]
-    pips = _finish(game, held, tiles, record, t, journal, len(record) - draws_made)
+    pips = _finish(game, held, tiles, record, t, journal, len(record) - draws_made, line)
+    if line:  # (not counted as it went) every tile gone from the hands was laid
+        nodes = first_nodes + len(tiles) - sum(map(len, game.hands))
     # `Game._end_play` and `_score_hand`, without the events.
     assert result is not None
     game.result = result
@@ -641,6 +661,7 @@ def _finish(
     turn: _Turn | None,
     journal: Journal,
     refs: int,
+    line: bool,
 ) -> list[int]:
     """The hands back from slots to lists, the inputs left to be made when read; the
     pips left in each hand."""
@@ -664,6 +685,7 @@ def _finish(
     pending.journal = journal
     pending.record = record
     pending.ref = game._refs
+    pending.line = line
     game._refs += refs
     game._pending = pending
     d = game.__dict__  # made when read (`_Lazy`): the hands' bits too
