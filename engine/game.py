@@ -24,7 +24,7 @@ from enum import Enum
 from functools import partial
 from itertools import repeat, starmap
 from operator import attrgetter, is_, itemgetter
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, SupportsIndex
 
 from engine.events import (
     AlertEvent,
@@ -1364,6 +1364,13 @@ class _Lazy(Game):
             self._settle()
             return getattr(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """`copy`, `deepcopy` and `pickle` see a `Game` with everything made: a shallow
+        copy of the parts left to be made would share them, and each game would make
+        the same inputs into the one journal."""
+        self._settle()  # (a `Game` from here on)
+        return self.__reduce_ex__(protocol)
 
 
 def _placed(tile: Tile, seat: int | None, coords: Coords | None) -> dict[str, Any]:

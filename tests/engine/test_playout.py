@@ -9,8 +9,11 @@ ruleset at every seat count, and variants of them that reach the rarer rules.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -210,3 +213,55 @@ def test_a_table_game_is_refused() -> None:
     game.start()
     with pytest.raises(ValueError, match="full information"):
         play_out(game, random.Random(1))
+
+
+def _lazy_game(name: str, seats: int, dealt: bool) -> Game:
+    """A game whose last hand was played out (a `_Lazy`, its turn record and journal
+    not made yet); `dealt`: and the next hand dealt (its turn record and bits not made)."""
+    game = Game(rules_named(name), seats, mode=Mode.FULL, seed=11)
+    game.start()
+    rng = random.Random(11)
+    for _ in range(3):
+        play_out(game, rng)
+        assert game.phase is Phase.HAND_OVER
+        game.next_hand()
+    play_out(game, rng)
+    if dealt:
+        game.next_hand()
+    assert type(game) is _Lazy
+    return game
+
+
+def _pickled(game: Game) -> Game:
+    copied: Game = pickle.loads(pickle.dumps(game))
+    return copied
+
+
+COPIES: dict[str, Callable[[Game], Game]] = {
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+    "pickle": _pickled,
+}
+
+
+@pytest.mark.parametrize("how", list(COPIES))
+@pytest.mark.parametrize(
+    ("name", "seats"), [("puerto-rico", 4), ("walnut", 2), ("every-spinner", 3)]
+)
+@pytest.mark.parametrize("dealt", [False, True])
+def test_a_lazy_game_survives_copies_and_pickling(
+    how: str, name: str, seats: int, dealt: bool
+) -> None:
+    """Copied or pickled while parts are left to be made, a game is made whole first: the
+    copy equals the game as read, and (deep copies) plays on the same."""
+    game = _lazy_game(name, seats, dealt)
+    expected = _lazy_game(name, seats, dealt)
+    copied = COPIES[how](game)
+    assert type(copied) is Game
+    assert state(copied) == state(game) == state(expected)
+    if how != "copy":  # (a shallow copy shares the game's lists: not played on)
+        for one in (copied, game):
+            if one.phase is Phase.HAND_OVER:
+                one.next_hand()
+            play_out(one, random.Random(5))
+        assert state(copied) == state(game)
