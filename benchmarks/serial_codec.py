@@ -19,6 +19,8 @@ from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.link import BoardLink, LinkSettings
 from firmware_bridge.messages import Direction, Heartbeat, Place, TileAt
 
+WIRE_BYTES_S = 115200 / 10  # 8N1: ten bits a byte
+
 
 def codec(seconds: float) -> None:
     frames = [
@@ -39,8 +41,11 @@ def codec(seconds: float) -> None:
             encode(f)
         n += len(frames)
     encode_rate = n / (time.perf_counter() - start)
-    print(f"decode: {decode_rate:,.0f} frames/s ({len(data) / len(frames):.0f} bytes each)")
-    print(f"encode: {encode_rate:,.0f} frames/s")
+    size = len(data) / len(frames)
+    wire = WIRE_BYTES_S / size  # what 115200 baud 8N1 can carry of these frames
+    print(f"decode: {decode_rate:,.0f} frames/s ({size:.0f} bytes each), "
+          f"{decode_rate / wire:,.0f}x the wire's {wire:,.0f} frames/s")  # fmt: skip
+    print(f"encode: {encode_rate:,.0f} frames/s, {encode_rate / wire:,.0f}x the wire")
 
 
 def idle(seconds: float) -> None:
@@ -58,10 +63,10 @@ def idle(seconds: float) -> None:
     print(f"idle link + emulator: {100 * cpu / seconds:.1f} % of one core over {seconds:g} s")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     codec(args.seconds)
     idle(args.seconds)
 
