@@ -5,7 +5,8 @@ PicoChess's reconciliation order, on whole settled snapshots (never raw events):
 1. unchanged: the accepted layout is on the table, nothing else (small nudges of
    accepted tiles are fine and update their coordinates);
 2. new tiles that are legal plays by geometry (`engine.geometry.locate`), one, or a
-   quick pair in sequence: `game.play` each, for the turn seat;
+   quick pair in sequence: `game.play` each, for the turn seat, in the order they
+   were first seen in any snapshot (judged or not);
 3. the last accepted play is gone: `game.undo()` (then the rest of the snapshot is
    judged again, so a last play slid to another end is taken back and played there);
    unless a new tile lies against its open end: then it was not read, not taken back
@@ -216,6 +217,8 @@ class Reconciler:
         self._known: list[Tile] = game.layout.tiles()  # the layout as we last left it
         self._ignored: dict[Tile, SeenTile] = {}  # taken back by a command, still lying there
         self._aliases: dict[Tile, Tile] = {}  # a tile as read -> the tile it was corrected to
+        self._looks = 0  # snapshots seen this hand, judged or not
+        self._first_seen: dict[Tile, int] = {}  # a tile not in the layout -> when first seen
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -241,6 +244,7 @@ class Reconciler:
         """Judge one settled snapshot of the surface."""
         self._new_hand_check()
         self._catch_up()
+        self._note_new(snapshot)
         if snapshot.unsure:
             log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))
             return []
@@ -253,6 +257,22 @@ class Reconciler:
             out = self._settle() + self._count(tiles)
         self._known = self.game.layout.tiles()
         return out
+
+    def _note_new(self, snapshot: Snapshot) -> None:
+        """Remember when each tile not in the layout was first seen, in every snapshot,
+        judged or not: when several new tiles are judged at once (the source read none
+        of the snapshots between them surely), they are played in the order they came.
+        A tile a sure snapshot no longer holds is forgotten (lifted); one missing from
+        an unsure snapshot may just not have been read there."""
+        self._looks += 1
+        in_layout = set(self.game.layout.tiles())
+        here = {s.tile for s in snapshot.tiles}
+        for tile in [
+            t for t in self._first_seen if t in in_layout or (not snapshot.unsure and t not in here)
+        ]:
+            del self._first_seen[tile]
+        for tile in here - in_layout:
+            self._first_seen.setdefault(tile, self._looks)
 
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Raise the pending alert if its grace time has run out by `now`."""
@@ -409,7 +429,16 @@ class Reconciler:
         """Play every new tile, in an order where each is legal, or say what is wrong."""
         layout = self.game.layout.copy()
         coords = self._node_coords(layout)
-        remaining = sorted(extras, key=lambda s: (not s.tile.is_double, -s.tile.high))
+        # The order they were first seen in; among tiles first seen together, doubles
+        # first, highest first (a guess: nothing tells their order).
+        remaining = sorted(
+            extras,
+            key=lambda s: (
+                self._first_seen.get(s.tile, self._looks + 1),
+                not s.tile.is_double,
+                -s.tile.high,
+            ),
+        )
         order: list[tuple[SeenTile, OpenEnd | None]] = []
         while remaining:
             step = next(
@@ -564,6 +593,7 @@ class Reconciler:
             self._placed.clear()
             self._ignored.clear()
             self._aliases.clear()
+            self._first_seen.clear()
             self._known = self.game.layout.tiles()
             self._counts = None
             self._cleared = False
