@@ -429,14 +429,18 @@ class Reconciler:
         """Play every new tile, in an order where each is legal, or say what is wrong."""
         layout = self.game.layout.copy()
         coords = self._node_coords(layout)
-        # The order they were first seen in; among tiles first seen together, doubles
-        # first, highest first (a guess: nothing tells their order).
+        # The order they were first seen in; among tiles first seen in one snapshot,
+        # the order it lists them (the camera lists tiles in the order its readings
+        # first held them), and on an empty layout doubles first, highest first.
+        listed = {s.tile: i for i, s in enumerate(extras)}
+        lead = not layout.nodes
         remaining = sorted(
             extras,
             key=lambda s: (
                 self._first_seen.get(s.tile, self._looks + 1),
-                not s.tile.is_double,
-                -s.tile.high,
+                lead and not s.tile.is_double,
+                -s.tile.high if lead else 0,
+                listed[s.tile],
             ),
         )
         order: list[tuple[SeenTile, OpenEnd | None]] = []

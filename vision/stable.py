@@ -11,20 +11,22 @@ taken until the scene has been still again for `still_frames` frames.
 `ArmCheck` finds an arm lying still (which the gate cannot see move). `StableReadings`
 wants the same reading (the same tiles, each half within a tolerance) from `hold`
 frames in a row before it becomes an observation, and passes an observation on only
-when it differs from the last one. `UnreadableWatch` tells when unsure places have
-stood for a while.
+when it differs from the last one; its tiles come in the order readings first held
+them (several new tiles in one observation are played in that order).
+`UnreadableWatch` tells when unsure places have stood for a while.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile, Snapshot, Unsure
+from engine.tiles import Tile
 
 __all__ = [
     "ArmCheck",
@@ -252,6 +254,7 @@ class StableReadings:
         self.tolerance_mm = tolerance_mm
         self._streak: list[Snapshot] = []
         self.last: Snapshot | None = None  # the last observation passed on
+        self._first: dict[Tile, float] = {}  # a tile -> when a reading first held it
 
     def interrupt(self) -> None:
         """The scene moved: the readings so far no longer count."""
@@ -259,11 +262,16 @@ class StableReadings:
 
     def offer(self, reading: Snapshot) -> Snapshot | None:
         """One settled frame's reading; the new observation, if this one completes it."""
+        reading = self._in_order_first_read(reading)
         if self._streak and not same_reading(self._streak[-1], reading, self.tolerance_mm):
             self._streak.clear()
         self._streak.append(reading)
         if len(self._streak) < self.hold:
             return None
+        if not reading.unsure:  # held and sure: a tile it lacks was lifted
+            here = {seen.tile for seen in reading.tiles}
+            for tile in [t for t in self._first if t not in here]:
+                del self._first[tile]
         if self.last is not None and same_reading(self.last, reading, self.tolerance_mm):
             return None
         self.last = reading
@@ -273,6 +281,24 @@ class StableReadings:
     def holding(self) -> Snapshot | None:
         """The reading that has held `hold` times, if the latest has."""
         return self._streak[-1] if len(self._streak) >= self.hold else None
+
+    def _in_order_first_read(self, reading: Snapshot) -> Snapshot:
+        """The reading with its tiles in the order readings first held them, even
+        readings that never held long enough to be passed on (a flickering unsure
+        place, a light change, a quick hand): when one observation shows several new
+        tiles, the reconciler plays them in this order. A tile is forgotten once a
+        reading without unsure places that held lacks it (lifted); one missing from a
+        single reading or from one with unsure places may just not have been read."""
+        here = {seen.tile for seen in reading.tiles}
+        for tile in here:
+            self._first.setdefault(tile, reading.at)
+        order = sorted(
+            range(len(reading.tiles)),
+            key=lambda i: (self._first[reading.tiles[i].tile], i),
+        )
+        if order == list(range(len(order))):
+            return reading
+        return replace(reading, tiles=tuple(reading.tiles[i] for i in order))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,9 @@
 When no snapshot between two plays was judged (an unsure place stood in each), the
 next judged snapshot holds both new tiles. Their order decides which seat played
 which: the reconciler plays them in the order they first showed in any snapshot,
-judged or not, and guesses (doubles first, highest first) only between tiles first
-seen together. Before, it always guessed: a 5-3 laid before a 0-0 was played after it
-(rendered game 2 of the camera benchmark).
+judged or not, and tiles first seen together in the order the snapshot lists them.
+Before, it always guessed (doubles first, highest first): a 5-3 laid before a 0-0 was
+played after it (rendered game 2 of the camera benchmark).
 """
 
 from __future__ import annotations
