@@ -27,7 +27,9 @@ reported unsure (and over the whole play area when it read nothing at all):
 4. the pips near each place must be explained exactly, each by one tile, the tiles not
    overlapping: every way of doing so is looked for, and only the tiles that are in
    all of them are read. A place whose pips are all explained is no longer unsure;
-   anything else stays unsure.
+   anything else stays unsure. A divider-like line on no tile read (a tile without
+   pips) keeps its window's places unsure and is an unsure place itself, listed
+   first, so the unreadable spot points at it.
 
 The detector alone (no calibration) never runs this; nor does a frame without
 unsure places that read some tile.
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -56,6 +58,7 @@ U8 = NDArray[np.uint8]
 # for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
 # region without a divider, a tile of the wrong size. Not a hand (partly covered).
 WRONG_SIZE = "not the size of a tile"
+LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
 READ_AGAIN = frozenset(
     {
         "pips of a tile that was not read",
@@ -203,6 +206,7 @@ def _read_places(
     free: list[FloatArray] = []
     known = list(detection.tiles)
     unread: set[int] = set()  # places in a window with a line on no tile
+    lines: list[FloatArray] = []  # those lines, image pixels
     for box_lo, box_hi, members in _merge(boxes):
         window = _read_window(
             image, calibration, tone, scale, (length_mm, width_mm), box_lo, box_hi, known
@@ -213,7 +217,20 @@ def _read_places(
         free.append(window.free)
         if window.lines:
             unread |= set(members)
+            lines.append(window.line_at)
+    # A line on no tile is an unsure place itself, where the tile lies (an unsure place
+    # nearer than a tile width says as much): UNREADABLE points there, not at the
+    # place whose window found it.
+    at = calibration.px_to_mm(np.concatenate(lines)) if lines else np.zeros((0, 2))
+    spots = [(u, calibration.px_to_mm((u.x, u.y))) for u in detection.unsure]
+    by_line = tuple(
+        UnsureRegion(float(px[0]), float(px[1]), LOOSE_LINE)
+        for px, mm in zip(np.concatenate(lines) if lines else [], at, strict=True)
+        if all(np.linalg.norm(mm - c) > width_mm for _, c in spots)
+    )
     if not added:
+        if by_line:
+            return replace(detection, unsure=(*by_line, *detection.unsure))
         return detection
     # A place is read when pips lie near it and every one of them is on a tile read.
     left_mm = calibration.px_to_mm(np.concatenate(left)) if left else np.zeros((0, 2))
@@ -243,7 +260,7 @@ def _read_places(
         for u in detection.unsure
         if u not in places or places.index(u) in unread or not read_there(u)
     )
-    return replace(detection, tiles=(*detection.tiles, *added), unsure=keep)
+    return replace(detection, tiles=(*detection.tiles, *added), unsure=(*by_line, *keep))
 
 
 def _merge(
@@ -338,6 +355,7 @@ def _read_window(
         _to_image(pips[left], back),
         _to_image(pips[free], back),
         len(lines) > 0,
+        _to_image(lines, back),
     )
 
 
@@ -379,6 +397,7 @@ class Window:
     left: FloatArray
     free: FloatArray
     lines: bool = False
+    line_at: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))  # image pixels
 
 
 def _to_image(pts: FloatArray, back: FloatArray) -> FloatArray:
