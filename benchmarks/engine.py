@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # Run as `python benchmarks/engine.py`, this file's folder heads sys.path and its name
 # would shadow the `engine` package: look it up from the project root instead.
@@ -50,6 +51,9 @@ _ROOT = _HERE.parent
 sys.path[:] = [p for p in sys.path if Path(p or os.curdir).resolve() != _HERE]
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
+
+if TYPE_CHECKING:
+    from engine import Game
 
 GAME_HANDS = 50  # our engine: a fresh game every so many hands (the hands are what count)
 NO_TARGET = 10**9  # our engine: a target no game reaches, so that no game ends mid-hand
@@ -174,9 +178,14 @@ class Ours(Engine):
             game = self.game
             game.next_hand()
         self.played += 1
-        self.play_hand(game, self.players)  # raises if the engine refuses a move it offered
+        laid = self.play(game)
         if game.phase is not self.hand_over:
             raise self.fail(f"a hand stopped in phase {game.phase}")
+        return laid
+
+    def play(self, game: Game) -> int:
+        """Play the hand dealt to its end; the tiles laid."""
+        self.play_hand(game, self.players)  # raises if the engine refuses a move it offered
         return len(game.layout)
 
     def check(self) -> None:
@@ -214,17 +223,8 @@ class OursPlayOut(Ours):
         self.name = f"ours play-out ({ruleset})"
         self.play_out = play_out
 
-    def hand(self) -> int:
-        if self.played % GAME_HANDS == 0:
-            game = self.game = self.new_game()
-        else:
-            game = self.game
-            game.next_hand()
-        self.played += 1
-        laid = self.play_out(game, self.rng)
-        if game.phase is not self.hand_over:
-            raise self.fail(f"a hand stopped in phase {game.phase}")
-        return laid
+    def play(self, game: Game) -> int:
+        return self.play_out(game, self.rng)
 
 
 # --- the `dominoes` package --------------------------------------------------------------

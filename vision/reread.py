@@ -33,6 +33,19 @@ U8 = NDArray[np.uint8]
 MIN_CONTRAST = 20
 
 
+def _half_window(img: U8, tile: TileHypothesis, side: int) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) round half `side`, 0.6 tile widths each way, clipped to
+    the image; None when too little of it is in the image."""
+    hx, hy = tile.half_centres()[side]
+    r = int(np.ceil(0.6 * tile.width))
+    h, w = img.shape
+    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
+    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    return x0, y0, x1, y1
+
+
 def reread_half(
     img: U8,
     bright: U8,
@@ -42,13 +55,10 @@ def reread_half(
     ref_area: float,
 ) -> HalfReading | None:
     """Read half `side` again with a threshold set from that half alone, if possible."""
-    hx, hy = tile.half_centres()[side]
-    r = int(np.ceil(0.6 * tile.width))
-    h, w = img.shape
-    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
-    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    window = _half_window(img, tile, side)
+    if window is None:
         return None
+    x0, y0, x1, y1 = window
     roi = img[y0:y1, x0:x1]
     roi_bright = bright[y0:y1, x0:x1]
     roi_solid = solid[y0:y1, x0:x1] > 0
@@ -91,13 +101,11 @@ def apart_half(
     size = round(APART * pip)
     if size < 3:
         return None
-    hx, hy = tile.half_centres()[side]
-    r = int(np.ceil(0.6 * tile.width))
-    h, w = img.shape
-    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
-    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    window = _half_window(img, tile, side)
+    if window is None:
         return None
+    x0, y0, x1, y1 = window
+    hx, hy = tile.half_centres()[side]
     roi, roi_bright = img[y0:y1, x0:x1], bright[y0:y1, x0:x1]
     ys, xs = np.mgrid[y0:y1, x0:x1]
     along = (xs - hx) * tile.nx + (ys - hy) * tile.ny
@@ -147,13 +155,11 @@ def faint_pips(
     reads one pip short: as a blank when it is the only one. Seen at half the
     contrast it is still a round mark of a pip's size; noise and grain are not.
     """
-    hx, hy = tile.half_centres()[side]
-    r = int(np.ceil(0.6 * tile.width))
-    h, w = img.shape
-    x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
-    x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    window = _half_window(img, tile, side)
+    if window is None:
         return 0
+    x0, y0, x1, y1 = window
+    hx, hy = tile.half_centres()[side]
     roi = img[y0:y1, x0:x1]
     roi_bright = bright[y0:y1, x0:x1]
     min_contrast, rel_contrast, split = need

@@ -23,7 +23,7 @@ from vision.dividers import (
     suppress,
 )
 from vision.facedown import leftovers
-from vision.junctions import split_junctions
+from vision.junctions import line_kernel, split_junctions
 from vision.marks import (
     LIGHT_TABLE,
     Blobs,
@@ -637,16 +637,6 @@ LINE_ANGLES = 12  # orientations of the straight-segment test, 15 degrees apart
 LINE_PIPS = 2.5  # a divider segment is at least this many pip diameters long
 
 
-def _line_kernel(length: int, angle: float) -> NDArray[np.uint8]:
-    kernel = np.zeros((length, length), dtype=np.uint8)
-    c = (length - 1) / 2.0
-    dx, dy = c * np.cos(angle), c * np.sin(angle)
-    p0 = (round(c - dx), round(c - dy))
-    p1 = (round(c + dx), round(c + dy))
-    cv2.line(kernel, p0, p1, 1, 1)
-    return kernel
-
-
 def _thin(mask: NDArray[np.uint8], pip: float) -> NDArray[np.uint8]:
     """The parts of `mask` that hold a straight segment longer than a pip, in any
     direction: a divider line that a blurred pip touches comes apart from it, and the
@@ -661,7 +651,7 @@ def _thin(mask: NDArray[np.uint8], pip: float) -> NDArray[np.uint8]:
     mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
     out = np.zeros_like(mask)
     for i in range(LINE_ANGLES):
-        kernel = _line_kernel(length, np.pi * i / LINE_ANGLES)
+        kernel = line_kernel(length, np.pi * i / LINE_ANGLES)
         out |= np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), dtype=np.uint8)
     return out
 
