@@ -217,7 +217,7 @@ class Reconciler:
         self._known: list[Tile] = game.layout.tiles()  # the layout as we last left it
         self._ignored: dict[Tile, SeenTile] = {}  # taken back by a command, still lying there
         self._aliases: dict[Tile, Tile] = {}  # a tile as read -> the tile it was corrected to
-        self._looks = 0  # snapshots seen this hand, judged or not
+        self._looks = 0  # snapshots seen so far, judged or not (a clock for _first_seen)
         self._first_seen: dict[Tile, int] = {}  # a tile not in the layout -> when first seen
 
     # --- reading ---------------------------------------------------------------------------
