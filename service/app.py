@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from config.settings import Settings
+from engine.alerts import AlertCode, Severity
+from engine.messages import message
 from engine.rules import Rules
 from engine.surface import Snapshot
 from firmware_bridge.adapter import (
@@ -252,16 +254,13 @@ class TableService:
 
     def _on_unreadable(self, spot: Any) -> None:
         """A `service.camera.CameraUnreadable`: a standing UNREADABLE warning."""
-        words = {
-            "en": "The camera cannot read a tile here: move the hand or the tile away.",
-            "es": "La cámara no puede leer una ficha aquí: aparte la mano o la ficha.",
-        }
+        code = AlertCode.UNREADABLE
         language = self.core.game.language if self.core.game is not None else "en"
         self.core.raise_alert(
             "camera:unreadable",
-            "UNREADABLE",
-            "warning",
-            words.get(language, words["en"]),
+            code,
+            code.severity,
+            message(code, language),
             xa=round(spot.x_mm),
             ya=round(spot.y_mm),
         )
@@ -314,7 +313,7 @@ class TableService:
             try:
                 if alert.get("resolved"):
                     self.board.leds_off()
-                elif alert.get("severity") == "illegal":
+                elif alert.get("severity") == Severity.ILLEGAL.value:
                     x, y = alert.get("xa"), alert.get("ya")
                     if isinstance(x, int) and isinstance(y, int):
                         self.board.led(x, y, "RED")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from engine.alerts import AlertCode
 from firmware_bridge.adapter import ButtonEvent
 from firmware_bridge.messages import ButtonAction
 
@@ -40,5 +41,6 @@ def command_for(event: ButtonEvent, state: dict[str, Any] | None) -> dict[str, A
     seats = len(state["seats"]) if state else 0
     if event.button >= seats:
         return None
-    asking = any(a.get("code") == "LEAD_UNKNOWN" for a in (state or {}).get("alerts", []))
+    lead_unknown = AlertCode.LEAD_UNKNOWN.value
+    asking = any(a.get("code") == lead_unknown for a in (state or {}).get("alerts", []))
     return {"id": cmd_id, "action": "lead" if asking else "pass", "seat": event.button}

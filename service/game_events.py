@@ -31,7 +31,7 @@ class Numbering:
         if isinstance(event, UndoEvent):
             body["undone"] = self.ref_seq.get(event.undone, event.undone)
         if isinstance(event, AlertEvent):
-            body["id"] = f"{event.code.lower()}-{self.seq}"
+            body["id"] = f"{event.code.value.lower()}-{self.seq}"
         body["game_id"] = self.game_id
         return stamp(self.table, body, seq=self.seq, now=now)
 

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine import rulesets
+from engine.alerts import AlertCode, Severity
 from engine.events import AlertEvent, Coords, Event, GameEvent, Judgement, Reason, UndoEvent
 from engine.game import Game, Mode, Phase, PlayInput, Target
 from engine.geometry import GeometryError, TileSize, edge_positions
@@ -46,6 +47,7 @@ from service.reconciler import (
 
 log = logging.getLogger(__name__)
 
+_OFFLINE = {"board": AlertCode.BOARD_OFFLINE, "camera": AlertCode.CAMERA_OFFLINE}
 SIDES: dict[int, tuple[str, ...]] = {
     2: ("bottom", "top"),
     3: ("bottom", "left", "right"),
@@ -363,14 +365,11 @@ class TableCore:
         if self._sources.get(source) == online:
             return
         self._sources[source] = online
-        code = "BOARD_OFFLINE" if source == "board" else "CAMERA_OFFLINE"
+        code = _OFFLINE[source]
         key = f"source:{source}"
         if not online:
-            text = {
-                "en": f"The {source} is offline: plays are not seen. {detail}".strip(),
-                "es": f"El {'tablero' if source == 'board' else 'cámara'} no responde.",
-            }
-            self.raise_alert(key, code, "fault", text.get(self._language(), text["en"]))
+            text = message(code, self._language(), detail=detail)
+            self.raise_alert(key, code, code.severity, text)
         else:
             self.resolve_alert(key)
 
@@ -382,8 +381,8 @@ class TableCore:
     def raise_alert(
         self,
         key: str,
-        code: str,
-        severity: str,
+        code: AlertCode,
+        severity: Severity,
         text: str,
         **where: Any,
     ) -> None:
@@ -391,11 +390,11 @@ class TableCore:
         if any(s.key == key for s in self._standing):
             return
         payload: dict[str, Any] = {
-            "code": code,
-            "severity": severity,
+            "code": code.value,
+            "severity": severity.value,
             "message": text,
             "resolved": False,
-            "id": f"{code.lower()}-{self.journal.last_seq() + 1}",
+            "id": f"{code.value.lower()}-{self.journal.last_seq() + 1}",
             **{k: v for k, v in where.items() if v is not None},
         }
         self._standing.append(_Standing(key, payload))
@@ -459,7 +458,7 @@ class TableCore:
         if isinstance(event, UndoEvent):
             body["undone"] = self._numbers.ref_seq.get(event.undone, event.undone)
         if isinstance(event, AlertEvent):
-            body["id"] = f"{event.code.lower()}-{self.journal.last_seq() + 1}"
+            body["id"] = f"{event.code.value.lower()}-{self.journal.last_seq() + 1}"
         if isinstance(event, GameEvent):
             body["game_id"] = self.game_id
         return body
@@ -475,13 +474,13 @@ class TableCore:
         )
         standing = next((s for s in self._standing if s.key == "lead"), None)
         if waiting and standing is None and game is not None:
-            text = message(Reason.LEAD_UNKNOWN, self._language())
+            code = AlertCode.LEAD_UNKNOWN
             payload = {
-                "code": "LEAD_UNKNOWN",
-                "severity": "warning",
-                "message": text,
+                "code": code.value,
+                "severity": code.severity.value,
+                "message": message(code, self._language()),
                 "resolved": False,
-                "id": f"lead_unknown-{self.journal.last_seq() + 1}",
+                "id": f"{code.value.lower()}-{self.journal.last_seq() + 1}",
                 "tile": game.layout.nodes[0].tile.text,
             }
             self._standing.append(_Standing("lead", payload))

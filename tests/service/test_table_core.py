@@ -100,3 +100,14 @@ def test_counts_score_the_hand_once_every_seat_is_counted(tmp_path: Path, rules:
     assert state["phase"] == "hand_over"
     assert state["history"][0]["pips"] == [3, 5, 11, 13]
     check_all(core)
+
+
+def test_a_source_offline_alert_says_its_detail_in_the_tables_language(tmp_path: Path) -> None:
+    core, _ = core_at(tmp_path, rules="walnut", seats=4, language="es")
+    core.source_status("board", False, "sin respuesta desde hace 3 s")
+    (alert,) = core.state()["alerts"]
+    assert (alert["code"], alert["severity"]) == ("BOARD_OFFLINE", "fault")
+    assert alert["message"] == "El tablero no responde. sin respuesta desde hace 3 s"
+    core.source_status("board", True)
+    assert not core.state()["alerts"]
+    check_all(core)
