@@ -28,7 +28,7 @@ from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
 from display.settings import DisplaySettings
-from display.sse import stream
+from mqttweb.sse import stream
 
 log = logging.getLogger(__name__)
 

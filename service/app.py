@@ -32,12 +32,12 @@ from firmware_bridge.adapter import (
     LinkChanged,
 )
 from firmware_bridge.link import LinkSettings
+from mqttweb.envelope import stamp
 from service import commands as cmd
 from service.buttons import command_for
 from service.cli_engine import find_rules
 from service.journal import Journal
 from service.mqtt_link import MqttLink
-from service.payloads import stamp
 from service.table import Published, TableConfig, TableCore
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.events import AlertEvent, Event, PassEvent, PlayEvent, UndoEvent
-from service.payloads import stamp
+from mqttweb.envelope import stamp
 
 
 @dataclass

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from service.payloads import stamp
+from mqttweb.envelope import stamp
 
 log = logging.getLogger(__name__)
 

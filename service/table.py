@@ -31,9 +31,9 @@ from engine.messages import message
 from engine.rules import Rules, RulesError
 from engine.surface import Snapshot
 from engine.tiles import Tile, TileError
+from mqttweb.envelope import utc_ts
 from service import commands as cmd
 from service.journal import Journal
-from service.payloads import utc_ts
 from service.reconciler import (
     Accepted,
     Alert,
