@@ -10,7 +10,8 @@ from engine import Game, rulesets
 from engine.game import PlayInput
 from service import commands as cmd
 from service.journal import Journal
-from service.table import Published, TableConfig, TableCore, play_input
+from service.table import TableConfig, TableCore, play_input
+from service.table_events import Recorded
 from tests.fixtures.spec import validate
 
 
@@ -20,11 +21,11 @@ def last_play(game: Game) -> PlayInput:
     return action
 
 
-def core_at(state_dir: Path, **config: object) -> tuple[TableCore, list[Published]]:
+def core_at(state_dir: Path, **config: object) -> tuple[TableCore, list[Recorded]]:
     journal = Journal(state_dir, "t1")
     core = TableCore(TableConfig(table="t1", **config), journal, rulesets.load)  # type: ignore[arg-type]
-    heard: list[Published] = []
-    core.listeners.append(heard.append)
+    heard: list[Recorded] = []
+    core.bus.subscribe(Recorded, heard.append)
     core.start()
     return core, heard
 

@@ -23,7 +23,7 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.game_events import Numbering
+from service.payloads import Numbering
 from service.table import SIDES
 
 
