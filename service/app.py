@@ -37,9 +37,9 @@ from firmware_bridge.link import LinkSettings
 from mqttweb.envelope import stamp
 from service import commands as cmd
 from service.buttons import command_for
-from service.cli_engine import find_rules
 from service.journal import Journal
 from service.mqtt_link import MqttLink
+from service.rulesets import find_rules
 from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
 from service.table import TableConfig, TableCore
 from service.table_events import Answered, Spot, StateChanged
