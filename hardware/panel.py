@@ -31,7 +31,7 @@ from hardware.commands import Action, ButtonRole, CommandIds, Submit
 from hardware.debounce import QuietGuard
 from hardware.errors import PinFactoryError, PinSetupError
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, LED_PATTERNS, Pattern, Severity, most_severe
-from hardware.settings import PanelSettings
+from hardware.wiring import PanelWiring
 
 __all__ = ["Panel"]
 
@@ -46,7 +46,7 @@ FACTORY_HELP = (
 
 
 class Panel:
-    """The players' panel, built from `PanelSettings`; a context manager like gpiozero devices.
+    """The players' panel, built from its `PanelWiring`; a context manager like gpiozero devices.
 
     ``pin_factory`` is injectable like every gpiozero device's (e.g. ``MockFactory()``);
     None means gpiozero's default (lgpio on a Pi 4 or Pi 5, or $GPIOZERO_PIN_FACTORY).
@@ -56,7 +56,7 @@ class Panel:
 
     def __init__(
         self,
-        settings: PanelSettings,
+        settings: PanelWiring,
         submit: Submit,
         *,
         pin_factory: Any = None,
@@ -319,7 +319,7 @@ class Panel:
         return f"<Panel {state} seats={self.settings.seats}>"
 
 
-def _button_roles(s: PanelSettings) -> list[tuple[ButtonRole, str]]:
+def _button_roles(s: PanelWiring) -> list[tuple[ButtonRole, str]]:
     roles = [(ButtonRole(f"pass[{i}]", Action.PASS, i), pin) for i, pin in enumerate(s.pass_)]
     roles += [(ButtonRole(f"draw[{i}]", Action.DRAW, i), pin) for i, pin in enumerate(s.draw)]
     singles = (

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from config.panel import PanelSettings
 from hardware.panel import Panel
-from hardware.settings import PanelSettings
 from tests.fixtures.spec import validate
 
 # A four-seat panel: per-seat PASS and DRAW, NEXT HAND, turn LEDs, alert LED, buzzer. UNDO

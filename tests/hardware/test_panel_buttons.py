@@ -9,8 +9,8 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from config.panel import PanelSettings
 from hardware.panel import Panel
-from hardware.settings import PanelSettings
 from tests.hardware.conftest import (
     MakePanel,
     Sent,

@@ -6,7 +6,8 @@ import pytest
 from gpiozero import LED, Button, Device
 from gpiozero.pins.mock import MockFactory
 
-from hardware import Panel, PanelError, PanelSettings, PinFactoryError, PinSetupError
+from config.panel import PanelSettings
+from hardware import Panel, PanelError, PinFactoryError, PinSetupError
 from hardware.patterns import Severity
 from tests.hardware.conftest import FOUR_SEATS, MakePanel, Sent, pin, press
 

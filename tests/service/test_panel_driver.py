@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from config.panel import PanelSettings
 from engine import Tile, rulesets
 from engine.game import PlayInput
 from hardware.panel import Panel
-from hardware.settings import PanelSettings
 from service import commands as cmd
 from service.journal import Journal
 from service.subscribers import PanelDriver
