@@ -130,6 +130,7 @@ class TableService:
             BoardFault: self._on_fault,
             BoardIdentity: self._on_identity,
             _FromPanel: self._on_panel,
+            cmd.Command: self._on_command,  # every command: the handler of its base class
         }
         self.core.bus.subscribe(StateChanged, self._state_changed)
         for subscriber in self._subscribers():
@@ -226,10 +227,11 @@ class TableService:
                 log.exception("table %s: could not handle %r", self.settings.table.id, item)
 
     def _dispatch(self, item: object) -> None:
-        if isinstance(item, cmd.Command):
-            self._on_command(item)
-            return
-        handler = self._handlers.get(type(item))
+        """The handler of the item's type, or of the nearest base class that has one."""
+        handler = next(
+            (h for kind in type(item).__mro__ if (h := self._handlers.get(kind)) is not None),
+            None,
+        )
         if handler is None:
             log.debug("table: ignored %r", item)
             return
