@@ -46,8 +46,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
-from service.game_events import Numbering
-from service.payloads import encode, stamp
+from mqttweb.envelope import encode, stamp
+from service.payloads import Numbering
 
 SEATS = 4
 EVENT_INTERVAL_S = 10.0  # one event per table every 10 s at tournament pace

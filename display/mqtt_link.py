@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
-from display.mqtt_client import connect_failure, handoff, new_client
 from display.settings import DisplaySettings
+from mqttweb.client import connect_failure, handoff, new_client
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
 """The display's web server (aiohttp): the page, its live view and its commands.
 
-- `GET /`: the page; `GET /static/...`: its scripts, styles and icons.
+- `GET /`: the page; `GET /static/...`: its scripts, styles and icons; `GET /alerts.js`:
+  the alert codes and their hints, made from the engine's (`display.alerts`).
 - `GET /events`: Server-Sent Events. `view` events carry the whole view as JSON, the
   first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
   live link from a dead one.
@@ -20,13 +21,14 @@ from pathlib import Path
 
 from aiohttp import web
 
+from display.alerts import alerts_module
 from display.commands import build_command
 from display.errors import CommandError
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
 from display.settings import DisplaySettings
-from display.sse import stream
+from mqttweb.sse import stream
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +37,20 @@ HUB = web.AppKey("hub", Hub)
 LINK = web.AppKey("link", MqttLink)
 SETTINGS = web.AppKey("settings", DisplaySettings)
 PIN_GUARD = web.AppKey("pin_guard", PinGuard)
+ALERTS_JS = web.AppKey("alerts_js", str)
 STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
 
 
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def alert_codes(request: web.Request) -> web.Response:
+    return web.Response(
+        text=request.app[ALERTS_JS],
+        content_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 async def view(request: web.Request) -> web.Response:
@@ -113,6 +124,7 @@ def make_app(settings: DisplaySettings) -> web.Application:
     """The aiohttp app; its start-up connects to MQTT, its clean-up disconnects."""
     app = web.Application()
     app[SETTINGS] = settings
+    app[ALERTS_JS] = alerts_module()
     hub = Hub(settings)
     link = MqttLink(settings, hub)
     hub.reread_state = link.reread_state
@@ -123,6 +135,7 @@ def make_app(settings: DisplaySettings) -> web.Application:
             settings.command_pin, tries=settings.pin_tries, lockout_s=settings.pin_lockout_s
         )
     app.router.add_get("/", index)
+    app.router.add_get("/alerts.js", alert_codes)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)

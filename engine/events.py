@@ -14,9 +14,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, NamedTuple
 
+from engine.alerts import AlertCode, Severity
+
 
 class Reason(Enum):
-    """Why a play, pass or count was refused (or OK). Each maps onto an alert code."""
+    """Why a play, pass or count was refused (or OK). Each maps onto an `AlertCode`."""
 
     OK = "ok"
     NO_MATCH = "no_match"  # touches an end showing another number
@@ -38,39 +40,39 @@ class Reason(Enum):
     NOTHING_TO_UNDO = "nothing_to_undo"
 
     @property
-    def alert_code(self) -> str:
-        """The spec/mqtt.md alert code this reason is reported under."""
+    def alert_code(self) -> AlertCode:
+        """The alert code of spec/mqtt.md this reason is reported under (OK has none)."""
         return _ALERT_CODES[self]
 
     @property
-    def severity(self) -> str:
-        return "warning" if self in _WARNINGS else "illegal"
+    def severity(self) -> Severity:
+        """The code's severity, unless this reason is milder than its code."""
+        return _MILDER.get(self) or self.alert_code.severity
 
 
-# The spec's alert codes have no entry for out-of-turn or out-of-phase input (the table
-# attributes every play to the turn seat, so only commands and replays can be out of turn):
-# they are reported as COUNT_MISMATCH, "the input disagrees with the game".
+# One line per reason. The table attributes every play to the turn seat, so only commands
+# and replays can be out of turn; such input is reported as COUNT_MISMATCH for now, "the
+# input disagrees with the game" (OUT_OF_TURN and BAD_DRAW are the spec's later codes).
 _ALERT_CODES = {
-    Reason.OK: "",
-    Reason.NO_MATCH: "NO_MATCH",
-    Reason.NOT_TOUCHING: "NOT_TOUCHING",
-    Reason.CLOSED_END: "CLOSED_END",
-    Reason.AMBIGUOUS_END: "NOT_TOUCHING",
-    Reason.UNKNOWN_TILE: "UNKNOWN_TILE",
-    Reason.DUPLICATE_TILE: "DUPLICATE_TILE",
-    Reason.BAD_LEAD: "BAD_LEAD",
-    Reason.LEAD_UNKNOWN: "LEAD_UNKNOWN",
-    Reason.EARLY_OUT: "EARLY_OUT",
-    Reason.FALSE_KNOCK: "FALSE_KNOCK",
-    Reason.COUNT_MISMATCH: "COUNT_MISMATCH",
-    Reason.NOT_IN_HAND: "COUNT_MISMATCH",
-    Reason.OUT_OF_TURN: "COUNT_MISMATCH",
-    Reason.WRONG_PHASE: "COUNT_MISMATCH",
-    Reason.NO_DRAWING: "COUNT_MISMATCH",
-    Reason.BONEYARD_EMPTY: "COUNT_MISMATCH",
-    Reason.NOTHING_TO_UNDO: "COUNT_MISMATCH",
+    Reason.NO_MATCH: AlertCode.NO_MATCH,
+    Reason.NOT_TOUCHING: AlertCode.NOT_TOUCHING,
+    Reason.CLOSED_END: AlertCode.CLOSED_END,
+    Reason.AMBIGUOUS_END: AlertCode.NOT_TOUCHING,
+    Reason.UNKNOWN_TILE: AlertCode.UNKNOWN_TILE,
+    Reason.DUPLICATE_TILE: AlertCode.DUPLICATE_TILE,
+    Reason.BAD_LEAD: AlertCode.BAD_LEAD,
+    Reason.LEAD_UNKNOWN: AlertCode.LEAD_UNKNOWN,
+    Reason.EARLY_OUT: AlertCode.EARLY_OUT,
+    Reason.FALSE_KNOCK: AlertCode.FALSE_KNOCK,
+    Reason.COUNT_MISMATCH: AlertCode.COUNT_MISMATCH,
+    Reason.NOT_IN_HAND: AlertCode.COUNT_MISMATCH,
+    Reason.OUT_OF_TURN: AlertCode.COUNT_MISMATCH,
+    Reason.WRONG_PHASE: AlertCode.COUNT_MISMATCH,
+    Reason.NO_DRAWING: AlertCode.COUNT_MISMATCH,
+    Reason.BONEYARD_EMPTY: AlertCode.COUNT_MISMATCH,
+    Reason.NOTHING_TO_UNDO: AlertCode.COUNT_MISMATCH,
 }
-_WARNINGS = {Reason.LEAD_UNKNOWN, Reason.NOTHING_TO_UNDO, Reason.WRONG_PHASE}
+_MILDER = {Reason.NOTHING_TO_UNDO: Severity.WARNING, Reason.WRONG_PHASE: Severity.WARNING}
 
 
 class HandResult(Enum):
@@ -186,7 +188,7 @@ class AlertEvent(NamedTuple):
     coords: Coords | None = None
 
     @property
-    def code(self) -> str:
+    def code(self) -> AlertCode:
         return self.reason.alert_code
 
     @property
@@ -195,8 +197,8 @@ class AlertEvent(NamedTuple):
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "code": self.code,
-            "severity": self.reason.severity,
+            "code": self.code.value,
+            "severity": self.reason.severity.value,
             "message": self.message,
             "resolved": False,
             "seat": self.seat,

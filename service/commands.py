@@ -65,6 +65,12 @@ class Command:
             out[f.metadata.get("json", f.name)] = list(value) if isinstance(value, tuple) else value
         return out
 
+    def as_input(self) -> dict[str, Any]:
+        """The command as the journal keeps it: its fields and `"input": <action>`."""
+        body = self.as_dict()
+        del body["id"], body["action"]
+        return body | {"input": self.action.value}
+
 
 @dataclass(frozen=True, kw_only=True)
 class NewGame(Command):
@@ -81,6 +87,14 @@ class NewGame(Command):
         if self.names is not None:
             out["seats"] = out.pop("names")
         return out
+
+    def as_input(self) -> dict[str, Any]:
+        """A new game's input always says `seats` (a number), `names` and `teams`."""
+        body = super().as_input()
+        body["seats"] = self.seats
+        body["names"] = list(self.names) if self.names else None
+        body["teams"] = list(self.teams) if self.teams else None
+        return body
 
 
 @dataclass(frozen=True, kw_only=True)

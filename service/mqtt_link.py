@@ -35,12 +35,13 @@ from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from config.settings import MqttSettings
+from mqttweb.envelope import encode, stamp
 from service.commands import Command
 from service.journal import Journal, JournalError
 from service.mqtt_discovery import discovery_messages, seat_config_topic
 from service.mqtt_intake import CommandIntake
 from service.mqtt_topics import HA_STATUS, Topics
-from service.payloads import encode, reply_payload, stamp
+from service.payloads import reply_payload
 
 log = logging.getLogger(__name__)
 

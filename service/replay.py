@@ -21,7 +21,7 @@ from engine.game import Game, Mode, Phase, Target
 from engine.layout import EdgeKind
 from engine.rules import Rules, RulesError
 from engine.tiles import Tile, TileError
-from service.game_events import Numbering
+from service.payloads import Numbering
 
 
 class ReplayError(ValueError):

@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from config.settings import default_state_dir
-from display.cli import password_from_file
-from display.mqtt_client import tls_from_flags, tls_options
+from mqttweb.client import tls_from_flags, tls_options
+from mqttweb.secret_file import password_from_file
 from tournament.errors import TournamentError
 from tournament.server import serve
 from tournament.settings import DeskSettings

@@ -34,8 +34,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from display.mqtt_client import connect_failure, handoff, new_client
-from service.payloads import encode, utc_ts
+from mqttweb.client import connect_failure, handoff, new_client
+from mqttweb.envelope import encode, utc_ts
 from tournament.board import Board
 from tournament.errors import StateDirError
 from tournament.settings import DeskSettings

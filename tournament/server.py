@@ -18,7 +18,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from display.sse import stream
+from mqttweb.sse import stream
 from tournament.desk import Desk, DeskLink
 from tournament.settings import DeskSettings
 

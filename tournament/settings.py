@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from display.mqtt_client import MqttTls, port_problem
+from mqttweb.client import MqttTls, port_problem
 from tournament.errors import SettingsError
 
 

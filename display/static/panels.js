@@ -2,7 +2,7 @@
 
 import { $, app, hooks, L, partnership, renderIf, seatName, seats, teamName } from "./context.js";
 import { clear, h, icon } from "./dom.js";
-import { alertText } from "./i18n.js";
+import { alertText, CODE } from "./i18n.js";
 import { layoutSvg } from "./layout.js";
 import { send } from "./send.js";
 import { tallySvg } from "./tally.js";
@@ -26,7 +26,7 @@ function drawAlerts(alerts) {
           h("div", { class: "alert-message" }, a.message),
           alertText(app.lang, a.code) && alertText(app.lang, a.code) !== a.message
             ? h("div", { class: "alert-help" }, alertText(app.lang, a.code)) : null,
-          a.code === "LEAD_UNKNOWN" ? seatButtons("lead") : null)),
+          a.code === CODE.LEAD_UNKNOWN ? seatButtons("lead") : null)),
     ),
   );
 }

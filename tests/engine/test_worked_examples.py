@@ -12,7 +12,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from service.cli_engine import replay
+from cli.engine import replay
 from tests.fixtures.spec import validate
 
 REPLAYS = Path(__file__).parent / "replays"

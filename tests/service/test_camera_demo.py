@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.cli_run import seat_zones
+from cli.run import seat_zones
 from tests.fixtures.mosquitto import free_port
 from vision.source import sim_whole_game
 

@@ -22,8 +22,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
-from service.game_events import Numbering
-from service.payloads import encode, stamp
+from mqttweb.envelope import encode, stamp
+from service.payloads import Numbering
 from service.table import SIDES
 
 

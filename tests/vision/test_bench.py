@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from service.cli import cli
+from cli.main import cli
 from vision.bench import (
     BenchDataError,
     Grid,

@@ -22,7 +22,8 @@ from engine import rulesets
 from engine.surface import Snapshot
 from service import commands as cmd
 from service.journal import Journal
-from service.table import Published, TableConfig, TableCore
+from service.table import TableConfig, TableCore
+from service.table_events import Recorded, StateChanged
 from tests.fixtures.spec import validate
 from vision.render import RenderStyle, TileStyle
 from vision.source import (
@@ -76,17 +77,18 @@ def referee(
     )
     out = Refereed()
 
-    def heard(published: Published) -> None:
-        for seq in published.seqs:
-            event = core.journal.event(seq)
-            assert event is not None
+    def recorded(recorded: Recorded) -> None:
+        for event in recorded.events:
             validate(event.kind, event.payload)
             out.events.append((event.kind, event.payload))
-        counts = published.state["zone_counts"]
+
+    def state_changed(changed: StateChanged) -> None:
+        counts = changed.payload["zone_counts"]
         if counts is not None and (not out.zone_counts or out.zone_counts[-1] != counts):
             out.zone_counts.append(counts)
 
-    core.listeners.append(heard)
+    core.bus.subscribe(Recorded, recorded)
+    core.bus.subscribe(StateChanged, state_changed)
     core.start()
     said = 0
     for scene, told in zip(game.scenes, game.told, strict=True):

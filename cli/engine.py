@@ -18,17 +18,7 @@ from engine.game import Game, Mode
 from engine.players import PLAYERS, Player, play_game
 from engine.rules import Rules, RulesError
 from service.replay import replay as run_replay
-
-
-def find_rules(name: str) -> Rules:
-    """A shipped ruleset by name, or a house's own TOML file by path."""
-    path = Path(name)
-    if name.endswith(".toml") or path.is_file():
-        try:
-            return Rules.parse(path.read_text(encoding="utf-8"), source=str(path))
-        except OSError as exc:
-            raise RulesError(f"{path}: cannot read the ruleset: {exc.strerror}") from None
-    return rulesets.load(name)
+from service.rulesets import find_rules
 
 
 def _rules_or_exit(name: str) -> Rules:

@@ -1,5 +1,7 @@
 """Pin names in the panel settings, checked and spelled one way before any GPIO is touched.
 
+The settings (`config.panel`) use them; the panel itself gets the canonical names.
+
 A pin is given as a BCM number (``17``, ``"17"``) or a gpiozero pin name (``"GPIO17"``,
 ``"BCM17"``, ``"BOARD11"``, ``"J8:11"``). Every form is turned into the canonical
 ``"GPIO<n>"`` name, which every gpiozero pin factory understands, so that two spellings of

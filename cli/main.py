@@ -1,7 +1,9 @@
-"""The `domino-table` command line.
+"""The `domino-table` command line: the root of every sub-command.
 
-Every sub-command lives next to the code it drives and is imported only when it is
-run, so `domino-table --help` and the service start quickly on a Raspberry Pi.
+Each sub-command is imported only when it is run, so `domino-table --help` and the
+service start quickly on a Raspberry Pi. The table's own commands live in this package
+(`cli.engine`, `cli.run`, `cli.settings`); the board emulator's, the camera's, the
+display's, the desk's and the doctor's live next to the code they drive.
 """
 
 from __future__ import annotations
@@ -16,17 +18,17 @@ import click
 # name -> "module:attribute" of a click command; a command whose module is not
 # present in this build is not listed.
 COMMANDS: dict[str, str] = {
-    "rules": "service.cli_engine:rules",
-    "simulate": "service.cli_engine:simulate",
-    "replay": "service.cli_engine:replay",
-    "run": "service.cli_run:run",
-    "demo": "service.cli_run:demo",
+    "rules": "cli.engine:rules",
+    "simulate": "cli.engine:simulate",
+    "replay": "cli.engine:replay",
+    "run": "cli.run:run",
+    "demo": "cli.run:demo",
     "board-emulator": "firmware_bridge.cli:board_emulator",
     "vision": "vision.cli:vision",
     "display": "display.cli:display",
-    "tournament": "service.cli_tournament:tournament",
+    "tournament": "tournament.cli:tournament",
     "doctor": "service.doctor:doctor",
-    "settings": "service.settings_cli:settings",
+    "settings": "cli.settings:settings",
 }
 
 

@@ -1,6 +1,10 @@
 """`PanelSettings`: the `[panel]` section of the service settings, validated at start-up.
 
-Pins are BCM numbers or gpiozero pin names (see `hardware.pins`) and are stored in their
+The players' panel (`hardware.panel.Panel`) takes these values as they are (it reads
+them through its `hardware.wiring.PanelWiring`); the schema is config's, so that the
+settings can be checked without the hardware package.
+
+Pins are BCM numbers or gpiozero pin names (see `config.pins`) and are stored in their
 canonical ``"GPIO<n>"`` spelling. Validation rejects unknown keys, bad pin names, a pin
 used twice (naming both uses: ``GPIO17 is used by pass[0] and undo``), per-seat lists of
 different lengths and contradictory choices (a PASS button per seat *and* a shared one).
@@ -14,7 +18,7 @@ from typing import Annotated, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from hardware.pins import FIXED_PULL_UP, canonical_pin
+from config.pins import FIXED_PULL_UP, canonical_pin
 
 __all__ = ["PanelSettings", "PinName"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.pins import HEADER_GPIO, canonical_pin, gpio_number
+from config.pins import HEADER_GPIO, canonical_pin, gpio_number
 
 
 @pytest.mark.parametrize(

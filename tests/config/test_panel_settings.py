@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from hardware.settings import PanelSettings
+from config.panel import PanelSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,7 +127,7 @@ def test_a_pull_down_button_on_a_fixed_pull_up_pin_is_refused() -> None:
 
 def test_the_settings_import_without_gpiozero_and_nothing_imports_paho() -> None:
     code = (
-        "import sys, hardware, hardware.settings; "
+        "import sys, hardware, config.panel; "
         "assert 'gpiozero' not in sys.modules, 'gpiozero imported'; "
         "import hardware.panel; assert 'gpiozero' in sys.modules; "
         "assert not any(m.startswith('paho') for m in sys.modules), 'paho imported'"
