@@ -4,7 +4,7 @@ Run from the repository root:
 
     .venv/bin/python -m benchmarks.camera [--games 16] [--plays 10] [--seed 1]
 
-Each game is a random legal full-information hand (`vision.source.sim_game`,
+Each game is a random legal full-information hand (`vision.sources.sim_game`,
 straight-block, two seats) laid out by the Placer and rendered with
 `vision.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
 with the four corner markers), a hand reaching in for every tile (6 frames), each
@@ -58,7 +58,7 @@ from service.reconciler import Accepted, Alert, Reconciler
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
 from vision.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
-from vision.source import Frame, SimGame, sim_game
+from vision.sources import Frame, SimGame, sim_game
 from vision.tuning import Settings
 
 FPS = 10.0
@@ -191,7 +191,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
         now[0] = item.index / FPS
         # The players tell what followed a play (knocks, draws) as the next hand reaches
-        # in, as `vision.source.SimSource` does: a hand in view belongs to the pass
+        # in, as `vision.sources.SimSource` does: a hand in view belongs to the pass
         # leaving the scene last seen at rest, even once the tile it lays shows under it
         # (told earlier, a closing knock ended the hand before its last tile was seen).
         leaving = resting if item.hand_visible else item.scene_index - 1

@@ -1,6 +1,6 @@
 """The camera as one of the table service's sources.
 
-`CameraSource(settings, submit)` owns a frame source (`vision.source`) and the camera
+`CameraSource(settings, submit)` owns a frame source (`vision.sources`) and the camera
 path (`vision.pipeline.Pipeline`) on one thread, reading about `camera.fps` frames a
 second. It hands the service, through `submit` (the service's one way in):
 
@@ -29,7 +29,7 @@ from engine.rules import RulesError
 from vision.errors import VisionError
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import (
+from vision.sources import (
     DeviceSource,
     Frame,
     FrameSource,

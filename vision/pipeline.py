@@ -38,7 +38,7 @@ from vision.calibration import (
 from vision.detect import Detection, detect
 from vision.errors import CalibrationError, CalibrationNotFoundError
 from vision.results import Point, ToMm
-from vision.source import Frame
+from vision.sources import Frame
 from vision.stable import (
     ArmCheck,
     GateSettings,

@@ -12,7 +12,7 @@ import pytest
 
 from service.cli_run import seat_zones
 from tests.fixtures.mosquitto import free_port
-from vision.source import sim_whole_game
+from vision.sources import sim_whole_game
 
 BIN = Path(sys.executable).parent / "domino-table"
 

@@ -19,7 +19,7 @@ from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS, send
 from vision.pipeline import Pipeline
 from vision.render import RenderStyle, TileStyle, render_sequence
-from vision.source import Frame, SimSource, sim_game
+from vision.sources import Frame, SimSource, sim_game
 from vision.stable import same_reading
 
 P = "domino/t1"

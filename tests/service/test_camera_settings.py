@@ -17,7 +17,7 @@ from service import camera as cam
 from service.camera import CameraSource, SimOptions
 from vision.marks import Tone
 from vision.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.source import CameraOpenError, FolderSource, SimSource, SourceError, sim_game
+from vision.sources import CameraOpenError, FolderSource, SimSource, SourceError, sim_game
 
 TILES = (
     SeenTile(6, 6, 450, 288, 450, 312),

@@ -24,7 +24,7 @@ from service.camera import CameraSource, SimOptions
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS
-from vision.source import SimSource, SimWholeGame
+from vision.sources import SimSource, SimWholeGame
 
 P = "domino/t1"
 ZONES = {0: [90, 510, 810, 600], 1: [90, 0, 810, 90]}  # seat 0 bottom, seat 1 top

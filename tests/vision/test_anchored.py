@@ -21,7 +21,7 @@ from vision.detect import Detection, FoundTile
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
 from vision.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.source import Frame
+from vision.sources import Frame
 from vision.tuning import Settings
 
 CAMERA = Camera.overhead((900, 600))

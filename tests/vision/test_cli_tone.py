@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from vision.cli import vision
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
 from vision.render_scene import Truth
-from vision.source import sim_game
+from vision.sources import sim_game
 
 LOOKS = [
     pytest.param(RenderStyle(tiles=TileStyle.BLACK, surface=Surface.WOOD), id="black-on-wood"),

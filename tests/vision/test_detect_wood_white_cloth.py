@@ -30,7 +30,7 @@ from vision.detect import Detection, Settings, detect
 from vision.marks import Tone, lower_split
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
 from vision.render_scene import Rendered
-from vision.source import sim_game
+from vision.sources import sim_game
 
 
 def _render(seed: int, scene_index: int, style: RenderStyle) -> tuple[Rendered, Scene]:

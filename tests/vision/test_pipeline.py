@@ -19,7 +19,7 @@ from vision.cli import vision as vision_cli
 from vision.markers import detect_markers
 from vision.pipeline import Pipeline, PipelineSettings
 from vision.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
-from vision.source import Frame
+from vision.sources import Frame
 from vision.stable import same_reading
 
 TILES = (

@@ -12,7 +12,7 @@ from vision.calibration import Calibration, CalibrationMethod
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
 from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.source import Frame
+from vision.sources import Frame
 from vision.tuning import Settings
 
 CAMERA = Camera.overhead((900, 600), keystone=0.04, rotation_deg=2)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from vision.render import RenderStyle, TileStyle
-from vision.source import (
+from vision.sources import (
     CameraOpenError,
     DeviceSource,
     FolderSource,

@@ -15,7 +15,7 @@ import numpy as np
 from config.loader import load_settings
 from config.settings import Settings
 from service.camera import CameraSource, CameraStatus
-from vision.source import FolderSource
+from vision.sources import FolderSource
 
 
 def settings(tmp_path: Path, source: int | str) -> Settings:

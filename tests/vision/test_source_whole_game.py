@@ -25,7 +25,7 @@ from service.journal import Journal
 from service.table import Published, TableConfig, TableCore
 from tests.fixtures.spec import validate
 from vision.render import RenderStyle, TileStyle
-from vision.source import (
+from vision.sources import (
     SimGame,
     SimSource,
     SimWholeGame,

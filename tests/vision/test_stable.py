@@ -7,7 +7,7 @@ import pytest
 
 from engine.surface import SeenTile, Snapshot, Unsure
 from vision.render import RenderStyle, TileStyle, render_sequence
-from vision.source import sim_game
+from vision.sources import sim_game
 from vision.stable import (
     MotionGate,
     StableReadings,
