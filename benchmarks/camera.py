@@ -4,9 +4,9 @@ Run from the repository root:
 
     .venv/bin/python -m benchmarks.camera [--games 16] [--plays 10] [--seed 1]
 
-Each game is a random legal full-information hand (`vision.sources.sim_game`,
+Each game is a random legal full-information hand (`tablesim.scenes.sim_game`,
 straight-block, two seats) laid out by the Placer and rendered with
-`vision.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
+`tablesim.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
 with the four corner markers), a hand reaching in for every tile (6 frames), each
 play then lying still for 5 frames (half a second at 10 fps). The games go round the
 tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and lights
@@ -55,10 +55,11 @@ from engine import Game, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
 from service.reconciler import Accepted, Alert, Reconciler
+from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
+from tablesim.scenes import SimGame, sim_game
+from vision.frames import Frame
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
-from vision.sources import Frame, SimGame, sim_game
 from vision.tuning import Settings
 
 FPS = 10.0
@@ -191,7 +192,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
         now[0] = item.index / FPS
         # The players tell what followed a play (knocks, draws) as the next hand reaches
-        # in, as `vision.sources.SimSource` does: a hand in view belongs to the pass
+        # in, as `tablesim.camera.SimSource` does: a hand in view belongs to the pass
         # leaving the scene last seen at rest, even once the tile it lays shows under it
         # (told earlier, a closing knock ended the hand before its last tile was seen).
         leaving = resting if item.hand_visible else item.scene_index - 1

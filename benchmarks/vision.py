@@ -15,7 +15,7 @@ thread by default, so the times are one core's: CPU time of the process, each
 photo's the best of three runs (wall-clock times are printed too).
 
 With `--rendered` it runs instead on frames from the project's renderer
-(`vision.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
+(`tablesim.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
 set, table and light, each with `--tiles` tiles in rows (some touching end to end,
 some side by side, some turned) and one face-down tile. A tile counts as found when
 both half centres are within 8 px of the renderer's truth, and as right when its
@@ -38,11 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.surface import SeenTile
-from vision.area import PlayArea
-from vision.bench import Summary, photos, run, summarise
-from vision.detect import Detection, FoundTile, Settings, detect
-from vision.marks import Tone
-from vision.render import (
+from tablesim.render import (
     FaceDownTile,
     Lighting,
     RenderStyle,
@@ -51,7 +47,11 @@ from vision.render import (
     TileStyle,
     render_frame,
 )
-from vision.render_scene import TileTruth
+from tablesim.render.scene import TileTruth
+from vision.area import PlayArea
+from vision.bench import Summary, photos, run, summarise
+from vision.detect import Detection, FoundTile, Settings, detect
+from vision.marks import Tone
 
 ROOT = Path(__file__).resolve().parents[1]
 DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rendered",
         action="store_true",
-        help="instead of ddd-a, frames from vision.render: every set, table and light",
+        help="instead of ddd-a, frames from tablesim.render: every set, table and light",
     )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")

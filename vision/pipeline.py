@@ -37,8 +37,8 @@ from vision.calibration import (
 )
 from vision.detect import Detection, detect
 from vision.errors import CalibrationError, CalibrationNotFoundError
+from vision.frames import Frame
 from vision.results import Point, ToMm
-from vision.sources import Frame
 from vision.stable import (
     ArmCheck,
     GateSettings,

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from engine.surface import SeenTile, Snapshot
+from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
 from vision.anchored import WRONG_SIZE, read_anchored, sized
 from vision.calibration import calibrate_manual
 from vision.detect import Detection, FoundTile
+from vision.frames import Frame
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.sources import Frame
 from vision.tuning import Settings
 
 CAMERA = Camera.overhead((900, 600))

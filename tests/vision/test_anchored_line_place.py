@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 
 from engine.surface import SeenTile
+from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
 from vision.anchored import LOOSE_LINE
+from vision.frames import Frame
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.sources import Frame
 from vision.tuning import Settings
 
 CAMERA = Camera.overhead((900, 600))

@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.surface import SeenTile
+from tablesim.render import Camera, Rendered, RenderStyle, Scene, render_frame
+from tablesim.render.styles import Lighting, Surface, TileStyle
 from vision.calibration import (
     CALIBRATION_FILE,
     Calibration,
@@ -28,8 +30,6 @@ from vision.errors import (
     MarkersMissingError,
     VisionError,
 )
-from vision.render import Camera, Rendered, RenderStyle, Scene, render_frame
-from vision.render_styles import Lighting, Surface, TileStyle
 
 SIZE = (900.0, 600.0)
 TILES = (

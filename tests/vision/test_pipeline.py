@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from engine.surface import SeenTile, Snapshot
+from tablesim.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
 from vision.calibration import Calibration
 from vision.cli import vision as vision_cli
+from vision.frames import Frame
 from vision.markers import detect_markers
 from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
-from vision.sources import Frame
 from vision.stable import same_reading
 
 TILES = (

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.surface import SeenTile, Snapshot
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
 from vision.calibration import Calibration, CalibrationMethod
+from vision.frames import Frame
 from vision.marks import Tone
 from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.sources import Frame
 from vision.tuning import Settings
 
 CAMERA = Camera.overhead((900, 600), keystone=0.04, rotation_deg=2)

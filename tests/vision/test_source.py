@@ -1,5 +1,6 @@
-"""Frame sources: a folder read in name order, bad files skipped by name, a simulated
-game that is the same every time, and clear errors for cameras that are not there."""
+"""Frame sources: a folder read in name order, bad files skipped by name, and clear
+errors for cameras that are not there (a simulated game's frames:
+tests/tablesim/test_camera.py)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import RenderStyle, TileStyle
+from vision.frames import SourceError, frames
 from vision.sources import (
     CameraOpenError,
     DeviceSource,
     FolderSource,
     PiCameraMissingError,
     PiCameraSource,
-    SimSource,
-    SourceError,
-    frames,
     make_source,
-    sim_game,
 )
 
 
@@ -70,20 +67,10 @@ def test_close_is_idempotent_and_a_closed_source_gives_nothing(tmp_path: Path) -
     assert source.finished and source.read() is None
 
 
-def test_the_simulated_game_is_the_same_every_time() -> None:
-    game = sim_game("straight-block", 2, seed=4, plays=3)
-    assert game == sim_game("straight-block", 2, seed=4, plays=3)
-    assert len(game.scenes) == 3 and [len(s) for s in game.scenes] == [1, 2, 3]
-    assert game.told[0][0]["action"] == "lead"
-    told: list[dict[str, Any]] = []
-    style = RenderStyle.clean(TileStyle.IVORY)
-    one = SimSource(game, fps=10, pace_s=0.2, style=style, seed=1, hand_frames=2, tell=told.append)
-    two = SimSource(game, fps=10, pace_s=0.2, style=style, seed=1, hand_frames=2)
-    a, b = frames(one, 6), frames(two, 6)
-    assert all(np.array_equal(x.image, y.image) for x, y in zip(a, b, strict=True))
-    assert [f.at for f in a][:3] == [0.0, 0.1, 0.2]
-    assert told and told[0]["action"] == "lead" and told[0]["id"]
-    assert isinstance(make_source("sim", 5.0, game=game), SimSource)
+def test_sim_is_no_source_of_the_camera_path() -> None:
+    """`sim` is the simulated table's (`tablesim.camera.SimSource`), not a real source."""
+    with pytest.raises(SourceError, match=r"tablesim\.camera\.SimSource"):
+        make_source("sim")
 
 
 def test_a_camera_that_is_not_there_is_named() -> None:

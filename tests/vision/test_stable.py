@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.surface import SeenTile, Snapshot, Unsure
-from vision.render import RenderStyle, TileStyle, render_sequence
-from vision.sources import sim_game
+from tablesim.render import RenderStyle, TileStyle, render_sequence
+from tablesim.scenes import sim_game
 from vision.stable import (
     MotionGate,
     StableReadings,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from vision.errors import RenderError
+from tablesim.errors import RenderError
 
 MAX_DRAWN_PIPS: Final = 12
 GRID: Final = 0.55  # 3x3 grid offset from the half's centre

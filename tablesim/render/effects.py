@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render_styles import LIGHT_GAINS, Lighting, RenderStyle, Surface
-from vision.render_surface import NOISE_PAD, NOISE_SCALE, noise_pool
+from tablesim.render.styles import LIGHT_GAINS, Lighting, RenderStyle, Surface
+from tablesim.render.textures import NOISE_PAD, NOISE_SCALE, noise_pool
 
 Image = npt.NDArray[np.uint8]
 FIELD_STEP = 16  # light fields are computed on a grid this much coarser than the frame

@@ -6,14 +6,14 @@ positions of every tile half, pip and marker (`Truth`). The same seed gives the 
 frame; `frame` (the index in a sequence) changes only the sensor noise.
 `render_sequence` plays a game out as frames, with hands passing between placements.
 
-This module is the renderer's public face; the work is done in `vision.render_*`.
+This module is the renderer's public face; the work is done in its modules (`tablesim.render.*`).
 """
 
 from __future__ import annotations
 
-from vision.render_draw import render_frame
-from vision.render_pips import pip_layout
-from vision.render_scene import (
+from tablesim.render.draw import render_frame
+from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.scene import (
     Camera,
     FaceDownTile,
     FaceDownTruth,
@@ -24,8 +24,8 @@ from vision.render_scene import (
     TileTruth,
     Truth,
 )
-from vision.render_sequence import SequenceFrame, render_sequence
-from vision.render_styles import Lighting, RenderStyle, Surface, TileStyle
+from tablesim.render.sequence import SequenceFrame, render_sequence
+from tablesim.render.styles import Lighting, RenderStyle, Surface, TileStyle
 
 __all__ = [
     "Camera",

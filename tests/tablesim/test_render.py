@@ -11,12 +11,12 @@ import numpy.typing as npt
 import pytest
 
 from engine.surface import SeenTile
-from vision.errors import RenderError
+from tablesim.errors import RenderError
+from tablesim.render import Camera, FaceDownTile, Hand, RenderStyle, Scene, render_frame
+from tablesim.render.pip_layouts import pip_layout, pip_radius
+from tablesim.render.scene import TileTruth
+from tablesim.render.styles import Lighting, Surface, TileStyle
 from vision.markers import detect_markers
-from vision.render import Camera, FaceDownTile, Hand, RenderStyle, Scene, render_frame
-from vision.render_pips import pip_layout, pip_radius
-from vision.render_scene import TileTruth
-from vision.render_styles import Lighting, Surface, TileStyle
 
 LINE = (
     SeenTile(6, 6, 450, 288, 450, 312),  # a crosswise double

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render_styles import Surface
+from tablesim.render.styles import Surface
 
 Image = npt.NDArray[np.uint8]
 

@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile
-from vision.render_draw import render_frame
-from vision.render_scene import Camera, Hand, Point, Scene, Truth
-from vision.render_styles import BGR, RenderStyle
+from tablesim.render.draw import render_frame
+from tablesim.render.scene import Camera, Hand, Point, Scene, Truth
+from tablesim.render.styles import BGR, RenderStyle
 
 REACH_BOOST: Final = 1.2  # the hand dwells at full reach for the middle frames
 GRIP_MM: Final = 20.0  # fingertips reach this far past the tile they hold

@@ -15,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile
-from vision.errors import RenderError
+from tablesim.errors import RenderError
+from tablesim.render.pip_layouts import pip_layout, pip_radius
+from tablesim.render.styles import BGR, BRASS, BRASS_LIGHT, TilePalette
 from vision.markers import MODULES, marker_image
-from vision.render_pips import pip_layout, pip_radius
-from vision.render_styles import BGR, BRASS, BRASS_LIGHT, TilePalette
 
 Image = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]

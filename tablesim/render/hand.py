@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render_scene import Hand
-from vision.render_styles import BGR
+from tablesim.render.scene import Hand
+from tablesim.render.styles import BGR
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.uint8]

@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile, Snapshot
-from vision.errors import RenderError
+from tablesim.errors import RenderError
+from tablesim.render.styles import BGR
 from vision.markers import DEFAULT_MARKER_MM
-from vision.render_styles import BGR
 
 Point = tuple[float, float]
 Matrix = npt.NDArray[np.float64]

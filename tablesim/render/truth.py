@@ -7,8 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from vision.markers import Corner
-from vision.render_scene import (
+from tablesim.render.scene import (
     Camera,
     FaceDownTruth,
     MarkerTruth,
@@ -17,7 +16,8 @@ from vision.render_scene import (
     TileTruth,
     Truth,
 )
-from vision.render_tiles import TileShape, facedown_outline
+from tablesim.render.tiles import TileShape, facedown_outline
+from vision.markers import Corner
 
 Image = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]

@@ -23,16 +23,10 @@ from engine.surface import Snapshot
 from service import commands as cmd
 from service.journal import Journal
 from service.table import Published, TableConfig, TableCore
+from tablesim.camera import SimSource
+from tablesim.render import RenderStyle, TileStyle
+from tablesim.scenes import SimGame, SimWholeGame, chain_games, sim_game, sim_whole_game
 from tests.fixtures.spec import validate
-from vision.render import RenderStyle, TileStyle
-from vision.sources import (
-    SimGame,
-    SimSource,
-    SimWholeGame,
-    chain_games,
-    sim_game,
-    sim_whole_game,
-)
 
 ZONES_2 = {0: (90, 510, 810, 600), 1: (90, 0, 810, 90)}
 ZONES_4 = {

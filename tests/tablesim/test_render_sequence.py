@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.surface import SeenTile
-from vision.render import FaceDownTile, RenderStyle, Scene
-from vision.render_sequence import render_sequence
+from tablesim.render import FaceDownTile, RenderStyle, Scene
+from tablesim.render.sequence import render_sequence
 
 DOUBLE = SeenTile(6, 6, 450, 288, 450, 312)
 RIGHT = SeenTile(6, 3, 474, 300, 498, 300)

@@ -15,18 +15,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.markers import Corner
-from vision.render_hand import draw_hand
-from vision.render_post import finish
-from vision.render_scene import (
+from tablesim.render.effects import finish
+from tablesim.render.hand import draw_hand
+from tablesim.render.scene import (
     Camera,
     Hand,
     Rendered,
     Scene,
 )
-from vision.render_styles import PALETTES, RenderStyle
-from vision.render_surface import surface_texture
-from vision.render_tiles import (
+from tablesim.render.styles import PALETTES, RenderStyle
+from tablesim.render.textures import surface_texture
+from tablesim.render.tiles import (
     Canvas,
     TileShape,
     draw_face,
@@ -36,7 +35,8 @@ from vision.render_tiles import (
     side_hull,
     tile_shape,
 )
-from vision.render_truth import ground_truth
+from tablesim.render.truth import ground_truth
+from vision.markers import Corner
 
 log = logging.getLogger(__name__)
 
