@@ -14,7 +14,7 @@ tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and
 a cloud passing (exposure 0.75 for 15 frames of every 60), and the last four of each 16
 are drawn harsh (glare, blur, noise, JPEG over a dark glossy table under a lamp).
 
-Every frame goes through the real `vision.pipeline.Pipeline` (motion gate, marker
+Every frame goes through the real `vision.camera_path.pipeline.Pipeline` (motion gate, marker
 calibration, detection with the set's tone, stable readings), and every observation it
 passes on goes to a real `service.reconciler.Reconciler` on a table-mode game that is
 told only what players tell (who led, knocks). Figures:
@@ -57,10 +57,10 @@ from engine.surface import SeenTile, Snapshot
 from service.reconciler import Accepted, Alert, Reconciler
 from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
 from tablesim.scenes import SimGame, sim_game
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.settings import Settings
 from vision.frames import Frame
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.tuning import Settings
+from vision.tiles.dark_marks import Tone
 
 FPS = 10.0
 TONES = {

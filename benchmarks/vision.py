@@ -5,7 +5,7 @@ Run from the repository root:
     .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
 
-It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
+It runs `vision.detector.detect` on every labelled photo of ddd-a (read from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
 tone=auto (the command line's default), then, in the same process on the same
 photos, a plain threshold-and-blob
@@ -48,10 +48,10 @@ from tablesim.render import (
     render_frame,
 )
 from tablesim.render.scene import TileTruth
-from vision.area import PlayArea
-from vision.bench import Summary, photos, run, summarise
-from vision.detect import Detection, FoundTile, Settings, detect
-from vision.marks import Tone
+from vision.detector.accuracy import Summary, photos, run, summarise
+from vision.detector.detect import Detection, FoundTile, Settings, detect
+from vision.detector.play_area import PlayArea
+from vision.tiles.dark_marks import Tone
 
 ROOT = Path(__file__).resolve().parents[1]
 DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
@@ -286,10 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         f"ddd-a: {args.folder}  (OpenCV threads: {cv2.getNumThreads()}, "
         f"time = CPU, best of {args.repeats} runs per photo)"
     )
-    print("vision.detect, tone=light (the Settings default, as the service reads):")
+    print("vision.detector.detect, tone=light (the Settings default, as the service reads):")
     timed_ours = BestOf(detect, args.repeats)
     ours = measure(args.folder, timed_ours)
-    print("vision.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
+    print("vision.detector.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
     timed_auto = BestOf(_auto_detect, args.repeats)
     auto = measure(args.folder, timed_auto)
     print("plain threshold-and-blob baseline:")

@@ -1,7 +1,7 @@
 """The camera as one of the table service's sources.
 
 `CameraSource(settings, submit)` owns a frame source (`vision.sources`;
-`tablesim.camera` for `sim`) and the camera path (`vision.pipeline.Pipeline`) on one
+`tablesim.camera` for `sim`) and the camera path (`vision.Pipeline`) on one
 thread, reading about `camera.fps` frames a second. It hands the service, through
 `submit` (the service's one way in):
 
@@ -27,13 +27,20 @@ from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
-from vision.errors import VisionError
-from vision.frames import Frame, FrameSource, SourceError
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.sources import DeviceSource, make_source
-from vision.stable import UnreadableSpot
-from vision.tuning import Settings as DetectorSettings
+from vision import (
+    DetectorSettings,
+    DeviceSource,
+    Frame,
+    FrameSource,
+    Pipeline,
+    PipelineSettings,
+    SourceError,
+    Tone,
+    UnreadableSpot,
+    VisionError,
+    corners_from,
+    make_source,
+)
 
 if TYPE_CHECKING:  # the simulated table is loaded only for `camera.source = "sim"`
     from tablesim.scenes import SimGame

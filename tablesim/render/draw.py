@@ -36,7 +36,7 @@ from tablesim.render.tiles import (
     tile_shape,
 )
 from tablesim.render.truth import ground_truth
-from vision.markers import Corner
+from vision.calibration.aruco_markers import Corner
 
 log = logging.getLogger(__name__)
 

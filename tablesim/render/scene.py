@@ -17,7 +17,7 @@ import numpy.typing as npt
 from engine.surface import SeenTile, Snapshot
 from tablesim.errors import RenderError
 from tablesim.render.styles import BGR
-from vision.markers import DEFAULT_MARKER_MM
+from vision.calibration.aruco_markers import DEFAULT_MARKER_MM
 
 Point = tuple[float, float]
 Matrix = npt.NDArray[np.float64]

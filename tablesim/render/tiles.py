@@ -18,7 +18,7 @@ from engine.surface import SeenTile
 from tablesim.errors import RenderError
 from tablesim.render.pip_layouts import pip_layout, pip_radius
 from tablesim.render.styles import BGR, BRASS, BRASS_LIGHT, TilePalette
-from vision.markers import MODULES, marker_image
+from vision.calibration.aruco_markers import MODULES, marker_image
 
 Image = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]

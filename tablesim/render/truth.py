@@ -17,7 +17,7 @@ from tablesim.render.scene import (
     Truth,
 )
 from tablesim.render.tiles import TileShape, facedown_outline
-from vision.markers import Corner
+from vision.calibration.aruco_markers import Corner
 
 Image = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]

@@ -20,9 +20,9 @@ from tablesim.scenes import sim_game
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS, send
+from vision.camera_path.pipeline import Pipeline
+from vision.camera_path.settled import same_reading
 from vision.frames import Frame
-from vision.pipeline import Pipeline
-from vision.stable import same_reading
 
 P = "domino/t1"
 FPS = 10.0

@@ -19,8 +19,8 @@ from tablesim.camera import SimSource
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
 from tablesim.scenes import sim_game
 from vision.frames import SourceError
-from vision.marks import Tone
 from vision.sources import CameraOpenError, FolderSource
+from vision.tiles.dark_marks import Tone
 
 TILES = (
     SeenTile(6, 6, 450, 288, 450, 312),

@@ -16,7 +16,7 @@ from tablesim.render import Camera, FaceDownTile, Hand, RenderStyle, Scene, rend
 from tablesim.render.pip_layouts import pip_layout, pip_radius
 from tablesim.render.scene import TileTruth
 from tablesim.render.styles import Lighting, Surface, TileStyle
-from vision.markers import detect_markers
+from vision.calibration.aruco_markers import detect_markers
 
 LINE = (
     SeenTile(6, 6, 450, 288, 450, 312),  # a crosswise double

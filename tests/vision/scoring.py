@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tablesim.render.scene import Rendered, TileTruth, Truth
-from vision.detect import Detection
+from vision.detector.detect import Detection
 
 
 @dataclass

@@ -17,8 +17,8 @@ from engine.surface import SeenTile
 from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
 from tablesim.render.scene import Truth
 from tests.vision.scoring import score
-from vision.detect import Detection, Settings, detect
-from vision.marks import Tone
+from vision.detector.detect import Detection, Settings, detect
+from vision.tiles.dark_marks import Tone
 
 # (double, the neighbour before it, the neighbour after it)
 GROUPS = [

@@ -17,8 +17,8 @@ from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileS
 from tablesim.render.scene import Truth
 from tablesim.scenes import sim_game
 from tests.vision.scoring import score
-from vision.detect import Detection, Settings, detect
-from vision.marks import Tone, threshold_surface, tone_image
+from vision.detector.detect import Detection, Settings, detect
+from vision.tiles.dark_marks import Tone, threshold_surface, tone_image
 
 
 def _frame(seed: int, style: RenderStyle) -> tuple[np.ndarray, Truth]:

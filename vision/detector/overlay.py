@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.area import PlayArea
-from vision.detect import Detection
+from vision.detector.detect import Detection
+from vision.detector.play_area import PlayArea
 
 GREEN = (60, 200, 60)
 AMBER = (0, 170, 255)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from service.cli import cli
-from vision.bench import (
+from vision.detector.accuracy import (
     BenchDataError,
     Grid,
     LabelledTile,
@@ -18,7 +18,7 @@ from vision.bench import (
     score_photo,
     summarise,
 )
-from vision.detect import Detection, FoundTile
+from vision.detector.detect import Detection, FoundTile
 
 
 def test_cells_are_row_then_column() -> None:

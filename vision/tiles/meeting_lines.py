@@ -23,8 +23,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, MIN_ELONGATION
-from vision.marks import Blobs, find_blobs
+from vision.tiles.dark_marks import Blobs, find_blobs
+from vision.tiles.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, MIN_ELONGATION
 
 U8 = NDArray[np.uint8]
 

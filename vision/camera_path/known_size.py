@@ -11,7 +11,7 @@ reported unsure (and over the whole play area when it read nothing at all):
 
 1. the frame around each place is warped to the table plane (`Calibration`), at
    about the camera's own resolution, so every tile there has the known size in
-   pixels whatever the perspective; the set's tone image (`vision.marks.tone_image`)
+   pixels whatever the perspective; the set's tone image (`vision.tiles.dark_marks.tone_image`)
    makes tiles bright and their marks dark;
 2. pips are the local peaks of a black-hat (the marks darker than the face around
    them, on a disc of half a tile width) that stand alone: lower all round them at a
@@ -45,9 +45,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import Calibration
-from vision.marks import Tone, tone_image
-from vision.results import Detection, FoundTile, UnsureRegion
+from vision.calibration.homography import Calibration
+from vision.detector.results import Detection, FoundTile, UnsureRegion
+from vision.tiles.dark_marks import Tone, tone_image
 
 __all__ = ["LAYOUTS", "READ_AGAIN", "WRONG_SIZE", "read_anchored", "sized"]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.marks import Blobs
+from vision.tiles.dark_marks import Blobs
 
 logger = logging.getLogger(__name__)
 

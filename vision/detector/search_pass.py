@@ -1,7 +1,7 @@
 """One search of a tile-bright image: dividers, tile hypotheses, readings, leftovers.
 
 `search` runs on an image in which tiles are light and their marks dark (see
-`vision.marks.tone_image`); `vision.detect` picks the image and the play area.
+`vision.tiles.dark_marks.tone_image`); `vision.detector.detect` picks the image and the play area.
 """
 
 from __future__ import annotations
@@ -13,18 +13,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.area import PlayArea
-from vision.dividers import (
-    WIDTH_TOLERANCE,
-    TileHypothesis,
-    consensus,
-    hypotheses,
-    overlap,
-    suppress,
-)
-from vision.facedown import leftovers
-from vision.junctions import line_kernel, split_junctions
-from vision.marks import (
+from vision.detector.play_area import PlayArea
+from vision.detector.results import FoundTile, Point, UnsureRegion
+from vision.detector.settings import Settings
+from vision.pips.counting import HalfReading, in_half, pip_area, read_half, round_blobs
+from vision.pips.second_look import apart_half, faint_pips, reread_half
+from vision.tiles.dark_marks import (
     LIGHT_TABLE,
     Blobs,
     Tone,
@@ -36,10 +30,16 @@ from vision.marks import (
     mark_split,
     tile_mask,
 )
-from vision.pips import HalfReading, in_half, pip_area, read_half, round_blobs
-from vision.reread import apart_half, faint_pips, reread_half
-from vision.results import FoundTile, Point, UnsureRegion
-from vision.tuning import Settings
+from vision.tiles.dividers import (
+    WIDTH_TOLERANCE,
+    TileHypothesis,
+    consensus,
+    hypotheses,
+    overlap,
+    suppress,
+)
+from vision.tiles.face_down import leftovers
+from vision.tiles.meeting_lines import line_kernel, split_junctions
 
 logger = logging.getLogger(__name__)
 

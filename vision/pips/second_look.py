@@ -16,9 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dividers import TileHypothesis
-from vision.marks import components, find_blobs
-from vision.pips import (
+from vision.pips.counting import (
     DIVIDER_CLEARANCE,
     HALF_REACH,
     HalfReading,
@@ -26,6 +24,8 @@ from vision.pips import (
     read_half,
     round_blobs,
 )
+from vision.tiles.dark_marks import components, find_blobs
+from vision.tiles.dividers import TileHypothesis
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def faint_pips(
     measured).
 
     `need` is the frame's mark threshold as `(min_contrast, rel_contrast, split)` (see
-    `vision.marks.mark_mask`). A pip washed out by glare, or printed in a pale colour
+    `vision.tiles.dark_marks.mark_mask`). A pip washed out by glare, or printed in a pale colour
     (the green 1 of a coloured set), falls short of the frame's threshold and the half
     reads one pip short: as a blank when it is the only one. Seen at half the
     contrast it is still a round mark of a pip's size; noise and grain are not.

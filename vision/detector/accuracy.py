@@ -21,8 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.area import PlayArea
-from vision.detect import Detection, FoundTile, detect
+from vision.detector.detect import Detection, FoundTile, detect
+from vision.detector.play_area import PlayArea
 from vision.errors import VisionError
 
 logger = logging.getLogger(__name__)

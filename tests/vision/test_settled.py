@@ -8,7 +8,7 @@ import pytest
 from engine.surface import SeenTile, Snapshot, Unsure
 from tablesim.render import RenderStyle, TileStyle, render_sequence
 from tablesim.scenes import sim_game
-from vision.stable import (
+from vision.camera_path.settled import (
     MotionGate,
     StableReadings,
     UnreadableWatch,

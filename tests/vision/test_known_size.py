@@ -1,10 +1,10 @@
 """Unsure places read again by the tile's known size on a calibrated frame
-(`vision.anchored`, hooked in `vision.pipeline`).
+(`vision.camera_path.known_size`, hooked in `vision.camera_path.pipeline`).
 
 Harsh rendered frames (glare over the table's centre, blur, noise, JPEG, a dark
 glossy table under a lamp), laid out as in the camera benchmark's harsh games: the
 detector alone reads none of the lead tiles under the glare (their dividers fade;
-the black set hardly stands out from the table), so before `vision.anchored` the
+the black set hardly stands out from the table), so before `vision.camera_path.known_size` the
 observations held no tile, only an unsure place. Also: a tile read at a size no tile
 has on the calibrated table is made unsure; a frame read fully is left alone.
 """
@@ -16,13 +16,13 @@ import pytest
 
 from engine.surface import SeenTile, Snapshot
 from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.anchored import WRONG_SIZE, read_anchored, sized
-from vision.calibration import calibrate_manual
-from vision.detect import Detection, FoundTile
+from vision.calibration.homography import calibrate_manual
+from vision.camera_path.known_size import WRONG_SIZE, read_anchored, sized
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.detect import Detection, FoundTile
+from vision.detector.settings import Settings
 from vision.frames import Frame
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.tuning import Settings
+from vision.tiles.dark_marks import Tone
 
 CAMERA = Camera.overhead((900, 600))
 TONES = {

@@ -2,14 +2,15 @@
 
 `Pipeline.feed(frame)` runs one frame through the camera path:
 
-1. the motion gate (`vision.stable.MotionGate`): while the scene moves, nothing is read;
+1. the motion gate (`vision.camera_path.settled.MotionGate`): while the scene moves,
+   nothing is read;
 2. calibration: when a still period begins, the four corner markers are looked for
    (`calibrate_if_markers`); a new calibration is used at once and saved in the state
    directory. Without markers in view: the saved calibration, else the manual corners
    from the settings, else none (positions stay in pixels, with a warning);
-3. detection (`vision.detect`) inside the play area; where it leaves places unsure
+3. detection (`vision.detector.detect`) inside the play area; where it leaves places unsure
    (or reads nothing) on a calibrated frame, those places are read again by the
-   tile's known size (`vision.anchored`);
+   tile's known size (`vision.camera_path.known_size`);
 4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
 
 A confident reading that breaks a rule is passed on as seen: judging is the
@@ -27,19 +28,14 @@ from pathlib import Path
 import numpy as np
 
 from engine.surface import Snapshot, Unsure
-from vision.anchored import read_anchored
-from vision.area import PlayArea
-from vision.calibration import (
+from vision.calibration.homography import (
     Calibration,
     CalibrationMethod,
     calibrate_if_markers,
     calibrate_manual,
 )
-from vision.detect import Detection, detect
-from vision.errors import CalibrationError, CalibrationNotFoundError
-from vision.frames import Frame
-from vision.results import Point, ToMm
-from vision.stable import (
+from vision.camera_path.known_size import read_anchored
+from vision.camera_path.settled import (
     ArmCheck,
     GateSettings,
     Motion,
@@ -48,7 +44,12 @@ from vision.stable import (
     UnreadableSpot,
     UnreadableWatch,
 )
-from vision.tuning import Settings
+from vision.detector.detect import Detection, detect
+from vision.detector.play_area import PlayArea
+from vision.detector.results import Point, ToMm
+from vision.detector.settings import Settings
+from vision.errors import CalibrationError, CalibrationNotFoundError
+from vision.frames import Frame
 
 __all__ = ["Pipeline", "PipelineSettings", "Step"]
 

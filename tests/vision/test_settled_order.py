@@ -15,7 +15,7 @@ from engine import Game, Tile, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
 from service.reconciler import Reconciler
-from vision.stable import StableReadings
+from vision.camera_path.settled import StableReadings
 
 t = Tile.parse
 LEAD = SeenTile(6, 6, 450, 288, 450, 312)

@@ -20,8 +20,14 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from vision.calibration.aruco_markers import (
+    DEFAULT_MARKER_MM,
+    MARKER_IDS,
+    Corner,
+    MarkerSighting,
+    detect_markers,
+)
 from vision.errors import CalibrationError, CalibrationNotFoundError, MarkersMissingError
-from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, Corner, MarkerSighting, detect_markers
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.errors import VisionError
-from vision.markers import (
+from vision.calibration.aruco_markers import (
     MARKER_IDS,
     Corner,
     MarkerSighting,
@@ -19,6 +18,7 @@ from vision.markers import (
     render_marker_sheet,
     write_marker_sheet,
 )
+from vision.errors import VisionError
 
 
 def test_corner_positions_follow_the_marker_ids() -> None:

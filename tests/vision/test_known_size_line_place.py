@@ -13,11 +13,11 @@ import math
 
 from engine.surface import SeenTile
 from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.anchored import LOOSE_LINE
+from vision.camera_path.known_size import LOOSE_LINE
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.settings import Settings
 from vision.frames import Frame
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.tuning import Settings
+from vision.tiles.dark_marks import Tone
 
 CAMERA = Camera.overhead((900, 600))
 ROW = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from vision.marks import Tone
+from vision.tiles.dark_marks import Tone
 
 # name -> (lowest, highest) allowed
 BOUNDS: dict[str, tuple[float, float]] = {

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dividers import TileHypothesis
-from vision.marks import Blobs
+from vision.tiles.dark_marks import Blobs
+from vision.tiles.dividers import TileHypothesis
 
 logger = logging.getLogger(__name__)
 

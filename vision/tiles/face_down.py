@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dividers import TileHypothesis
-from vision.marks import nonzero
+from vision.tiles.dark_marks import nonzero
+from vision.tiles.dividers import TileHypothesis
 
 logger = logging.getLogger(__name__)
 

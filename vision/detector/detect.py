@@ -4,8 +4,8 @@
 returns every face-up tile with its two pip counts, the pixel centre of each half and
 a confidence, plus the number of face-down tiles and the places it could not read. It
 knows nothing of any grid: tiles are found by their divider lines (see
-`vision.dividers`), the tile width is measured in the frame, and pips are counted in
-each half (see `vision.pips`); `vision.search` runs the steps.
+`vision.tiles.dividers`), the tile width is measured in the frame, and pips are counted in
+each half (see `vision.pips.counting`); `vision.detector.search_pass` runs the steps.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.area import PlayArea
+from vision.detector.play_area import PlayArea
+from vision.detector.results import Detection, FoundTile, Point, UnsureRegion
+from vision.detector.search_pass import STRAY, Found, search, within
+from vision.detector.settings import Settings
 from vision.errors import VisionError
-from vision.marks import Tone, tone_image
-from vision.results import Detection, FoundTile, Point, UnsureRegion
-from vision.search import STRAY, Found, search, within
-from vision.tuning import Settings
+from vision.tiles.dark_marks import Tone, tone_image
 
 __all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
 
