@@ -4,9 +4,9 @@ Run from the repository root:
 
     .venv/bin/python -m benchmarks.camera [--games 16] [--plays 10] [--seed 1]
 
-Each game is a random legal full-information hand (`vision.source.sim_game`,
+Each game is a random legal full-information hand (`tablesim.scenes.sim_game`,
 straight-block, two seats) laid out by the Placer and rendered with
-`vision.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
+`tablesim.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
 with the four corner markers), a hand reaching in for every tile (6 frames), each
 play then lying still for 5 frames (half a second at 10 fps). The games go round the
 tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and lights
@@ -14,7 +14,7 @@ tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and
 a cloud passing (exposure 0.75 for 15 frames of every 60), and the last four of each 16
 are drawn harsh (glare, blur, noise, JPEG over a dark glossy table under a lamp).
 
-Every frame goes through the real `vision.pipeline.Pipeline` (motion gate, marker
+Every frame goes through the real `vision.camera_path.pipeline.Pipeline` (motion gate, marker
 calibration, detection with the set's tone, stable readings), and every observation it
 passes on goes to a real `service.reconciler.Reconciler` on a table-mode game that is
 told only what players tell (who led, knocks). Figures:
@@ -55,11 +55,12 @@ from engine import Game, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
 from service.reconciler import Accepted, Alert, Reconciler
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
-from vision.source import Frame, SimGame, sim_game
-from vision.tuning import Settings
+from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
+from tablesim.scenes import SimGame, sim_game
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.settings import Settings
+from vision.frames import Frame
+from vision.tiles.dark_marks import Tone
 
 FPS = 10.0
 TONES = {
@@ -191,7 +192,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
         now[0] = item.index / FPS
         # The players tell what followed a play (knocks, draws) as the next hand reaches
-        # in, as `vision.source.SimSource` does: a hand in view belongs to the pass
+        # in, as `tablesim.camera.SimSource` does: a hand in view belongs to the pass
         # leaving the scene last seen at rest, even once the tile it lays shows under it
         # (told earlier, a closing knock ended the hand before its last tile was seen).
         leaving = resting if item.hand_visible else item.scene_index - 1

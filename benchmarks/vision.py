@@ -5,7 +5,7 @@ Run from the repository root:
     .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
 
-It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
+It runs `vision.detector.detect` on every labelled photo of ddd-a (read from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
 tone=auto (the command line's default), then, in the same process on the same
 photos, a plain threshold-and-blob
@@ -15,7 +15,7 @@ thread by default, so the times are one core's: CPU time of the process, each
 photo's the best of three runs (wall-clock times are printed too).
 
 With `--rendered` it runs instead on frames from the project's renderer
-(`vision.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
+(`tablesim.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
 set, table and light, each with `--tiles` tiles in rows (some touching end to end,
 some side by side, some turned) and one face-down tile. A tile counts as found when
 both half centres are within 8 px of the renderer's truth, and as right when its
@@ -38,11 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.surface import SeenTile
-from vision.area import PlayArea
-from vision.bench import Summary, photos, run, summarise
-from vision.detect import Detection, FoundTile, Settings, detect
-from vision.marks import Tone
-from vision.render import (
+from tablesim.render import (
     FaceDownTile,
     Lighting,
     RenderStyle,
@@ -51,7 +47,11 @@ from vision.render import (
     TileStyle,
     render_frame,
 )
-from vision.render_scene import TileTruth
+from tablesim.render.scene import TileTruth
+from vision.detector.accuracy import Summary, photos, run, summarise
+from vision.detector.detect import Detection, FoundTile, Settings, detect
+from vision.detector.play_area import PlayArea
+from vision.tiles.dark_marks import Tone
 
 ROOT = Path(__file__).resolve().parents[1]
 DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rendered",
         action="store_true",
-        help="instead of ddd-a, frames from vision.render: every set, table and light",
+        help="instead of ddd-a, frames from tablesim.render: every set, table and light",
     )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
@@ -286,10 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         f"ddd-a: {args.folder}  (OpenCV threads: {cv2.getNumThreads()}, "
         f"time = CPU, best of {args.repeats} runs per photo)"
     )
-    print("vision.detect, tone=light (the Settings default, as the service reads):")
+    print("vision.detector.detect, tone=light (the Settings default, as the service reads):")
     timed_ours = BestOf(detect, args.repeats)
     ours = measure(args.folder, timed_ours)
-    print("vision.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
+    print("vision.detector.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
     timed_auto = BestOf(_auto_detect, args.repeats)
     auto = measure(args.folder, timed_auto)
     print("plain threshold-and-blob baseline:")

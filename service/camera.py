@@ -1,8 +1,9 @@
 """The camera as one of the table service's sources.
 
-`CameraSource(settings, submit)` owns a frame source (`vision.source`) and the camera
-path (`vision.pipeline.Pipeline`) on one thread, reading about `camera.fps` frames a
-second. It hands the service, through `submit` (the service's one way in):
+`CameraSource(settings, submit)` owns a frame source (`vision.sources`;
+`tablesim.camera` for `sim`) and the camera path (`vision.Pipeline`) on one
+thread, reading about `camera.fps` frames a second. It hands the service, through
+`submit` (the service's one way in):
 
 - `engine.surface.Snapshot`: a new settled reading of the table, in table mm;
 - `CameraStatus(online, detail)`: the camera started giving frames, or stopped (no
@@ -22,27 +23,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
-from vision.errors import VisionError
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import (
+from vision import (
+    DetectorSettings,
     DeviceSource,
     Frame,
     FrameSource,
-    SimGame,
-    SimSource,
+    Pipeline,
+    PipelineSettings,
     SourceError,
-    chain_games,
+    Tone,
+    UnreadableSpot,
+    VisionError,
+    corners_from,
     make_source,
-    sim_game,
-    sim_whole_game,
 )
-from vision.stable import UnreadableSpot
-from vision.tuning import Settings as DetectorSettings
+
+if TYPE_CHECKING:  # the simulated table is loaded only for `camera.source = "sim"`
+    from tablesim.scenes import SimGame
 
 __all__ = ["CameraReadable", "CameraSource", "CameraStatus", "CameraUnreadable"]
 
@@ -244,6 +245,8 @@ def _from_settings(
 ) -> FrameSource:
     spec = settings.camera.source
     if spec == "sim":
+        from tablesim.camera import SimSource  # noqa: PLC0415 - not for a real camera
+
         pace = sim.pace_s
         if sim.whole_game:
             game = _sim_whole_games(settings, sim.seed, sim.games)
@@ -282,6 +285,8 @@ def _sim_game(settings: Settings, seed: int) -> SimGame:
     the game the table referees (its lead, passes and draws are told as players would)."""
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    from tablesim.scenes import sim_game  # noqa: PLC0415 - not for a real camera
+
     try:
         return sim_game(table.rules, table.seats, seed, size_mm=surface)
     except (RulesError, OSError, ValueError) as exc:
@@ -297,6 +302,8 @@ def _sim_whole_games(settings: Settings, seed: int, games: int = 1) -> SimGame:
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
     zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
+    from tablesim.scenes import chain_games, sim_whole_game  # noqa: PLC0415 - not for a camera
+
     try:
         played = [
             sim_whole_game(

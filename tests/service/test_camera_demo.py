@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cli.run import seat_zones
+from tablesim.scenes import sim_whole_game
 from tests.fixtures.mosquitto import free_port
-from vision.source import sim_whole_game
 
 BIN = Path(sys.executable).parent / "domino-table"
 

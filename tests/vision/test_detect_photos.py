@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.area import PlayArea
-from vision.bench import DDD_A_GRID, Grid, PhotoScore, read_labels, run, summarise
-from vision.detect import detect
+from vision.detector.accuracy import DDD_A_GRID, Grid, PhotoScore, read_labels, run, summarise
+from vision.detector.detect import detect
+from vision.detector.play_area import PlayArea
 
 # Photos that once broke the detector, checked tile by tile:
 HARD = {
