@@ -65,7 +65,7 @@ class EventConfig(_Strict):
     rules: str
     target: Annotated[int, Field(gt=0)] | None = None
     rounds: Annotated[int, Field(ge=1, le=50)]
-    time_limit_min: Annotated[int, Field(gt=0, le=600)] | None = None
+    time_limit_min: Annotated[float, Field(gt=0, le=600)] | None = None
     tables: Annotated[tuple[Annotated[str, Field(pattern=TABLE_ID)], ...], Field(min_length=1)]
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.WINS, TieBreak.MARGIN, TieBreak.POINTS)
     seed: int
