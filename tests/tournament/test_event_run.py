@@ -71,8 +71,8 @@ def test_an_individual_event_of_three_rounds_on_bridged_tables(tmp_path: Path) -
         entries = final["entries"]
         assert [e["rank"] for e in entries] == list(range(1, 14))
         assert {e["player"] for e in entries} == {f"p{n}" for n in range(1, 14)}
-        games = {e["player"]: e["games"] for e in entries}
-        assert all(games[p] == (2 if p in byes else 3) for p in games)
+        played = {e["player"]: e["games"] for e in entries}
+        assert all(played[p] == (2 if p in byes else 3) for p in played)
         assert all(set(e["tie_breaks"]) == {"wins", "margin", "points", "draw"} for e in entries)
         again = standings_body(hall.journal_ledger(), final["tables"])
         assert again["entries"] == entries and final["uncounted"] == []
