@@ -91,10 +91,11 @@ class Hall:
     def command(self, body: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
         """Send a desk command on the central broker; its reply (checked against the spec)."""
         assert self.rec is not None
+        cid = body.get("id")
+        before = len(_replies(self.rec.on(CMD_REPLY), cid))
         publish_once(self.central.host, self.central.port, CMD, body, retain=False)
-        seen = self.rec.wait_for(lambda s: _reply(s, body.get("id")) is not None, timeout)
-        found = _reply(seen, body.get("id"))
-        assert found is not None
+        seen = self.rec.wait_for(lambda s: len(_replies(s, cid)) > before, timeout)
+        found = _replies(seen, cid)[-1]
         check("reply", found)
         return found
 
@@ -123,10 +124,13 @@ class Hall:
             check("round" if topic == ROUND else "standings", payload)
         return out
 
+    def journal_records(self) -> list[journal.Record]:
+        return journal.read(self.tmp / "desk" / "journal.sqlite")
+
     def journal_ledger(self) -> Ledger:
         """The event recomputed from the desk's journal file alone."""
         ledger = Ledger(self.event)
-        for record in journal.read(self.tmp / "desk" / "journal.sqlite"):
+        for record in self.journal_records():
             ledger.apply(record)
         return ledger
 
@@ -142,8 +146,5 @@ class Hall:
         self.central.stop()
 
 
-def _reply(seen: list[Seen], cid: Any) -> dict[str, Any] | None:
-    for s in reversed(seen):
-        if s.topic == CMD_REPLY and s.json().get("id") == cid:
-            return dict(s.json())
-    return None
+def _replies(seen: list[Seen], cid: Any) -> list[dict[str, Any]]:
+    return [dict(s.json()) for s in seen if s.topic == CMD_REPLY and s.json().get("id") == cid]
