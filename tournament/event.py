@@ -124,8 +124,7 @@ def _rules_problems(event: EventConfig) -> list[str]:
     try:
         rules = event.ruleset()
     except RulesError as exc:
-        known = ", ".join(rulesets.names())
-        return [f"rules: {exc}; known rulesets: {known}"]
+        return [f"rules: {exc}"]
     lo, hi = rules.players
     if not lo <= event.seats <= hi:
         return [
