@@ -16,6 +16,7 @@ from tournament.ledger import Ledger, Round, TableRound
 UNICODE_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 UNICODE_BOLD = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 SHEET_HANDS = 16  # rows for hands on a score sheet
+BASE = ("wins", "points", "margin")
 
 
 def _csv(header: list[str], rows: list[list[object]]) -> str:
@@ -57,7 +58,8 @@ def results_csv(ledger: Ledger) -> str:
 
 
 def standings_csv(ledger: Ledger) -> str:
-    ties = [t.value for t in ledger.event.tie_breaks]
+    """The standings, with the tie-breaks that are not columns already, then the draw."""
+    ties = [t.value for t in ledger.event.tie_breaks if t.value not in BASE]
     rows: list[list[object]] = []
     for e in ledger.standings():
         r = e.record
@@ -106,15 +108,17 @@ def _page(pdf: _Sheet, ledger: Ledger, rnd: Round, seated: TableRound) -> None:
     pdf.set_font(pdf.face, "B", 20)
     pdf.cell(0, 10, pdf.text_safe(event.name), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(pdf.face, "", 14)
-    ends = f", ends {rnd.ends_at}" if rnd.ends_at else ""
-    line = f"Round {rnd.number} of {event.rounds} · table {seated.table} · {event.rules}{ends}"
-    pdf.cell(0, 8, pdf.text_safe(line), new_x="LMARGIN", new_y="NEXT")
+    line = f"Round {rnd.number} of {event.rounds} · table {seated.table} · {event.rules}"
+    pdf.cell(140, 8, pdf.text_safe(line), new_x="LMARGIN", new_y="NEXT")
+    if rnd.ends_at:
+        ends = f"Time: the last hand starts after {rnd.ends_at[11:16]} UTC"
+        pdf.cell(140, 8, pdf.text_safe(ends), new_x="LMARGIN", new_y="NEXT")
     url = event.table_url(seated.table)
     pdf.image(_qr_png(url), x=160, y=10, w=38, h=38)
     pdf.set_font(pdf.face, "", 8)
     pdf.set_xy(150, 49)
     pdf.cell(58, 4, pdf.text_safe(url), align="C")
-    pdf.set_xy(10, 32)
+    pdf.set_xy(10, 38)
     pdf.set_font(pdf.face, "", 12)
     for s in seated.seats:
         team = "" if s.team is None else f"  (team {s.team})"
@@ -124,7 +128,7 @@ def _page(pdf: _Sheet, ledger: Ledger, rnd: Round, seated: TableRound) -> None:
 
 
 def _grid(pdf: _Sheet, columns: list[str]) -> None:
-    pdf.set_xy(10, 70)
+    pdf.set_xy(10, 72)
     width = (190 - 20) / len(columns)
     pdf.set_font(pdf.face, "B", 11)
     pdf.cell(20, 9, "Hand", border=1, align="C")
