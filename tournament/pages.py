@@ -27,7 +27,6 @@ from typing import Any
 
 from aiohttp import web
 
-from tournament import exports
 from tournament._deps import stream
 from tournament.auth import COOKIE, WRONG_DELAY_S, Sessions
 from tournament.desk import DeskLink
@@ -118,6 +117,9 @@ async def command(request: web.Request) -> web.StreamResponse:
 
 
 async def export(request: web.Request) -> web.StreamResponse:
+    # fpdf2 and segno (with Pillow) weigh about 35 MB: loaded on the first export only
+    from tournament import exports  # noqa: PLC0415
+
     ledger = request.app[DESK].ledger
     name = request.match_info["name"]
     csvs = {"seatings.csv": exports.seatings_csv, "results.csv": exports.results_csv,

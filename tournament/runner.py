@@ -182,7 +182,11 @@ class EventDesk:
         items: Items = []
         answer: dict[str, Any]
         try:
-            detail, items = commands.decide(self.ledger, commands.parse(body), now)
+            command = commands.parse(body)
+            began = time.perf_counter()
+            detail, items = commands.decide(self.ledger, command, now)
+            if isinstance(command, commands.StartRound):  # the seating's cost, kept
+                detail["seating_ms"] = round(1000 * (time.perf_counter() - began), 1)
             answer = {"ok": True, "error": None, "detail": detail}
         except CommandError as exc:
             answer = {"ok": False, "error": str(exc), "detail": None}

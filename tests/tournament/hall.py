@@ -53,7 +53,13 @@ def event_toml(body: dict[str, Any]) -> str:
 class Hall:
     """Start with `open()`, stop with `close()` (in a `finally`)."""
 
-    def __init__(self, tmp: Path, event: dict[str, Any], **table_options: Any) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        event: dict[str, Any],
+        desk_args: tuple[str, ...] = (),
+        **table_options: Any,
+    ) -> None:
         self.tmp = tmp
         self.body = event
         self.event: EventConfig = parse(event, "test")
@@ -68,6 +74,7 @@ class Hall:
         self.desk = DeskProcess(
             self.central.host, self.central.port, tmp / "desk", "--event", str(self.event_file),
             "--director-password-file", str(self.password_file), "--resend-interval", "0.5",
+            *desk_args,
         )  # fmt: skip
         self.rec: Recorder | None = None
 

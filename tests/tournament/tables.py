@@ -220,6 +220,7 @@ class SeatedTable:
         self.replies: dict[str, dict[str, Any]] = {}
         self.commands: list[dict[str, Any]] = []  # every command received, in order
         self.results: list[tuple[str, dict[str, Any]]] = []
+        self.published_at: dict[str, float] = {}  # game_id -> when its result went out
         self.errors: list[str] = []
         self.games = 0
         self.numbering = Numbering(table, "")
@@ -310,6 +311,7 @@ class SeatedTable:
             self._send("state", state, retain=True)
             if isinstance(event, GameEvent) and event.event == "over":
                 self.hold.wait()
+                self.published_at[game_id] = time.time()
                 self._send(f"result/{game_id}", payload, retain=True)
                 self.results.append((game_id, payload))
             if self.pause_s:
