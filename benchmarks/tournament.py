@@ -20,7 +20,8 @@ SIGKILLed mid-round and started again from its journal. The script prints:
   table) to the round's seating seen on the central broker;
 - result-to-standings lag: from the k-th result any table published (on its own broker)
   to the first standings on the central broker that count k games, p50 and p99, over
-  all results and over those published outside the outage and the desk's restart;
+  all results and over those published outside the outage and the desk's restart
+  (from 1 s before each until the first standings after it);
 - the desk's memory (RSS now and peak) at the end;
 - whether the last retained standings equal a recomputation from the desk's journal.
 """
@@ -86,6 +87,19 @@ class Watch:
         with self.lock:
             if not self.lock.wait_for(lambda: test(self.latest()), timeout):
                 raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+
+    def standings_after(self, moment: float, timeout: float) -> float:
+        """When the first standings after `moment` arrived (waiting for them)."""
+
+        def first() -> float | None:
+            return next((t for t, _ in self.counts if t > moment), None)
+
+        with self.lock:
+            if not self.lock.wait_for(lambda: first() is not None, timeout):
+                raise SystemExit(f"no standings within {timeout:.0f} s")
+            found = first()
+            assert found is not None
+            return found
 
     def counted(self, games: int) -> float | None:
         """When the standings first counted `games` games."""
@@ -160,13 +174,13 @@ def run(args: argparse.Namespace, tmp: Path) -> bool:
         hall.central.stop()
         time.sleep(args.outage)
         hall.central.start()
-        quiet.append((t0, time.time() + 2))
+        quiet.append((t0 - 1.0, watch.standings_after(time.time(), 120)))
         print(f"round {cut}: central broker stopped for {args.outage:g} s (every link cut)")
         watch.wait(mid_round(kill, args.tables), 600, f"round {kill} under way")
         t0 = time.time()
         hall.desk.kill()
         hall.desk.start()
-        quiet.append((t0, time.time() + 2))
+        quiet.append((t0 - 1.0, watch.standings_after(time.time(), 120)))
         print(f"round {kill}: desk SIGKILLed and started again")
         last = args.rounds
         watch.wait(lambda p: p is not None and p["round"] == last and p["state"] == "closed",

@@ -155,7 +155,7 @@ def ts_seconds(payload: bytes) -> float | None:
     return moment.replace(tzinfo=UTC).timestamp()
 
 
-def _summary(lags: deque[float]) -> dict[str, float | int | None]:
+def lag_summary(lags: deque[float]) -> dict[str, float | int | None]:
     ordered = sorted(lags)
     if not ordered:
         return {"samples": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
@@ -200,7 +200,7 @@ class LagStats:
         self.board.extend(now - t for t in covered)
 
     def summary(self) -> dict[str, dict[str, float | int | None]]:
-        return {"intake": _summary(self.intake), "board": _summary(self.board)}
+        return {"intake": lag_summary(self.intake), "board": lag_summary(self.board)}
 
 
 class Desk:

@@ -23,7 +23,7 @@ from typing import Any
 from tournament import commands, intake
 from tournament._deps import encode, utc_ts
 from tournament.board import Board, split_topic
-from tournament.desk import STANDINGS, SeqFile, _summary, ts_seconds
+from tournament.desk import STANDINGS, SeqFile, lag_summary, ts_seconds
 from tournament.errors import CommandError, JournalError
 from tournament.event import EventConfig
 from tournament.journal import Journal, Kind, Record
@@ -313,7 +313,7 @@ class EventDesk:
             "seq": self.seq.value,
             "records": self.ledger.last,
             "rounds": len(self.ledger.rounds),
-            "lag": {"result_to_standings": _summary(self.lags)},
+            "lag": {"result_to_standings": lag_summary(self.lags)},
         }
 
     # ---- timers --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.service.mqtt_recorder import Recorder
 from tests.tournament.hall import ROUND, STANDINGS, Hall, players
 from tests.tournament.schema import check
 from tournament.views import standings_body
@@ -78,6 +79,13 @@ def test_an_individual_event_of_three_rounds_on_bridged_tables(tmp_path: Path) -
         assert again["entries"] == entries and final["uncounted"] == []
         for payload in hall.every(ROUND) + hall.every(STANDINGS):
             assert payload["tournament"] == "Spring Open"
+        late = Recorder(hall.central.host, hall.central.port, [ROUND, STANDINGS])
+        try:  # retained, QoS 1: a newcomer gets the round and the standings at once
+            got = late.wait_for(lambda seen: {s.topic for s in seen} == {ROUND, STANDINGS})
+            assert all(s.retain for s in got)
+            assert {s.topic: s.json()["round"] for s in got} == {ROUND: 3, STANDINGS: 3}
+        finally:
+            late.close()
         over = hall.command({"id": "start-4", "action": "start_round"})
         assert over["ok"] is False and over["error"] == "all 3 rounds have been played"
     finally:
