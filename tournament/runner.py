@@ -117,6 +117,7 @@ class EventDesk:
         self.synced = True
         self._last.clear()  # publish both again: the broker may have lost them
         self._send_new_games()
+        self._advance()  # a desk that stopped between a round's last result and its close
         self._schedule()
         self._tell()
 
