@@ -29,6 +29,7 @@ from hardware.commands import Action, ButtonRole, CommandIds, Submit
 from hardware.debounce import QuietGuard
 from hardware.errors import PinFactoryError, PinSetupError
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, LED_PATTERNS, Pattern, Severity, most_severe
+from hardware.pin_factory import GpioHost, missing_factory_advice
 from hardware.settings import PanelSettings
 
 __all__ = ["LEAD_UNKNOWN", "TURN_PHASES", "Panel"]
@@ -42,11 +43,6 @@ LEAD_UNKNOWN = "LEAD_UNKNOWN"
 
 TURN_PHASES = frozenset({"lead", "play"})
 """Phases in which the turn seat's LED is lit; in every other phase all turn LEDs are off."""
-
-FACTORY_HELP = (
-    "set GPIOZERO_PIN_FACTORY=mock to run without GPIO (testing), "
-    "or disable the panel ([panel] enabled = false)"
-)
 
 
 class Panel:
@@ -372,7 +368,7 @@ def _resolve_factory(pin_factory: Any) -> Any:
             detail = f" ({tried})" if tried else ""
             raise PinFactoryError(
                 f"panel: no GPIO pin factory could be loaded: {exc}{detail}. "
-                f"Not on a Raspberry Pi? {FACTORY_HELP}"
+                f"{missing_factory_advice(GpioHost.here())}"
             ) from exc
     for warning in caught:
         logger.warning("panel: %s", warning.message)

@@ -346,7 +346,8 @@ def _gpio_chips() -> Finding | None:
 
 def _open_panel(settings: Settings) -> Finding:
     from hardware.errors import PanelError  # noqa: PLC0415
-    from hardware.panel import FACTORY_HELP, Panel  # noqa: PLC0415
+    from hardware.panel import Panel  # noqa: PLC0415
+    from hardware.pin_factory import GpioHost, missing_factory_advice  # noqa: PLC0415
 
     pins = settings.panel.pin_uses()
     try:
@@ -360,7 +361,7 @@ def _open_panel(settings: Settings) -> Finding:
             "stop whatever holds the pin (sudo systemctl stop domino-table) or pick a free pin "
             "in [panel]"
             if busy
-            else FACTORY_HELP,
+            else missing_factory_advice(GpioHost.here()),
         )
     return ok("gpio", f"{factory}: {len(pins)} panel pins free ({_pin_list(pins)})")
 
