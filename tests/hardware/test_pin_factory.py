@@ -71,15 +71,15 @@ def test_the_advice_names_what_is_missing(facts: GpioHost, says: str) -> None:
 def test_this_machine_without_gpio_gets_the_reason_from_the_real_fallback(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """gpiozero tries lgpio, RPi.GPIO, pigpio and its native factory, all in vain here."""
-    here = GpioHost.here()
-    assert not here.chips and not here.lgpio, "this test needs a machine without GPIO"
+    """gpiozero tries lgpio, RPi.GPIO, pigpio and its native factory, all in vain here
+    (x86-64 without lgpio; or arm64 under emulation, lgpio installed, no GPIO chips)."""
+    assert not GpioHost.here().chips, "this test needs a machine without GPIO chips"
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     settings = PanelSettings.model_validate({"enabled": True, "turn_leds": [5, 6]})
     with pytest.raises(PinFactoryError) as caught:
         Panel(settings, lambda body: None)
     message = str(caught.value)
-    assert "Falling back from lgpio: No module named 'lgpio'" in message
+    assert "Falling back from lgpio: " in message
     assert "no /dev/gpiochip*: this is not a Raspberry Pi" in message
     assert message.endswith(FACTORY_HELP)
