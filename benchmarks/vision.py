@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
+    .venv/bin/python -m benchmarks.vision --render [--repeats 7]
 
 It runs `vision.detector.detect` on every labelled photo of ddd-a (read from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
@@ -20,6 +21,10 @@ set, table and light, each with `--tiles` tiles in rows (some touching end to en
 some side by side, some turned) and one face-down tile. A tile counts as found when
 both half centres are within 8 px of the renderer's truth, and as right when its
 pips match too. Dark sets are read with `tone=dark`, wooden ones with `tone=grey`.
+
+With `--render` it times the renderer itself instead: CPU ms to render one 1280x960
+frame of a 14-tile line, clean and harsh, the table texture already cached (as for
+every frame of a game after its first), best and median of `--repeats` frames.
 """
 
 from __future__ import annotations
@@ -259,6 +264,26 @@ def rendered(tiles: int, seed: int) -> None:
     )
 
 
+def render_speed(repeats: int) -> None:
+    """CPU ms per rendered 1280x960 frame (the process's, OpenCV on every thread)."""
+    line = tuple(
+        SeenTile(6, k % 7, 150.0 + 48 * k, 300.0, 198.0 + 48 * k, 300.0) for k in range(14)
+    )
+    shown = Scene(tiles=line, facedown=(FaceDownTile(800, 520, 20),))
+    print(f"renderer: 1280x960, {len(line)} tiles, OpenCV threads {cv2.getNumThreads()}")
+    for name, style in (("clean", RenderStyle.clean()), ("harsh", RenderStyle.harsh())):
+        render_frame(shown, style=style, seed=1)  # builds and caches the table texture
+        cpu = []
+        for i in range(repeats):
+            start = time.process_time()
+            render_frame(shown, style=style, seed=1, frame=i)
+            cpu.append((time.process_time() - start) * 1000.0)
+        print(
+            f"render {name:5}  CPU ms per frame: best {min(cpu):.1f}, "
+            f"median {statistics.median(cpu):.1f} ({repeats} frames)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=DDD_A, help="labelled photo folder")
@@ -271,9 +296,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="instead of ddd-a, frames from tablesim.render: every set, table and light",
     )
+    parser.add_argument(
+        "--render", action="store_true", help="instead, time the renderer (vision.render)"
+    )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
     args = parser.parse_args(argv)
+    if args.render:
+        cv2.setNumThreads(args.threads)
+        render_speed(max(1, args.repeats))
+        return 0
     if args.rendered:
         cv2.setNumThreads(args.threads)
         rendered(args.tiles, args.seed)

@@ -31,6 +31,7 @@ from hardware.commands import Action, ButtonRole, CommandIds, Submit
 from hardware.debounce import QuietGuard
 from hardware.errors import PinFactoryError, PinSetupError
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, LED_PATTERNS, Pattern, Severity, most_severe
+from hardware.pin_factory import GpioHost, missing_factory_advice
 from hardware.wiring import PanelWiring
 
 __all__ = ["Panel"]
@@ -38,11 +39,6 @@ __all__ = ["Panel"]
 logger = logging.getLogger(__name__)
 
 _Device = TypeVar("_Device")
-
-FACTORY_HELP = (
-    "set GPIOZERO_PIN_FACTORY=mock to run without GPIO (testing), "
-    "or disable the panel ([panel] enabled = false)"
-)
 
 
 class Panel:
@@ -345,7 +341,7 @@ def _resolve_factory(pin_factory: Any) -> Any:
             detail = f" ({tried})" if tried else ""
             raise PinFactoryError(
                 f"panel: no GPIO pin factory could be loaded: {exc}{detail}. "
-                f"Not on a Raspberry Pi? {FACTORY_HELP}"
+                f"{missing_factory_advice(GpioHost.here())}"
             ) from exc
     for warning in caught:
         logger.warning("panel: %s", warning.message)

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import enum
 import glob
-import importlib
+import json
 import logging
 import os
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -89,31 +91,74 @@ def check_camera(settings: Settings, timeout: float) -> list[Finding]:
     if kind is CameraSourceKind.FOLDER:
         return [_camera_folder(Path(str(camera.source)))]
     if kind is CameraSourceKind.PICAMERA:
-        return [_pi_camera()]
+        return [_pi_camera(timeout)]
     return [_camera_device(camera.source, timeout)]
 
 
-def _pi_camera() -> Finding:
-    fix = (
-        "sudo apt install python3-picamera2, and make the venv with --system-site-packages "
-        "(scripts/install-pi.sh does both)"
-    )
+# Run in a child interpreter (this one's, so the same venv): an import that crashes or
+# fails on numpy's ABI check is reported, not fatal. Exit 3: no import; 4: no listing.
+PICAMERA_PROBE = """
+import json, sys, traceback
+try:
+    from picamera2 import Picamera2
+except BaseException as exc:
+    print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+    sys.exit(3)
+try:
+    cameras = list(Picamera2.global_camera_info())
+except BaseException as exc:
+    print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+    sys.exit(4)
+print(json.dumps([str(c.get("Model", "camera")) if isinstance(c, dict) else "camera"
+                  for c in cameras]))
+"""
+PICAMERA_IMPORT_SECONDS = 20.0  # importing libcamera's bindings takes seconds on a Pi 4
+NUMPY_ABI = ("numpy.dtype size changed", "compiled against", "multiarray failed to import",
+             "_ARRAY_API", "compiled using NumPy 1.x")  # fmt: skip
+PICAMERA_INSTALL = (
+    "sudo apt install python3-picamera2, and make the venv with --system-site-packages "
+    "(scripts/install-pi.sh does both)"
+)
+PICAMERA_NUMPY = (
+    "this environment's numpy is not the system's, which Raspberry Pi OS's camera modules "
+    "were built for: run sudo scripts/install-pi.sh again (it pins numpy to the system's "
+    "and removes the venv's own), or `pip uninstall numpy` in this venv"
+)
+
+
+def _pi_camera(timeout: float) -> Finding:
     try:
-        module = importlib.import_module("picamera2")
-    except ImportError as exc:
-        return problem("camera", f"picamera2 cannot be imported ({exc})", fix)
-    try:
-        cameras = list(module.Picamera2.global_camera_info())
-    except Exception as exc:  # libcamera's own errors: report them, do not crash
-        return problem("camera", f"libcamera cannot list cameras: {exc}", fix)
-    if not cameras:
+        probe = subprocess.run(
+            [sys.executable, "-c", PICAMERA_PROBE],
+            capture_output=True, text=True, check=False,
+            timeout=max(timeout, PICAMERA_IMPORT_SECONDS),
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return problem(
+            "camera",
+            f"importing picamera2 took over {max(timeout, PICAMERA_IMPORT_SECONDS):g} s",
+            "check `rpicam-hello --list-cameras`; is another program holding the camera?",
+        )
+    why = (probe.stderr.strip().splitlines() or ["no message"])[-1]
+    if probe.returncode == 0:
+        return _pi_camera_models(json.loads(probe.stdout))
+    if probe.returncode == 4:
+        return problem("camera", f"libcamera cannot list cameras: {why}", PICAMERA_INSTALL)
+    if probe.returncode < 0:
+        why = f"the import crashed ({signal.Signals(-probe.returncode).name})"
+    if any(mark in probe.stderr for mark in NUMPY_ABI):
+        return problem("camera", f"picamera2 cannot be imported ({why})", PICAMERA_NUMPY)
+    return problem("camera", f"picamera2 cannot be imported ({why})", PICAMERA_INSTALL)
+
+
+def _pi_camera_models(models: list[str]) -> Finding:
+    if not models:
         return problem(
             "camera",
             "no Pi camera module found (camera.source = picamera)",
             "check the ribbon cable (contacts facing the board) and `rpicam-hello --list-cameras`",
         )
-    model = cameras[0].get("Model", "camera") if isinstance(cameras[0], dict) else "camera"
-    return ok("camera", f"Pi camera: {model} ({len(cameras)} found)")
+    return ok("camera", f"Pi camera: {models[0]} ({len(models)} found)")
 
 
 def _camera_folder(folder: Path) -> Finding:
@@ -301,7 +346,8 @@ def _gpio_chips() -> Finding | None:
 
 def _open_panel(settings: Settings) -> Finding:
     from hardware.errors import PanelError  # noqa: PLC0415
-    from hardware.panel import FACTORY_HELP, Panel  # noqa: PLC0415
+    from hardware.panel import Panel  # noqa: PLC0415
+    from hardware.pin_factory import GpioHost, missing_factory_advice  # noqa: PLC0415
 
     pins = settings.panel.pin_uses()
     try:
@@ -315,7 +361,7 @@ def _open_panel(settings: Settings) -> Finding:
             "stop whatever holds the pin (sudo systemctl stop domino-table) or pick a free pin "
             "in [panel]"
             if busy
-            else FACTORY_HELP,
+            else missing_factory_advice(GpioHost.here()),
         )
     return ok("gpio", f"{factory}: {len(pins)} panel pins free ({_pin_list(pins)})")
 

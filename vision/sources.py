@@ -146,8 +146,8 @@ class PiCameraSource(ClosingSource):
         except ImportError as exc:
             raise PiCameraMissingError(
                 "the Pi camera needs picamera2: install it with `sudo apt install "
-                "python3-picamera2` (and make the venv with --system-site-packages), "
-                "or install this package with the `picamera` extra"
+                "python3-picamera2` (and make the venv with --system-site-packages): "
+                "scripts/install-pi.sh does both"
             ) from exc
         try:
             self._cam: Any = module.Picamera2()
