@@ -51,8 +51,8 @@ def test_a_field_missing_from_the_table_is_found_and_played_per_turn() -> None:
     fields = {f.name: getattr(walnut, f.name) for f in dataclasses.fields(walnut)}
     rules = _RulesWithANewOption(**fields)
     assert unplayed(rules) == "new_option = False"
-    game = _played_out(rules, 2)
-    assert type(game) is Game
+    assert type(_played_out(rules, 2)) is Game
+    assert_same_games(rules, 2, 7)
 
 
 @pytest.mark.parametrize(
