@@ -58,7 +58,8 @@ def begin(game: PlayedOut) -> Hand:
     """The game's hand in play, as the play-out keeps it."""
     if game._pending is not None:
         game._settle()  # (no play-out leaves a hand in play: cannot happen)
-    hands, boneyard, seat, start = game.hands, game.boneyard, game.turn, game._start
+    hands, boneyard = game.hands, game.boneyard
+    seat, start = game.turn, game._start
     assert hands is not None and boneyard is not None and seat is not None and start is not None
     hand = deal(hands)
     turn: _Turn | None = game.__dict__.get("_turn")  # (None: not made yet, see `_Lazy`)

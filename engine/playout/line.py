@@ -50,8 +50,9 @@ def _turns(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals)
 ) -> HandResult:
     """The turns after the lead, to the end of the hand; `line` is (p0, p1, d0, d1,
     mirror), see the module doc."""
-    held, spip, tiles, slot = hand.held, hand.spip, hand.tiles, SLOT_INDEX
-    add, nxt, seats, boneyard = hand.record.append, hand.next_seat, hand.seats, hand.boneyard
+    held, spip, tiles = hand.held, hand.spip, hand.tiles
+    add, nxt, boneyard = hand.record.append, hand.next_seat, hand.boneyard
+    seats, slot = hand.seats, SLOT_INDEX
     draws, keep, draw_one = plan.draws, plan.keep, plan.draw_one
     s, passes, drew = hand.seat, hand.passes, hand.drew
     p0, p1, d0, d1, mirror = line

@@ -31,7 +31,7 @@ _SIDE, _ARM = 64, 128  # edge << 5 for a double's first side and a spinner's fir
 _JOINT = 192  # the edge bits of a double's side or a spinner's arm (not a plain end)
 
 
-def play_web(  # noqa: PLR0912 (the hot loop: its state in locals, few calls)
+def play_web(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals, few calls)
     game: PlayedOut, hand: Hand, plan: Plan, random_: Callable[[], float]
 ) -> HandResult | None:
     """Play the hand to its end: how it ended (the seat that went out in `hand.seat`),
@@ -40,10 +40,12 @@ def play_web(  # noqa: PLR0912 (the hot loop: its state in locals, few calls)
     nodes, total = (len(layout.nodes), layout._total) if layout is not None else (0, 0)
     web = Web(layout, plan, nodes + len(hand.tiles) + len(hand.boneyard))  # (nodes to be)
     ends, offers, lay = web.ends, web.offers, web.lay
-    held, spip, tiles, slot = hand.held, hand.spip, hand.tiles, SLOT_INDEX
-    add, nxt, seats, boneyard = hand.record.append, hand.next_seat, hand.seats, hand.boneyard
-    draws, keep, draw_one, knock = plan.draws, plan.keep, plan.draw_one, plan.knock
-    scores, points, scoring, at_once = plan.scores, plan.points, plan.scoring, plan.at_once
+    held, spip, tiles = hand.held, hand.spip, hand.tiles
+    add, nxt, boneyard = hand.record.append, hand.next_seat, hand.boneyard
+    seats, slot = hand.seats, SLOT_INDEX
+    draws, keep, draw_one = plan.draws, plan.keep, plan.draw_one
+    scores, points, scoring = plan.scores, plan.points, plan.scoring
+    knock, at_once = plan.knock, plan.at_once
     s, passes, drew = hand.seat, hand.passes, hand.drew
     while True:
         h = held[s]
@@ -162,11 +164,14 @@ class Web:
         """Lay `tile` at the open end `at` (`LED`: the lead) as node `node`, with the
         ends adding up to `total`: a double, or a tile on a double's side or a spinner's
         arm (a plain tile on a plain end is `play_web`'s); the ends total after."""
-        high, pip, parent, plan = tile.high, at & 31, at >> 8, self.plan
+        high = tile.high
+        pip = at & 31
+        plan = self.plan
         far = -1
         if at < 0:
             pass  # the lead
         elif high != tile.low:  # on a double's side or a spinner's arm
+            parent = at >> 8
             if not self.spinners >> parent & 1 and self.used[parent] == 1:
                 # The open side of a double in the line (not a spinner): the double
                 # stops counting and the far end opens.
