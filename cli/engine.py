@@ -7,6 +7,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -123,17 +124,46 @@ def _print_game(number: int, game: Game, events: Sequence[Event]) -> None:
             click.echo(f"  game over: scores {list(event.scores)}")
 
 
+def _clock(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    """`--clock`: an ISO 8601 time (UTC unless it says otherwise)."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a time: write it as 2025-01-31T20:00:00Z"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 @click.command()
 @click.argument("source", type=click.File("r", encoding="utf-8"))
 @click.option("--table", default="replay", show_default=True, help="Table id in the payloads.")
-def replay(source: TextIO, table: str) -> None:
-    """Judge a game told as JSON lines (FILE, or - for stdin); print one event per line."""
-    errors = 0
-    for out in run_replay(source, table=table, find_rules=find_rules):
+@click.option(
+    "--clock",
+    callback=_clock,
+    metavar="TIME",
+    help="Stamp every event with this time (ISO 8601): replays of one game print the same bytes.",
+)
+@click.option(
+    "--lenient",
+    is_flag=True,
+    help="Exit 0 even when the game refused an input (a malformed line still exits 1).",
+)
+def replay(source: TextIO, table: str, clock: datetime | None, lenient: bool) -> None:
+    """Judge a game told as JSON lines (FILE, or - for stdin); print one event per line.
+
+    Exits 1 when a line is malformed or, unless --lenient, when the game refused an
+    input (its alert is printed like any event).
+    """
+    errors = refused = 0
+    for out in run_replay(source, table=table, find_rules=find_rules, now=clock):
         if out.error is not None:
             errors += 1
             click.echo(out.error, err=True)
-        else:
-            sys.stdout.write(json.dumps(out.payload, separators=(",", ":")) + "\n")
-    if errors:
+            continue
+        refused += out.refused
+        sys.stdout.write(json.dumps(out.payload, separators=(",", ":")) + "\n")
+    if errors or (refused and not lenient):
         raise SystemExit(1)

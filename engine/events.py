@@ -35,7 +35,8 @@ class Reason(Enum):
     NOT_IN_HAND = "not_in_hand"  # (full information) the seat does not hold that tile
     OUT_OF_TURN = "out_of_turn"  # another seat's turn
     WRONG_PHASE = "wrong_phase"  # not now (e.g. a play while hands are counted)
-    NO_DRAWING = "no_drawing"  # drawing is not allowed (block game, or could play)
+    NO_DRAWING = "no_drawing"  # a draw the rules forbid (block game, one a turn, could play)
+    MUST_DRAW = "must_draw"  # a pass before the draw the rules ask for
     BONEYARD_EMPTY = "boneyard_empty"
     NOTHING_TO_UNDO = "nothing_to_undo"
 
@@ -46,13 +47,14 @@ class Reason(Enum):
 
     @property
     def severity(self) -> Severity:
-        """The code's severity, unless this reason is milder than its code."""
-        return _MILDER.get(self) or self.alert_code.severity
+        """How urgent an alert for this reason is: its code's severity."""
+        return _ALERT_CODES[self].severity
 
 
-# One line per reason. The table attributes every play to the turn seat, so only commands
-# and replays can be out of turn; such input is reported as COUNT_MISMATCH for now, "the
-# input disagrees with the game" (OUT_OF_TURN and BAD_DRAW are the spec's later codes).
+# One line per reason. Inputs out of turn or out of the hand's phase (an undo with nothing
+# to take back, a pass before the draw the rules ask for) are OUT_OF_TURN and the draws
+# the rules forbid BAD_DRAW, always `illegal`; COUNT_MISMATCH is kept for counts, and for
+# a tile a known hand does not hold (full information).
 _ALERT_CODES = {
     Reason.NO_MATCH: AlertCode.NO_MATCH,
     Reason.NOT_TOUCHING: AlertCode.NOT_TOUCHING,
@@ -66,13 +68,13 @@ _ALERT_CODES = {
     Reason.FALSE_KNOCK: AlertCode.FALSE_KNOCK,
     Reason.COUNT_MISMATCH: AlertCode.COUNT_MISMATCH,
     Reason.NOT_IN_HAND: AlertCode.COUNT_MISMATCH,
-    Reason.OUT_OF_TURN: AlertCode.COUNT_MISMATCH,
-    Reason.WRONG_PHASE: AlertCode.COUNT_MISMATCH,
-    Reason.NO_DRAWING: AlertCode.COUNT_MISMATCH,
-    Reason.BONEYARD_EMPTY: AlertCode.COUNT_MISMATCH,
-    Reason.NOTHING_TO_UNDO: AlertCode.COUNT_MISMATCH,
+    Reason.OUT_OF_TURN: AlertCode.OUT_OF_TURN,
+    Reason.WRONG_PHASE: AlertCode.OUT_OF_TURN,
+    Reason.MUST_DRAW: AlertCode.OUT_OF_TURN,
+    Reason.NOTHING_TO_UNDO: AlertCode.OUT_OF_TURN,
+    Reason.NO_DRAWING: AlertCode.BAD_DRAW,
+    Reason.BONEYARD_EMPTY: AlertCode.BAD_DRAW,
 }
-_MILDER = {Reason.NOTHING_TO_UNDO: Severity.WARNING, Reason.WRONG_PHASE: Severity.WARNING}
 
 
 class HandResult(Enum):

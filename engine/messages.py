@@ -51,6 +51,7 @@ class Catalogue:
 
     codes: Mapping[AlertCode, Words]
     finer: Mapping[Reason | Case, str]
+    either: str  # joins the last two of several choices in a blank: "6 or 4"
 
     def sentence(self, key: Key) -> str | None:
         """The sentence for `key` (a reason or case without its own: its code's), or None."""
@@ -92,7 +93,8 @@ _EN = Catalogue(
             "Who led? Press your button or tap your seat.", "Who led? Tap their name."
         ),
         AlertCode.EARLY_OUT: Words(
-            "{seat} cannot be out yet: fewer tiles played than dealt.", "Too early to be out."
+            "{seat} cannot be out yet: fewer tiles played than dealt and drawn.",
+            "Too early to be out.",
         ),
         AlertCode.FALSE_KNOCK: Words(
             "{seat} passed holding {tile}, which fitted.", "A tile fitted when its holder passed."
@@ -123,12 +125,14 @@ _EN = Catalogue(
         Reason.OUT_OF_TURN: "Not {seat}'s turn: it is {turn}'s turn.",
         Reason.WRONG_PHASE: "Not now: {detail}.",
         Reason.NO_DRAWING: "No drawing now: {detail}.",
+        Reason.MUST_DRAW: "{seat} cannot pass yet: draw a tile from the boneyard first.",
         Reason.BONEYARD_EMPTY: "The boneyard is empty.",
         Reason.NOTHING_TO_UNDO: "Nothing to take back.",
         Case.UNREAD_TILE: (
             "{tile} is not read where it lies, with a tile against it: straighten it."
         ),
     },
+    either="or",
 )
 
 _ES = Catalogue(
@@ -160,7 +164,7 @@ _ES = Catalogue(
             "¿Quién salió? Pulse su botón o toque su asiento.", "¿Quién salió? Toque su nombre."
         ),
         AlertCode.EARLY_OUT: Words(
-            "{seat} no puede haber dominado: jugó menos fichas de las repartidas.",
+            "{seat} no puede haber dominado: jugó menos fichas de las repartidas y robadas.",
             "Todavía no puede haber dominó.",
         ),
         AlertCode.FALSE_KNOCK: Words(
@@ -194,10 +198,12 @@ _ES = Catalogue(
         Reason.OUT_OF_TURN: "No es el turno de {seat}: le toca a {turn}.",
         Reason.WRONG_PHASE: "Ahora no: {detail}.",
         Reason.NO_DRAWING: "No se roba ahora: {detail}.",
+        Reason.MUST_DRAW: "{seat} no puede pasar todavía: primero robe una ficha.",
         Reason.BONEYARD_EMPTY: "No quedan fichas para robar.",
         Reason.NOTHING_TO_UNDO: "No hay nada que deshacer.",
         Case.UNREAD_TILE: "No se lee {tile} donde está, con otra ficha junto a ella: enderécela.",
     },
+    either="o",
 )
 
 CATALOGUES: Mapping[str, Catalogue] = {"en": _EN, "es": _ES}
@@ -206,12 +212,24 @@ CATALOGUES: Mapping[str, Catalogue] = {"en": _EN, "es": _ES}
 def message(key: Key, language: str = "en", **context: object) -> str:
     """One sentence for `key`; missing context words read as blanks, never fail.
 
-    A reason or case without a sentence of its own says its code's sentence.
+    A reason or case without a sentence of its own says its code's sentence. A blank
+    given a tuple or list of several choices says them all: `pip=(6, 4)` reads "6 or 4".
     """
     catalogue = CATALOGUES.get(language, _EN)
     template = catalogue.sentence(key) or _EN.sentence(key) or str(key.value)
-    filled = template.format_map(_Blank({k: v for k, v in context.items() if v is not None}))
-    return filled.strip()
+    words = {k: _choices(v, catalogue.either) for k, v in context.items() if v not in _NONE}
+    return template.format_map(_Blank(words)).strip()
+
+
+_NONE: tuple[object, ...] = (None, (), [])  # context words not given: their blanks read as missing
+
+
+def _choices(value: object, either: str) -> object:
+    """A tuple or list of choices as words ("5, 3 or 6"); any other value as it is."""
+    if not isinstance(value, tuple | list):
+        return value
+    said = [str(v) for v in value]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} {either} {said[-1]}"
 
 
 def hint(code: AlertCode, language: str = "en") -> str:

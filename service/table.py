@@ -130,7 +130,7 @@ class TableCore:
         self.game_id = ""
         self._standing: list[_Standing] = []
         self._last: dict[str, Any] | None = None
-        self._pending_counts: dict[int, int] = {}
+        self._pending_counts: dict[int, tuple[int | None, list[Tile] | None]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
         self.reconciler: Reconciler | None = None
@@ -503,23 +503,27 @@ def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 
 def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """One seat's count; the hand is scored once every seat has one."""
+    """One seat's count; the hand is scored once every seat has one. Tiles given are
+    the engine's to check (against the pips given, the tiles the seat should hold, its
+    knocks); counts it refuses stay pending, to be corrected seat by seat."""
     seat = int(body["seat"])
     if not 0 <= seat < game.seats:
         raise CommandRefused(f"There is no seat {seat}.")
     if game.phase not in (Phase.PLAY, Phase.COUNTING):
         raise CommandRefused("There is no hand to count now.")
-    if body.get("tiles") is not None:
-        pips = sum(_tile(t).pips for t in body["tiles"])
-    else:
-        pips = int(body["pips"])
-    core._pending_counts[seat] = pips
+    tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
+    pips = int(body["pips"]) if body.get("pips") is not None else None
+    if pips is None and tiles is None:
+        raise CommandRefused("Give the seat's pips or its tiles.")
+    core._pending_counts[seat] = (pips, tiles)
     needed = [s for s in range(game.seats) if s != game.out_seat]
     if any(s not in core._pending_counts for s in needed):
         return Judgement(Reason.OK)
-    counts = [core._pending_counts.get(s, 0) for s in range(game.seats)]
-    core._pending_counts = {}
-    return game.count(counts)
+    given = [core._pending_counts.get(s, (0, None)) for s in range(game.seats)]
+    judged = game.count([p for p, _ in given], [t for _, t in given])
+    if judged.ok:
+        core._pending_counts = {}
+    return judged
 
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
