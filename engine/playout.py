@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from itertools import chain
 from math import floor  # (int(x) for x >= 0, as `RandomPlayer` picks, without a type call)
 
-from engine.events import Event, HandResult
+from engine.events import Event, HandResult, Termination
 from engine.game import (
     _DRAW_ONE,
     _POINTS_TABLE,
@@ -566,6 +566,8 @@ def play_out(game: Game, rng: random.Random) -> int:  # noqa: PLR0912, PLR0915 (
         unique = len(standing) == 1 or standing.count(best) == 1
         if best >= target and (game._checks_at_once or unique):
             game._game_over()
+    if game.last_hand and game.phase is _HAND_OVER:  # the clock ran out (`Game.call_time`)
+        game._game_over(Termination.TIME)
     _leave(game, lazy)
     return nodes
 
