@@ -6,7 +6,10 @@ import json
 import logging
 import random
 import signal
+import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,44 @@ from service.table import SIDES
     show_default=True,
     help="How the table sees the tiles: the board emulator, or rendered camera frames.",
 )
+@click.option(
+    "--state-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Keep the demo's files (journals, broker logs) here instead of a temporary folder.",
+)
+@click.option(
+    "--tournament",
+    "tournament_tables",
+    type=click.IntRange(1, 20),
+    default=None,
+    metavar="N",
+    help="Run a whole event instead: N simulated tables, each on its own broker bridged "
+    "to a central one, a tournament desk and its pages (seats per table by --format).",
+)
+@click.option(
+    "--format",
+    "event_format",
+    type=click.Choice(["individual", "pairs", "singles"]),
+    default="individual",
+    show_default=True,
+    help="With --tournament: the event's format (singles: 2 seats a table, else 4).",
+)
+@click.option(
+    "--rounds", type=click.IntRange(1, 50), default=3, show_default=True,
+    help="With --tournament: rounds to play.",
+)  # fmt: skip
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, 600, min_open=True),
+    default=None,
+    help="With --tournament: each round's clock, in minutes (default: none).",
+)
+@click.option(
+    "--keep-open",
+    is_flag=True,
+    help="With --tournament: keep the pages up after the last round (until Ctrl-C).",
+)
 def demo(
     rules_name: str,
     players: int,
@@ -56,6 +97,12 @@ def demo(
     mqtt_host: str | None,
     mqtt_port: int,
     source: str,
+    state_dir: Path | None,
+    tournament_tables: int | None,
+    event_format: str,
+    rounds: int,
+    time_limit: float | None,
+    keep_open: bool,
 ) -> None:
     """A simulated table playing live: board emulator, broker, service and display.
 
@@ -63,12 +110,26 @@ def demo(
     `--source camera`, their games are rendered as camera frames and read by the camera
     path); the table service referees and scores them and publishes over MQTT; the
     display shows the game in a browser. Stop with Ctrl-C.
+
+    With `--tournament N`: a whole event of `--rounds` rounds on N such tables, each on
+    its own Mosquitto bridged to a central one, seated by a tournament desk (with its
+    director's page, big screen and phone page); the players confirm each result; the
+    demo ends after the last round (`--keep-open`: the pages stay up).
     """
+    if tournament_tables is not None:
+        from cli.hall import HallOptions  # noqa: PLC0415 - the desk only for this demo
+
+        options = HallOptions(
+            tables=tournament_tables, format=event_format, rules=rules_name, target=target,
+            rounds=rounds, time_limit_min=time_limit, pace=pace,
+            seed=seed if seed is not None else random.randrange(2**31),
+            http_host=http_host, http_port=http_port,
+        )  # fmt: skip
+        _tournament_demo(options, state_dir, keep_open)
+        return
     # The demo's parts are imported here, not at the top: `run` shares this module, and
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-    from contextlib import ExitStack  # noqa: PLC0415
 
     from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
@@ -79,8 +140,7 @@ def demo(
     root = logging.getLogger()
     if root.level == logging.INFO:  # the printed events are the demo's view; logs: warnings
         root.setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp, ExitStack() as stack:
-        workdir = Path(tmp)
+    with _workdir(state_dir) as workdir, ExitStack() as stack:
         if mqtt_host is None:
             broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
             mqtt_host, mqtt_port = broker.host, broker.port
@@ -135,6 +195,47 @@ def demo(
         log.info(
             "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
         )
+
+
+@contextmanager
+def _workdir(state_dir: Path | None) -> Iterator[Path]:
+    """The demo's folder: `--state-dir` (kept), else a temporary one (removed after)."""
+    if state_dir is not None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        yield state_dir
+        return
+    with tempfile.TemporaryDirectory(prefix="domino-demo-") as tmp:
+        yield Path(tmp)
+
+
+def _tournament_demo(options: Any, state_dir: Path | None, keep_open: bool) -> None:
+    """`demo --tournament N`: see `cli.hall`."""
+    from cli.hall import DemoHall  # noqa: PLC0415
+    from cli.hall_watch import HallError  # noqa: PLC0415
+    from tournament.errors import EventFileError  # noqa: PLC0415
+
+    root = logging.getLogger()
+    if root.level == logging.INFO:  # the printed lines are the demo's view; logs: warnings
+        root.setLevel(logging.WARNING)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    with _workdir(state_dir) as workdir, ExitStack() as stack:
+        hall = DemoHall(workdir, options, click.echo)
+        try:
+            hall.open(stack)
+            for line in hall.addresses():
+                click.echo(line)
+            hall.run(stop)
+            if keep_open and not stop.is_set():
+                click.echo("The pages stay up: stop with Ctrl-C.")
+                stop.wait()
+        except EventFileError as exc:
+            raise click.UsageError(str(exc)) from None
+        except HallError as exc:
+            raise click.ClickException(str(exc)) from None
+        finally:
+            stop.set()  # the players stop before their tables and brokers do
 
 
 def _watch_camera(

@@ -106,7 +106,7 @@ ACTIONS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "undo": ({}, {}),
     "correct": ({"tile": _tile, "as": _tile}, {}),
     "count": ({"seat": _seat}, {"tiles": _tiles, "pips": _pips}),
-    "confirm": ({}, {}),
+    "confirm": ({}, {"seat": _seat}),  # a seat: confirms a finished game's result
     "end_hand": ({}, {}),
     "rename": ({"seat": _seat, "name": _text}, {}),
     "redeal": ({}, {}),

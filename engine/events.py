@@ -87,6 +87,21 @@ class Termination(Enum):
 
     TARGET_REACHED = "target_reached"
     BEST_OF_WON = "best_of_won"
+    TIME = "time"  # the round's clock ran out and the hand in play was scored
+    AGREED = "agreed"  # the players (or the desk) ended it
+
+    @property
+    def reason(self) -> str:
+        """The `game` event's `reason` (spec/mqtt.md): target, rounds, time or agreed."""
+        return _GAME_REASONS[self]
+
+
+_GAME_REASONS = {
+    Termination.TARGET_REACHED: "target",
+    Termination.BEST_OF_WON: "rounds",
+    Termination.TIME: "time",
+    Termination.AGREED: "agreed",
+}
 
 
 class Coords(NamedTuple):
@@ -254,7 +269,7 @@ class GameEvent(NamedTuple):
         return "game"
 
     def payload(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "event": self.event,
             "winner": self.winner,
             "team": self.team,
@@ -264,6 +279,9 @@ class GameEvent(NamedTuple):
             "rules": self.rules,
             "target": self.target,
         }
+        if self.termination is not None:
+            out["reason"] = self.termination.reason
+        return out
 
 
 Event = (

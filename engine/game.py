@@ -280,6 +280,7 @@ class Game:
         self.winner: int | None = None
         self.winning_team: int | None = None
         self.termination: Termination | None = None
+        self.last_hand = False  # the clock ran out: the hand in play ends the game
         self._start: _HandStart | None = None
         self._journal: Journal = []
         self._refs = 0
@@ -1341,6 +1342,8 @@ class Game:
         self.phase = _HAND_OVER
         if self._target_reached_at_once() or self._target_reached_end_of_hand():
             events.extend(self._game_over())
+        elif self.last_hand:
+            events.extend(self._game_over(Termination.TIME))
         return events
 
     def _tally_hand(self, pips: list[int]) -> tuple[HandOutcome, int, tuple[int, ...]]:
@@ -1408,15 +1411,35 @@ class Game:
         best = max(scores)
         return best >= target and (len(scores) == 1 or scores.count(best) == 1)
 
-    def _game_over(self) -> list[Event]:
-        _, team, seat = max(self._standings(), key=lambda s: s[0])
-        self.winner = seat if team is None else None
+    def call_time(self) -> Judgement:
+        """The round's clock ran out: the hand in play is the last one.
+
+        Scored, it ends the game (`Termination.TIME`), won by the seat or team ahead
+        (nobody when the lead is shared), unless it reached the target first. Between two
+        hands (`HAND_OVER`) the game ends at once.
+        """
+        if self.phase is Phase.OVER:
+            return self._refuse(Reason.WRONG_PHASE, detail="the game is over")
+        self.last_hand = True
+        if self.phase is _HAND_OVER:
+            return Judgement(Reason.OK, tuple(self._game_over(Termination.TIME)))
+        return Judgement(Reason.OK)
+
+    def _game_over(self, termination: Termination | None = None) -> list[Event]:
+        standings = self._standings()
+        best, team, seat = max(standings, key=lambda s: s[0])
+        winner: int | None = seat
+        if termination is Termination.TIME and [s[0] for s in standings].count(best) > 1:
+            team = winner = None  # level on time: nobody won
+        self.winner = winner if team is None else None
         self.winning_team = team
         self.phase = Phase.OVER
         self.turn = None
-        self.termination = (
-            Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
-        )
+        if termination is None:
+            termination = (
+                Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
+            )
+        self.termination = termination
         return [
             GameEvent(
                 "over",

@@ -20,6 +20,13 @@ def utc_ts(now: datetime | None = None) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+def parse_ts(text: str) -> datetime:
+    """A `ts` as `utc_ts` writes it, as an aware UTC datetime; ValueError when it is not one."""
+    if len(text) != 24 or not text.endswith("Z"):
+        raise ValueError(f"{text!r} is not a time such as 2026-11-22T04:14:00.123Z")
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
 def stamp(
     table: str,
     payload: Mapping[str, Any],

@@ -187,10 +187,16 @@ class SimulatedPlayers:
             self.board.lift(seen.tile)
         self._on_board.clear()
         self._laid = 0
-        if game.phase is not Phase.OVER:
-            # The cleared board starts the table's next hand: lay nothing before it has.
+        if game.phase is not Phase.OVER and self._state.get("phase") != "over":
+            # The cleared board starts the table's next hand: lay nothing before it has
+            # (or the table ended the game itself: a tournament round's clock ran out).
             hand = game.hand_no
-            self._wait(lambda s: s.get("hand") == hand and s.get("phase") == "lead", stop)
+            self._wait(
+                lambda s: (
+                    (s.get("hand") == hand and s.get("phase") == "lead") or s.get("phase") == "over"
+                ),
+                stop,
+            )
 
     def _place(self, seen: SeenTile) -> None:
         self.board.place(_at(seen))

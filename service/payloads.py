@@ -173,12 +173,18 @@ class Outbox:
         *,
         game_id: str,
         reply: Mapping[str, Any] | None = None,
+        echo: Mapping[str, Any] | None = None,
     ) -> list[JournalEvent]:
-        """Store `body` (the input) and `events` as payloads; the stored events, in order."""
+        """Store `body` (the input) and `events` as payloads; the stored events, in order.
+
+        `echo`: fields every `game` event carries besides the engine's (a desk's seating).
+        """
         numbers = _Numbers(game_id, self.ref_seq, self.journal.last_seq() + 1)
         made = [_payload(event, numbers) for event in events]
-        for _, payload in made:
+        for kind, payload in made:
             payload.setdefault("game_id", game_id)
+            if kind == "game" and echo:
+                payload.update(echo)
         stored = self.journal.record(dict(body) if body else None, made, reply=reply)
         self.renumber(events, stored)
         return stored

@@ -43,6 +43,7 @@ from service.table_events import (
     Answered,
     GameOver,
     Recorded,
+    ResultConfirmed,
     Spot,
     StateChanged,
 )
@@ -70,6 +71,7 @@ class MqttPublisher:
         bus.subscribe(Recorded, self.recorded)
         bus.subscribe(StateChanged, self.state_changed)
         bus.subscribe(GameOver, self.game_over)
+        bus.subscribe(ResultConfirmed, lambda c: self.link.publish_result(c.game_id, c.result))
         bus.subscribe(Answered, self.answered)
 
     def recorded(self, recorded: Recorded) -> None:

@@ -55,12 +55,14 @@ from service.reconciler import (
     ZoneCounts,
 )
 from service.reconciler import Alert as Problem
+from service.seating import ConfirmError, SeatedGame
 from service.table_events import (
     Alert,
     AlertRaised,
     AlertResolved,
     GameOver,
     Recorded,
+    ResultConfirmed,
     Spot,
     StateChanged,
     TableEvent,
@@ -135,6 +137,7 @@ class TableCore:
         self._sources: dict[str, bool] = {}
         self.reconciler: Reconciler | None = None
         self._zone_counts: ZoneCounts | None = None
+        self.seated = SeatedGame()  # a desk's seating, the round's clock, confirmations
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -156,6 +159,7 @@ class TableCore:
                 self.journal.last_seq(),
             )
             self.bus.publish(self._state_changed())
+            self._publish_confirmed()  # a confirmation replayed: its result again
             return
         c = self.config
         body = {
@@ -173,7 +177,9 @@ class TableCore:
         try:
             for item in inputs:
                 events = self._apply(item.body)
-                self.outbox.renumber(events, [self.journal.event(s) for s in item.seqs])
+                stored = [self.journal.event(s) for s in item.seqs]
+                self.outbox.renumber(events, stored)
+                self.seated.recall(stored)
         finally:
             self._replaying = False
         self._lead_alert()
@@ -185,7 +191,7 @@ class TableCore:
     def state(self) -> dict[str, Any]:
         """The `state` payload of spec/mqtt.md (without the envelope's `v`/`table`/`ts`)."""
         game = self._require_game()
-        return state_payload(
+        payload = state_payload(
             game,
             seq=self.journal.last_seq(),
             game_id=self.game_id,
@@ -197,6 +203,7 @@ class TableCore:
             sources=self._sources,
             zone_counts=self._zone_counts.pips if self._zone_counts is not None else None,
         )
+        return payload | self.seated.state_fields(game)
 
     def _state_changed(self) -> StateChanged:
         game = self._require_game()
@@ -311,6 +318,7 @@ class TableCore:
         if not body.get("game_id"):
             body["game_id"] = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
         self.game_id = str(body["game_id"])
+        self.seated.begin(body)
         self._standing = []
         self._pending_counts = {}
         return list(game.start())
@@ -323,9 +331,12 @@ class TableCore:
             self._outcomes(self.reconciler.observe(snapshot))
 
     def tick(self) -> None:
-        """Time passes: a pending alert's grace time may run out."""
+        """Time passes: a pending alert's grace time may run out, the round's clock too."""
         if self.reconciler is not None:
             self._outcomes(self.reconciler.tick())
+        if self.game is not None and self.seated.time_is_up(self.game):
+            body = self.seated.time_input()
+            self._commit(body, self._apply(body))
 
     def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
         for outcome in outcomes:
@@ -452,7 +463,10 @@ class TableCore:
             return
         told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
         reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
-        stored = self.outbox.record(body, told, game_id=self.game_id, reply=reply)
+        stored = self.outbox.record(
+            body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
+        )
+        self.seated.recall(stored)
         if stored:
             self._last = stored[-1].payload
         raised = {
@@ -467,6 +481,12 @@ class TableCore:
         for event, saved in zip(told, stored, strict=True):
             if isinstance(event, GameEvent) and event.event == "over":
                 self.bus.publish(GameOver(self.game_id, saved))
+        self._publish_confirmed()
+
+    def _publish_confirmed(self) -> None:
+        confirmed = self.seated.take_confirmed()
+        if confirmed is not None:
+            self.bus.publish(ResultConfirmed(self.game_id, confirmed))
 
 
 _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
@@ -527,10 +547,17 @@ def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """The counts the table made from the seat zones are right: score the hand.
+    """The counts the table made from the seat zones are right: score the hand. After the
+    game: `seat` confirms its result (`service.seating`).
 
     The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
     """
+    if game.phase is Phase.OVER:
+        try:
+            core.seated.confirm(game, _seat_or_turn(body))
+        except ConfirmError as exc:
+            raise CommandRefused(str(exc)) from None
+        return Judgement(Reason.OK)
     if "tiles" not in body:
         counts = core._zone_counts
         if counts is None:
@@ -560,6 +587,7 @@ _HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] 
     "next_hand": lambda c, g, b: g.next_hand(),
     "redeal": lambda c, g, b: g.redeal(),
     "rename": lambda c, g, b: _rename(g, int(b["seat"]), str(b["name"])),
+    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.seating`)
 }
 
 

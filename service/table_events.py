@@ -10,10 +10,13 @@ The table core publishes them on its `Bus` after the journal has the change:
 - `StateChanged`: the table after the change, typed for the panel and as the `state`
   payload for MQTT.
 - `GameOver`: a game ended; its stored `game` event is the retained `result`.
+- `ResultConfirmed`: a seat confirmed the finished game's result: the result again,
+  with `confirmed_by`.
 - `Answered`: the service's answer to a command from MQTT (published by the service).
 
 Per change the core publishes each engine event and alert change first, then
-`Recorded`, `StateChanged` and, when a game ended, `GameOver`.
+`Recorded`, `StateChanged`, when a game ended `GameOver`, and when a seat confirmed
+its result `ResultConfirmed`.
 """
 
 from __future__ import annotations
@@ -98,6 +101,15 @@ class GameOver:
 
     game_id: str
     result: JournalEvent
+
+
+@dataclass(frozen=True, slots=True)
+class ResultConfirmed:
+    """A seat confirmed a finished game's result: `result` is its `game` event as stored,
+    with `confirmed_by` (the seats that confirmed, in order), to be retained again."""
+
+    game_id: str
+    result: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

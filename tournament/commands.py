@@ -64,7 +64,7 @@ class Result(_Command):
 class AddPlayer(_Command):
     action: Literal["add_player"]
     player: Annotated[str, Field(pattern=PLAYER_ID)] | None = None  # else the command's id
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=32)]  # a table's seat name: 32 at most
     pair: Annotated[str, Field(pattern=PLAYER_ID)] | None = None
 
 

@@ -49,7 +49,7 @@ class _Strict(BaseModel):
 
 class PlayerDef(_Strict):
     id: Annotated[str, Field(pattern=PLAYER_ID)]
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=32)]  # a table's seat name: 32 at most
 
 
 class PairDef(_Strict):

@@ -51,9 +51,10 @@ def results_csv(ledger: Ledger) -> str:
                     rnd.number, seated.table, game or "", seated.status.value, s.seat, s.player,
                     s.name, "" if c is None else c.points, "" if c is None else int(c.won),
                     "" if c is None else c.margin,
+                    int(s.seat in seated.outcome.confirmed_by) if seated.outcome else "",
                 ])  # fmt: skip
     header = ["round", "table", "game_id", "status", "seat", "player", "name", "points", "won",
-              "margin"]  # fmt: skip
+              "margin", "confirmed"]  # fmt: skip
     return _csv(header, rows)
 
 

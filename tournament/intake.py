@@ -4,7 +4,8 @@
 - a `state` naming the event and a round the table is seated in: `started`;
 - a `result/<game_id>`: `result` when it is a game of one of the desk's seatings,
   `uncounted` (with why) otherwise. Each is judged once: the same game again (a
-  reconnect re-sends every retained result) gives no record.
+  reconnect re-sends every retained result) gives no record, unless it says that more
+  players confirmed it at the table (`confirmed_by`): then `confirmed`.
 """
 
 from __future__ import annotations
@@ -118,8 +119,9 @@ def on_result(ledger: Ledger, table: str, game_id: str, payload: bytes) -> Recor
     seen = (table, game_id)
     if not payload or seen in ledger.uncounted or seen in ledger.voided:
         return []
-    if _counted(ledger, table, game_id):
-        return []
+    counted = _counted(ledger, table, game_id)
+    if counted is not None:
+        return _confirmation(counted, table, game_id, _json(payload))
     body = _json(payload)
     try:
         if not isinstance(body, dict) or body.get("event") != "over":
@@ -135,13 +137,37 @@ def on_result(ledger: Ledger, table: str, game_id: str, payload: bytes) -> Recor
         return [(Kind.UNCOUNTED, {"table": table, "game_id": game_id, "why": str(exc)})]
     reason = body.get("reason") if isinstance(body.get("reason"), str) else None
     data = {"round": number, "table": table, "game_id": game_id, "scores": sides,
-            "winners": winners, "reason": reason, "result": body}  # fmt: skip
+            "winners": winners, "reason": reason, "result": body,
+            "confirmed_by": confirmed_by(seated, body)}  # fmt: skip
     return [(Kind.RESULT, data)]
 
 
-def _counted(ledger: Ledger, table: str, game_id: str) -> bool:
+def confirmed_by(seated: TableRound, body: dict[str, Any]) -> list[int]:
+    """The seats a result says confirmed it (spec: the table's `confirmed_by`), checked."""
+    seats = body.get("confirmed_by")
+    if not isinstance(seats, list):
+        return []
+    known = {s.seat for s in seated.seats}
+    return [s for s in seats if isinstance(s, int) and not isinstance(s, bool) and s in known]
+
+
+def _confirmation(counted: tuple[int, TableRound], table: str, game_id: str,
+                  body: Any) -> Records:  # fmt: skip
+    """A counted result again: a `confirmed` record when more seats confirmed it."""
+    number, seated = counted
+    if not isinstance(body, dict) or seated.outcome is None:
+        return []
+    seats = confirmed_by(seated, body)
+    if not seats or tuple(seats) == seated.outcome.confirmed_by:
+        return []
+    data = {"round": number, "table": table, "game_id": game_id, "confirmed_by": seats}
+    return [(Kind.CONFIRMED, data)]
+
+
+def _counted(ledger: Ledger, table: str, game_id: str) -> tuple[int, TableRound] | None:
+    """The round and seating whose counted result is that game, if any."""
     for rnd in ledger.rounds:
         seated = rnd.tables.get(table)
         if seated is not None and seated.outcome and seated.outcome.game_id == game_id:
-            return True
-    return False
+            return rnd.number, seated
+    return None

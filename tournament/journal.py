@@ -47,6 +47,7 @@ class Kind(StrEnum):
     REFUSED = "refused"  # a table answered its new_game with ok: false
     STARTED = "started"  # a table reported the round's game started (its game_id)
     RESULT = "result"  # a table's result counted
+    CONFIRMED = "confirmed"  # the players confirmed a counted result at their table
     UNCOUNTED = "uncounted"  # a result seen and not counted, with why
     ENTERED = "entered"  # a result entered by hand
     VOID = "void"

@@ -9,7 +9,7 @@ rebuilds after a restart, so a rebuilt desk is the desk that crashed. The decisi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -71,6 +71,7 @@ class Outcome:
     scores: dict[int, int]  # side -> final score
     winners: frozenset[int]
     reason: str | None = None
+    confirmed_by: tuple[int, ...] = ()  # the seats that confirmed it at the table
 
 
 @dataclass
@@ -173,6 +174,7 @@ class Ledger:
             Kind.REFUSED: self._refused,
             Kind.STARTED: self._started,
             Kind.RESULT: self._result,
+            Kind.CONFIRMED: self._confirmed,
             Kind.UNCOUNTED: self._uncounted,
             Kind.ENTERED: self._entered,
             Kind.VOID: self._void,
@@ -285,8 +287,14 @@ class Ledger:
             {int(k): v for k, v in data["scores"].items()},
             frozenset(data["winners"]),
             data.get("reason"),
+            tuple(data.get("confirmed_by", ())),
         )
         table.voided = table.not_played = False
+
+    def _confirmed(self, data: dict[str, Any]) -> None:
+        table = self._table(data)
+        if table.outcome is not None and table.outcome.game_id == data["game_id"]:
+            table.outcome = replace(table.outcome, confirmed_by=tuple(data["confirmed_by"]))
 
     def _uncounted(self, data: dict[str, Any]) -> None:
         self.uncounted[(data["table"], data["game_id"])] = data["why"]

@@ -15,6 +15,7 @@ def _table(seated: TableRound) -> dict[str, Any]:
         "game_id": seated.outcome.game_id if seated.outcome else seated.game_id,
         "status": seated.status.value,
         "seats": [s.payload() for s in seated.seats],
+        "confirmed_by": list(seated.outcome.confirmed_by) if seated.outcome else [],
     }
 
 

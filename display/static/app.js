@@ -79,6 +79,8 @@ function renderBar(st, stale) {
     if (st.hand) parts.push(h("span", { id: "hand-no" }, L("hand", { n: st.hand })));
     if (st.target) parts.push(h("span", {}, L("to", { n: st.target })));
     if (st.boneyard !== null && st.boneyard !== undefined) parts.push(h("span", {}, L("boneyard", { n: st.boneyard })));
+    if (st.tournament) parts.push(h("span", { id: "round" }, L("round_of", { name: st.tournament, n: st.round ?? "?" })));
+    if (st.ends_at) parts.push(h("span", { id: "ends-at" }, L("ends_at", { time: clock(st.ends_at, false) })));
   }
   const live = stale.length === 0;
   clear(

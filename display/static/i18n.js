@@ -114,6 +114,14 @@ const TEXT = {
     pin_cancelled: "{action}: not sent (no PIN)",
     pin_wrong: "wrong PIN, nothing was sent",
     pin_locked: "too many wrong PINs: try again in {n} s",
+    // a tournament's game
+    round_of: "{name} · round {n}",
+    ends_at: "until {time}",
+    last_hand: "Time is up: last hand",
+    over_time: "Time is up: the last hand is scored",
+    confirm_title: "Each player: tap your name to confirm the result",
+    confirmed_seat: "{name} confirmed",
+    b_confirm_result: "Confirm the result",
   },
   es: {
     title: "Mesa de dominó",
@@ -223,6 +231,14 @@ const TEXT = {
     pin_cancelled: "{action}: no enviado (sin PIN)",
     pin_wrong: "PIN incorrecto, no se envió nada",
     pin_locked: "demasiados PIN incorrectos: vuelva a intentarlo en {n} s",
+    // una partida de torneo
+    round_of: "{name} · ronda {n}",
+    ends_at: "hasta las {time}",
+    last_hand: "Se acabó el tiempo: última mano",
+    over_time: "Se acabó el tiempo: la última mano está contada",
+    confirm_title: "Cada jugador: toque su nombre para confirmar el resultado",
+    confirmed_seat: "{name} confirmó",
+    b_confirm_result: "Confirmar el resultado",
   },
 };
 

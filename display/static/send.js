@@ -78,8 +78,9 @@ async function post(body) {
   return { ok: false, display_error: "unreachable" };
 }
 
-export async function send(action, fields) {
-  const label = L(`b_${action}`);
+// `labelKey`: the button's words for this command, when they are not `b_<action>`
+export async function send(action, fields, labelKey = `b_${action}`) {
+  const label = L(labelKey);
   const body = JSON.stringify({ id: newId(), action, ...fields });
   if (app.pinNeeded && !app.pin) {
     app.pin = await askPin(action);
@@ -96,7 +97,7 @@ export async function send(action, fields) {
     reply = await post(body);
   }
   // the reply is told in the page's language now: a new game may have changed it
-  const told = L(`b_${action}`);
+  const told = L(labelKey);
   let error = reply.error;
   if (reply.display_error === "timeout") error = L("no_answer");
   if (reply.display_error === "broker") error = L("stale_broker_lost");

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.events import Event, HandResult
+from engine.events import Event, HandResult, Termination
 from engine.game import Journal, Phase, _HandStart, _Pending, _Turn
 from engine.playout.hand import NEXT_SEAT, Hand, deal
 from engine.playout.plan import Plan
@@ -39,6 +39,7 @@ class PlayedOut(Protocol):
     phase: Phase
     result: HandResult | None
     out_seat: int | None
+    last_hand: bool  # the clock ran out: this hand ends the game (`Game.call_time`)
     _start: _HandStart | None  # the forced lead
     _pending: _Pending | None  # inputs taken, written into the two below when read
     _turn: _Turn  # the turn record
@@ -51,7 +52,7 @@ class PlayedOut(Protocol):
     def _target_reached_at_once(self) -> bool: ...
     def _target_reached_end_of_hand(self) -> bool: ...
     def _tally_hand(self, pips: list[int]) -> tuple[HandOutcome, int, tuple[int, ...]]: ...
-    def _game_over(self) -> list[Event]: ...
+    def _game_over(self, termination: Termination | None = None) -> list[Event]: ...
 
 
 def begin(game: PlayedOut) -> Hand:
@@ -114,5 +115,7 @@ def finish(
             game._target_reached_end_of_hand()
         ):
             game._game_over()
+        if game.last_hand and game.phase is _HAND_OVER:  # the clock ran out
+            game._game_over(Termination.TIME)
     layout = hand.layout
     return (len(layout.nodes) if layout is not None else 0) + len(hand.tiles) - sum(map(len, hands))

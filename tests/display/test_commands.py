@@ -17,6 +17,7 @@ from tests.fixtures.spec import validate
         {"action": "draw", "count": 2},
         {"action": "undo"},
         {"action": "confirm"},
+        {"action": "confirm", "seat": 1},  # a finished game's result, confirmed by seat 1
         {"action": "next_hand"},
         {"action": "end_hand"},
         {"action": "redeal"},

@@ -22,7 +22,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine import Game, Mode, Phase, rulesets
-from engine.events import Event, GameEvent, HandEvent
+from engine.events import Event, GameEvent, HandEvent, Termination
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
 from service.payloads import Numbering
@@ -303,9 +303,7 @@ class SeatedTable:
         echo = {k: cmd.get(k) for k in ("tournament", "round", "players")}
         ends_at = cmd.get("ends_at")
         for event in _until_time(game, self.seed * 1000 + self.games, ends_at):
-            payload = {**self.numbering.payload(event), **echo}
-            if isinstance(event, GameEvent) and event.event == "over":
-                payload["reason"] = "time" if event.termination is None else "target"
+            payload = {**self.numbering.payload(event), **echo}  # an end says its `reason`
             self._send(f"event/{event.kind}", payload)
             state = state_payload(game, self.numbering, payload) | echo | {"ends_at": ends_at}
             self._send("state", state, retain=True)
@@ -332,7 +330,7 @@ class SeatedTable:
 
 def _until_time(game: Game, seed: int, ends_at: str | None) -> Iterator[Event]:
     """`engine_events`, but once `ends_at` has passed at the end of a hand, the game is
-    over there: won by the seat or team ahead (a `game` event without termination)."""
+    over there: won by the seat or team ahead (as the engine's `Game.call_time` would)."""
     deadline = None
     if ends_at:
         deadline = datetime.strptime(ends_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
@@ -354,4 +352,4 @@ def _time_over(game: Game) -> GameEvent:
     else:
         winner, team = max(range(len(scores)), key=lambda s: scores[s]), None
     return GameEvent("over", winner, team, scores, team_scores, tuple(game.names),
-                     game.rules.name, game.target)  # fmt: skip
+                     game.rules.name, game.target, Termination.TIME)  # fmt: skip

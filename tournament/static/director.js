@@ -62,9 +62,11 @@ function tableCard(table, partnered, open) {
   const seats = table.seats.map((s) =>
     el("li", {}, s.name, el("span", { class: "muted" }, ` ${s.player}${s.team === null ? "" : " · team " + s.team}`)));
   const score = table.scores ? el("div", { class: "muted" }, `scores ${Object.values(table.scores).join(" – ")}`) : null;
+  const names = (table.confirmed_by || []).map((n) => (table.seats.find((s) => s.seat === n) || { name: `seat ${n}` }).name);
+  const confirmed = names.length ? el("div", { class: "confirmed" }, `confirmed by ${names.join(", ")}`) : null;
   const card = el("div", { class: `tablecard${late ? " late" : ""}`, "data-table": table.table },
     el("h3", {}, table.table, el("span", { class: `badge ${table.status}` }, table.status.replace("_", " "))),
-    el("ol", { start: 0 }, seats), score,
+    el("ol", { start: 0 }, seats), score, confirmed,
     table.error ? el("div", { class: "bad" }, table.error) : null,
     table.game_id ? el("div", { class: "muted" }, table.game_id) : null);
   if (DONE.has(table.status)) card.append(voidForm(table));
