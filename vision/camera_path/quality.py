@@ -12,7 +12,8 @@
 - blur: how wide a sharp edge is drawn, in pixels (the standard deviation of the
   blur that would draw a step as the frame shows it), measured on the markers'
   black-and-white edges, else on the frame's strongest edges;
-- tile scale: how long the tiles read are, in mm, against the configured size.
+- tile scale: how long the tiles are, in mm, against the configured size (from the
+  detector's tile width).
 
 `judge(looks, limits, ...)` turns them into `CameraWarning`s (spec/mqtt.md's
 `camera/status` codes). `SLOW` is not a frame's: the service judges it from its times.
@@ -297,19 +298,20 @@ def _tile_length(
     calibration: Calibration | None,
     tile_mm: tuple[float, float],
 ) -> float | None:
-    """The tiles' length in mm: twice their half centres' distance over the tiles read,
-    else from the detector's tile width (tiles much larger or smaller than configured
-    are often not read at all, but still measured); None when uncalibrated or none."""
+    """The tiles' length in mm, None when uncalibrated or no tile is seen: from the
+    detector's own tile width where it saw any tile (read or not: tiles much larger or
+    smaller than configured are often left unsure), else from the tiles read (twice
+    their half centres' distance; those read by the configured size measure it)."""
     if calibration is None:
         return None
-    if reading is not None and reading.tiles:
-        return statistics.median(2 * math.hypot(t.xb - t.xa, t.yb - t.ya) for t in reading.tiles)
     if (
         detection is not None
         and detection.tile_width_px > 0
         and (detection.tiles or detection.unsure)
     ):
         return detection.tile_width_px * calibration.mm_per_px() * tile_mm[0] / tile_mm[1]
+    if reading is not None and reading.tiles:
+        return statistics.median(2 * math.hypot(t.xb - t.xa, t.yb - t.ya) for t in reading.tiles)
     return None
 
 
