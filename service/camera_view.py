@@ -111,6 +111,7 @@ class CameraView:
         self._unshown = False  # a settled reading whose snapshot is not published yet
         self._pictured: float | None = None  # frame clock of the last snapshot
         self._looks: Looks | None = None
+        self._judged: tuple[CameraWarning, ...] = ()  # what the looks warn of
         self._looked: float | None = None
         self._reading: tuple[datetime, int, int] | None = None
         self._calibration: tuple[Calibration | None, datetime | None] = (None, None)
@@ -190,9 +191,10 @@ class CameraView:
         with self._lock:
             waiting, self._asked = self._asked, []
         later: list[tuple[CameraRequest, float]] = []
+        newest = self._read or self._last  # the latest reading's frame: a still scene
         for request, since in waiting:
-            if request.ask is CameraAsk.SNAPSHOT and (self._read or self._last) is not None:
-                self._picture(self._read or self._last)  # type: ignore[arg-type]
+            if request.ask is CameraAsk.SNAPSHOT and newest is not None:
+                self._picture(newest)
                 self._answer(request, None)
             elif request.ask is CameraAsk.CALIBRATE and kept is not None and kept.step.detection:
                 self._calibrate(request, kept)
@@ -238,6 +240,9 @@ class CameraView:
             limits=s.limits,
         )
         self._looked = kept.frame.at
+        cal = self.pipeline.calibration
+        method = cal.method if cal is not None else None
+        self._judged = judge(self._looks, s.limits, tile_mm=s.tile_mm, calibration=method)
         return self._looks
 
     def _picture(self, kept: _Kept) -> None:
@@ -321,10 +326,8 @@ class CameraView:
         s = self.settings
         out: list[Warned] = []
         if self._looks is not None:
-            method = cal.method if cal is not None else None
-            codes = judge(self._looks, s.limits, tile_mm=s.tile_mm, calibration=method)
             unit = "mm" if cal is not None else "px"
-            out += [Warned(code.value, FIGURES[code](self._looks, s, unit)) for code in codes]
+            out += [Warned(c.value, FIGURES[c](self._looks, s, unit)) for c in self._judged]
         p50 = self._read_ms()[0]
         period = 1000.0 / s.fps
         if p50 is not None and len(self._reads) >= s.min_reads and p50 > period:

@@ -116,7 +116,7 @@ def measure(
         dtype=np.uint8,
     )
     h, w = grey.shape[:2]
-    markers = tuple(sorted(detect_markers(image).values(), key=lambda m: m.marker_id))
+    markers = _markers(image, calibration, marker_mm)
     width = _tile_width(calibration, detection, tile_mm)
     outlines = Outlines(calibration, tile_mm[1] if calibration is not None else width)
     covered = _covered(markers, calibration, marker_mm, reading, outlines)
@@ -167,6 +167,47 @@ def judge(
 
 
 # --- the parts --------------------------------------------------------------------------
+
+
+def _markers(
+    image: npt.NDArray[np.uint8], calibration: Calibration | None, marker_mm: float
+) -> tuple[MarkerSighting, ...]:
+    """The corner markers in view, by id: looked for around the play area's corners on a
+    calibrated frame (a marker moved further than a marker's width is not found there),
+    else in the whole frame."""
+    if calibration is None:
+        found = detect_markers(image)
+    else:
+        found = {}
+        for corner in _corner_boxes(image.shape, calibration, marker_mm):
+            x0, y0, x1, y1 = corner
+            for m in detect_markers(image[y0:y1, x0:x1]).values():
+                found.setdefault(m.marker_id, _moved(m, x0, y0))
+    return tuple(sorted(found.values(), key=lambda m: m.marker_id))
+
+
+def _corner_boxes(
+    shape: tuple[int, ...], calibration: Calibration, marker_mm: float
+) -> list[tuple[int, int, int, int]]:
+    h, w = shape[:2]
+    size_w, size_h = calibration.size_mm
+    r = 2.0 * marker_mm
+    boxes = []
+    for cx, cy in ((0.0, 0.0), (size_w, 0.0), (size_w, size_h), (0.0, size_h)):
+        pts = np.asarray(
+            calibration.mm_to_px(
+                [(cx - r, cy - r), (cx + r, cy + r), (cx - r, cy + r), (cx + r, cy - r)]
+            )
+        )
+        x0, y0 = (max(0, int(v)) for v in pts.min(axis=0))
+        x1, y1 = int(min(w, pts[:, 0].max() + 1)), int(min(h, pts[:, 1].max() + 1))
+        if x1 - x0 > 8 and y1 - y0 > 8:
+            boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+def _moved(m: MarkerSighting, dx: int, dy: int) -> MarkerSighting:
+    return MarkerSighting(m.marker_id, tuple((x + dx, y + dy) for x, y in m.corners))
 
 
 def _tile_width(
