@@ -20,7 +20,7 @@ from mqttweb.client import connect_failure, handoff, new_client
 log = logging.getLogger(__name__)
 
 # topic suffixes under domino/<table>/ and the QoS the display asks for
-SUBSCRIPTIONS = ("state", "status", "event/#", "cmd/reply", "result/#")
+SUBSCRIPTIONS = ("state", "status", "event/#", "cmd/reply", "result/#", "camera/+")
 
 
 class Listener(Protocol):

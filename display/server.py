@@ -6,6 +6,9 @@
   first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
   live link from a dead one.
 - `GET /api/view`: the current view, once.
+- `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
+  events: the camera's status and its latest snapshot's number); `GET
+  /camera/snapshot.jpg`: that snapshot (404 until one came).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -66,6 +69,28 @@ async def events(request: web.Request) -> web.StreamResponse:
         return await stream(request, queue, event="view", heartbeat=heartbeat, opening=opening)
     finally:
         hub.remove_page(queue)
+
+
+async def camera_page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "camera.html", headers={"Cache-Control": "no-cache"})
+
+
+async def camera_events(request: web.Request) -> web.StreamResponse:
+    pages = request.app[HUB].camera.pages
+    queue = pages.add()
+    try:
+        heartbeat = request.app[SETTINGS].heartbeat_s
+        opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
+        return await stream(request, queue, event="camera", heartbeat=heartbeat, opening=opening)
+    finally:
+        pages.remove(queue)
+
+
+async def camera_snapshot(request: web.Request) -> web.Response:
+    jpeg = request.app[HUB].camera.jpeg
+    if jpeg is None:
+        raise web.HTTPNotFound(text="the table has published no camera snapshot yet")
+    return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 async def command(request: web.Request) -> web.Response:
@@ -139,9 +164,13 @@ def make_app(settings: DisplaySettings) -> web.Application:
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)
+    app.router.add_get("/camera", camera_page)
+    app.router.add_get("/camera/events", camera_events)
+    app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(_mqtt)
     app.on_shutdown.append(_close_pages)
+    app.on_shutdown.append(_close_camera_pages)
     return app
 
 
@@ -153,6 +182,10 @@ async def _mqtt(app: web.Application) -> AsyncIterator[None]:
 
 async def _close_pages(app: web.Application) -> None:
     app[HUB].close_pages()
+
+
+async def _close_camera_pages(app: web.Application) -> None:
+    app[HUB].camera.pages.close()
 
 
 async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:

@@ -37,6 +37,7 @@ from firmware_bridge.link import LinkSettings
 from mqttweb.envelope import stamp
 from service import commands as cmd
 from service.buttons import command_for
+from service.camera_commands import without_camera
 from service.journal import Journal
 from service.mqtt_link import MqttLink
 from service.rulesets import find_rules
@@ -114,6 +115,7 @@ class TableService:
                 state=lambda: self._state,
                 on_command=self.submit,
                 seats=table.seats,
+                camera=settings.camera.enabled,
             )
         self.board: BoardAdapter | None = None
         if settings.serial.enabled:
@@ -131,6 +133,7 @@ class TableService:
             BoardIdentity: self._on_identity,
             _FromPanel: self._on_panel,
             cmd.Command: self._on_command,  # every command: the handler of its base class
+            **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
         self.core.bus.subscribe(StateChanged, self._state_changed)
         for subscriber in self._subscribers():
@@ -152,6 +155,9 @@ class TableService:
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
         from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
+        from service import camera_events as seen  # noqa: PLC0415
+        from service.camera_commands import with_camera  # noqa: PLC0415
+        from service.camera_publisher import CameraPublisher  # noqa: PLC0415
 
         simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
@@ -164,7 +170,13 @@ class TableService:
             cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),
             cam.CameraUnreadable: self._on_unreadable,
             cam.CameraReadable: lambda _: self.core.resolve_alert("camera:unreadable"),
+            seen.CameraReport: self.core.bus.publish,  # status and snapshots: to the publisher
+            seen.CameraPicture: self.core.bus.publish,
+            **with_camera(self.camera, self.core.bus.publish),
         }
+        if self.mqtt is not None:
+            language = str(self.settings.table.language)
+            CameraPublisher(self.mqtt, self.settings.table.id, language).subscribe(self.core.bus)
 
     # --- the one way in --------------------------------------------------------------------
 

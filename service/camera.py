@@ -11,7 +11,10 @@ thread, reading about `camera.fps` frames a second. It hands the service, throug
   `retry_s` seconds) - for `core.source_status("camera", online, detail)`;
 - `CameraUnreadable(x_mm, y_mm, since, reason)`: unsure places have stood
   `unreadable_s` seconds in settled readings (an `UNREADABLE` alert), and
-  `CameraReadable(at)` when a settled reading has none again (resolve it).
+  `CameraReadable(at)` when a settled reading has none again (resolve it);
+- from its view (`service.camera_view.CameraView`, on the same thread): the camera's
+  status (`CameraReport`), snapshots (`CameraPicture`) and the answers to `snapshot` and
+  `calibrate` (`CameraAnswer`; `ask` hands it those commands).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
+from service.camera_events import CameraRequest
+from service.camera_view import CameraView, ViewSettings
 from vision import (
     DetectorSettings,
     DeviceSource,
@@ -35,6 +40,7 @@ from vision import (
     Pipeline,
     PipelineSettings,
     SourceError,
+    Step,
     Tone,
     UnreadableSpot,
     VisionError,
@@ -124,6 +130,17 @@ class CameraSource:
             ),
             Path(settings.state.dir),
         )
+        zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
+        self.view = CameraView(
+            ViewSettings(
+                fps=self.fps,
+                tile_mm=(float(tile.length), float(tile.width)),
+                marker_mm=float(camera.marker_mm),
+                zones=zones,  # type: ignore[arg-type]
+            ),
+            self.pipeline,
+            submit,
+        )
         options = sim or SimOptions()
         self._make = source or (lambda: _from_settings(settings, self.fps, tell, options))
         self._source: FrameSource | None = None
@@ -144,7 +161,8 @@ class CameraSource:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop the thread and close the source; safe to call again."""
+        """Stop the thread and close the source (the status says `offline`); safe to call
+        again."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
@@ -152,6 +170,11 @@ class CameraSource:
         if self._source is not None:
             self._source.close()
             self._source = None
+        self.view.offline()
+
+    def ask(self, request: CameraRequest) -> None:
+        """A `snapshot` or `calibrate` command (any thread): answered by a `CameraAnswer`."""
+        self.view.ask(request)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for a finite source (a folder, a simulated game) to run out. True: done."""
@@ -182,6 +205,7 @@ class CameraSource:
                 continue
             frame = source.read()
             if frame is None:
+                self.view.idle()
                 if source.finished:
                     log.info("camera: %s has no more frames", source.name)
                     return
@@ -210,11 +234,14 @@ class CameraSource:
         return self._source
 
     def _feed(self, frame: Frame) -> None:
+        cpu = time.thread_time()
         try:
-            observation = self.pipeline.feed(frame)
+            step = self.pipeline.step(frame)
         except VisionError as exc:
             log.warning("camera: frame not read: %s", exc)
             return
+        self._show(frame, step, (time.thread_time() - cpu) * 1000.0)
+        observation = step.observation
         if observation is not None:
             self.snapshots += 1
             self.submit(observation)
@@ -226,6 +253,13 @@ class CameraSource:
                 self.submit(CameraReadable(frame.at))
             self._spot = spot
 
+    def _show(self, frame: Frame, step: Step, cpu_ms: float) -> None:
+        """The view's turn: a fault there must not stop the camera path."""
+        try:
+            self.view.frame(frame, step, cpu_ms)
+        except (VisionError, ValueError, OSError) as exc:
+            log.warning("camera: the view of a frame failed: %s", exc)
+
     def _set(self, status: CameraStatus) -> None:
         if self.status is not None and self.status.online == status.online:
             return
@@ -234,6 +268,7 @@ class CameraSource:
             log.info("camera: online (%s)", status.detail)
         else:
             log.warning("camera: offline: %s", status.detail)
+            self.view.offline()
         self.submit(status)
 
 

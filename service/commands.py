@@ -39,6 +39,9 @@ class Action(enum.StrEnum):
     END_HAND = "end_hand"
     RENAME = "rename"
     REDEAL = "redeal"
+    SNAPSHOT = "snapshot"
+    CALIBRATE = "calibrate"
+    ENROL = "enrol"
 
 
 class CommandError(ValueError):
@@ -183,6 +186,31 @@ class Redeal(Command):
     action = Action.REDEAL
 
 
+@dataclass(frozen=True, kw_only=True)
+class SnapshotNow(Command):
+    """Publish `camera/snapshot` now (tables with a camera)."""
+
+    action = Action.SNAPSHOT
+
+
+@dataclass(frozen=True, kw_only=True)
+class Calibrate(Command):
+    """Find the four corner markers on the next still frame (tables with a camera)."""
+
+    action = Action.CALIBRATE
+
+
+SETS = ("double-six", "double-nine", "double-twelve")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Enrol(Command):
+    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
+
+    action = Action.ENROL
+    set_name: str | None = field(default=None, metadata={"json": "set"})
+
+
 # -- field checks: each returns the typed value or raises _FieldError with a sentence --------
 
 
@@ -261,6 +289,12 @@ def _ends_at(name: str, value: Any) -> str:
     return str(value)
 
 
+def _set(name: str, value: Any) -> str:
+    if value not in SETS:
+        raise _FieldError(f'"{name}" must be one of {", ".join(map(json.dumps, SETS))}.')
+    return str(value)
+
+
 def _language(name: str, value: Any) -> str:
     if value not in ("en", "es"):
         raise _FieldError(f'"{name}" must be "en" or "es".')
@@ -285,6 +319,7 @@ _FIELDS: dict[str, _Check] = {
     "round": lambda n, v: _int(n, v, 1, 10000, "a round number"),
     "players": _players,
     "ends_at": _ends_at,
+    "set": _set,
 }
 
 # action -> (class, required JSON fields, optional JSON fields)
@@ -306,6 +341,9 @@ _ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] =
     Action.END_HAND: (EndHand, (), ()),
     Action.RENAME: (Rename, ("seat", "name"), ()),
     Action.REDEAL: (Redeal, (), ()),
+    Action.SNAPSHOT: (SnapshotNow, (), ()),
+    Action.CALIBRATE: (Calibrate, (), ()),
+    Action.ENROL: (Enrol, (), ("set",)),
 }
 
 
@@ -343,8 +381,11 @@ def _action_of(body: Mapping[str, Any], cmd_id: str) -> Action:
     raise CommandError(f"Unknown action {json.dumps(action)}; the actions are: {known}.", cmd_id)
 
 
+_PYTHON_NAMES = {"as": "actual", "set": "set_name"}  # JSON names that are Python keywords
+
+
 def _python_name(json_name: str) -> str:
-    return "actual" if json_name == "as" else json_name
+    return _PYTHON_NAMES.get(json_name, json_name)
 
 
 def parse_command(raw: bytes) -> Command:

@@ -1,6 +1,7 @@
 """`domino-table doctor`: checks a table's set-up and says how to fix each problem.
 
-One check per part, each short and with a timeout: the camera, the board's serial port
+One check per part, each short and with a timeout: the camera (and, when the service
+runs, the status it publishes: state and warnings in words), the board's serial port
 (and a HELLO handshake), GPIO for the panel, the MQTT broker (a real CONNECT with the
 configured credentials), the state folder's disk, and the clock. Every check returns
 `Finding`s; a problem carries one line saying what to do. The exit code is 1 when any
@@ -201,6 +202,101 @@ def _camera_device(source: int | str, timeout: float) -> Finding:
         return problem("camera", f"{device} opened but gave no frame in {timeout:g} s", fix)
     finally:
         capture.release()
+
+
+# --- the camera's status, as the running service publishes it ------------------------------
+
+STATE_WORDS = {
+    "uncalibrated": (
+        "not calibrated: the four corner markers have not been seen together",
+        "lay the four markers on the play area's corners in the camera's view, then press "
+        "Calibrate on the display's Camera page (/camera)",
+    ),
+    "moving": (
+        "no still frame for 10 s or more: nothing is read while the scene moves",
+        "take hands, arms and anything that sways (a lamp, a curtain's shadow) off the table",
+    ),
+    "offline": (
+        "the table service gets no frames from the camera",
+        "see the camera check above; restart the service once the camera answers",
+    ),
+}
+
+
+def check_camera_status(settings: Settings, timeout: float) -> list[Finding]:
+    """The running service's `camera/status` (retained on the broker), in words."""
+    if not settings.camera.enabled:
+        return []
+    if not settings.mqtt.enabled:
+        return [skipped("camera", "its status is published over MQTT, which is off")]
+    try:
+        status = _retained_camera_status(settings, timeout)
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        return [skipped("camera", f"its status cannot be read from the broker ({exc})")]
+    if status is None:
+        return [
+            skipped(
+                "camera",
+                "no camera status on the broker: the table service is not running, or its "
+                "camera has given no frame yet",
+            )
+        ]
+    return [_camera_state(status), *(_camera_warning(w) for w in status.get("warnings", []))]
+
+
+def _camera_state(status: dict[str, Any]) -> Finding:
+    state = str(status.get("state"))
+    if state in STATE_WORDS:
+        detail, fix = STATE_WORDS[state]
+        return problem("camera", f"status {state}: {detail}", fix)
+    frame = status.get("frame") or {}
+    cal = status.get("calibration") or {}
+    read = status.get("read_ms") or {}
+    reading = status.get("reading")
+    parts = [
+        f"status ok: {frame.get('width')} x {frame.get('height')} at {status.get('fps')} fps",
+        f"calibrated by {cal.get('method')} ({cal.get('error_px')} px)",
+        f"a frame read in {read.get('p50')} ms (p95 {read.get('p95')})",
+    ]
+    if reading:
+        parts.append(f"last reading {reading.get('tiles')} tiles, {reading.get('unsure')} unsure")
+    return ok("camera", ", ".join(parts))
+
+
+def _camera_warning(warning: dict[str, Any]) -> Finding:
+    """A warning's sentence says what was seen, a colon, what to do."""
+    seen, _, fix = str(warning.get("message", "")).rpartition(": ")
+    return problem("camera", f"{warning.get('code')}: {seen or fix}", fix if seen else "-")
+
+
+def _retained_camera_status(settings: Settings, timeout: float) -> dict[str, Any] | None:
+    got: list[bytes] = []
+    done = threading.Event()
+    topic = f"{settings.mqtt.prefix}/camera/status"
+
+    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            done.set()
+        else:
+            client.subscribe(topic, qos=1)
+
+    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+        got.append(bytes(msg.payload))
+        done.set()
+
+    client = _mqtt_client(settings)
+    client.on_connect, client.on_message = on_connect, on_message
+    client.connect(settings.mqtt.host, settings.mqtt.port, keepalive=max(5, int(timeout) + 5))
+    client.loop_start()
+    try:
+        done.wait(timeout)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    if not got or not got[0]:
+        return None
+    status = json.loads(got[0])
+    return status if isinstance(status, dict) else None
 
 
 # --- serial board -----------------------------------------------------------------------
@@ -568,6 +664,7 @@ def check_clock(
 Check = Callable[[Settings, float], list[Finding]]
 CHECKS: tuple[Check, ...] = (
     check_camera,
+    check_camera_status,
     check_serial,
     check_gpio,
     check_broker,

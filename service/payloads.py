@@ -34,9 +34,19 @@ from service.journal import Journal, JournalEvent
 from service.table_events import Alert, AlertRaised, AlertResolved, TableEvent
 
 
-def reply_payload(table: str, cmd_id: str, ok: bool, error: str | None = None) -> dict[str, Any]:
-    """A command reply: `{"v", "table", "ts", "id", "ok", "error"}`."""
-    return stamp(table, {"id": cmd_id, "ok": ok, "error": None if ok else error})
+def reply_payload(
+    table: str,
+    cmd_id: str,
+    ok: bool,
+    error: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A command reply: `{"v", "table", "ts", "id", "ok", "error"}`, and `detail` when a
+    command has more to say (spec/mqtt.md: `calibrate`, `enrol`)."""
+    body: dict[str, Any] = {"id": cmd_id, "ok": ok, "error": None if ok else error}
+    if detail is not None:
+        body["detail"] = dict(detail)
+    return stamp(table, body)
 
 
 def state_payload(

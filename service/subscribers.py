@@ -88,7 +88,7 @@ class MqttPublisher:
         self.link.publish_result(over.game_id, over.result.payload)
 
     def answered(self, answer: Answered) -> None:
-        self.link.reply(answer.command_id, answer.error is None, answer.error)
+        self.link.reply(answer.command_id, answer.error is None, answer.error, answer.detail)
 
 
 # --- the players' panel ----------------------------------------------------------------------

@@ -119,6 +119,7 @@ class Answered:
 
     command_id: str
     error: str | None
+    detail: dict[str, Any] | None = None  # the reply's `detail` (calibrate, enrol)
 
 
 TableEvent = Event | AlertRaised | AlertResolved

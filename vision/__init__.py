@@ -11,7 +11,7 @@ What the service uses is exported here.
 
 from __future__ import annotations
 
-from vision.camera_path.pipeline import Pipeline, PipelineSettings, corners_from
+from vision.camera_path.pipeline import Pipeline, PipelineSettings, Step, corners_from
 from vision.camera_path.settled import UnreadableSpot
 from vision.detector.settings import Settings as DetectorSettings
 from vision.errors import VisionError
@@ -27,6 +27,7 @@ __all__ = [
     "Pipeline",
     "PipelineSettings",
     "SourceError",
+    "Step",
     "Tone",
     "UnreadableSpot",
     "VisionError",

@@ -252,6 +252,11 @@ export const LANGUAGES = Object.keys(TEXT);
 // for tests: every language must say everything, and know every alert code
 export const CATALOGUE = { text: TEXT, alerts: ALERTS };
 
+// Words kept beside the parts that use them (camera_words.js) join the catalogue here.
+export function addWords(more) {
+  for (const [lang, words] of Object.entries(more)) Object.assign(TEXT[lang] || (TEXT[lang] = {}), words);
+}
+
 export function t(lang, key, params = {}) {
   const table = TEXT[lang] || TEXT.en;
   const text = table[key] ?? TEXT.en[key] ?? key;

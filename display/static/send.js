@@ -6,6 +6,12 @@ import { clear, h, icon } from "./dom.js";
 // The toast sits just above the buttons on a phone, and over the layout's felt (above its
 // "Ends" and last-play line) on a wide screen: never over a score card or a button.
 function placeToast(box) {
+  if (!$("board")) { // a page without the layout and its buttons (the Camera page): at the top
+    box.style.left = box.style.maxWidth = "";
+    box.style.bottom = "auto";
+    box.style.top = "8px";
+    return;
+  }
   if (window.matchMedia("(max-width: 600px)").matches) {
     box.style.left = box.style.maxWidth = "";
     box.style.bottom = `${$("actions").offsetHeight + 8}px`;

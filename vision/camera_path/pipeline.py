@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.surface import Snapshot, Unsure
 from vision.calibration.homography import (
@@ -33,6 +34,7 @@ from vision.calibration.homography import (
     CalibrationMethod,
     calibrate_if_markers,
     calibrate_manual,
+    calibrate_markers,
 )
 from vision.camera_path.known_size import read_anchored
 from vision.camera_path.settled import (
@@ -209,8 +211,17 @@ class Pipeline:
         if current is not None and current.method.value != "markers":
             current = None  # markers in view beat manual corners
         fresh = calibrate_if_markers(frame.image, s.size_mm, current, marker_mm=s.marker_mm)
-        if fresh is None:
-            return
+        if fresh is not None:
+            self._use(fresh)
+
+    def calibrate(self, image: npt.NDArray[np.uint8]) -> Calibration:
+        """Calibrate from the four corner markers in `image` now (the `calibrate`
+        command), use it at once and save it; `MarkersMissingError` names the missing."""
+        fresh = calibrate_markers(image, self.settings.size_mm, self.settings.marker_mm)
+        self._use(fresh)
+        return fresh
+
+    def _use(self, fresh: Calibration) -> None:
         self.calibration = fresh
         self.stable.interrupt()
         if self.state_dir is not None:
