@@ -41,7 +41,6 @@ from service.journal import Journal, JournalError
 from service.mqtt_discovery import discovery_messages, seat_config_topic
 from service.mqtt_intake import CommandIntake
 from service.mqtt_topics import HA_STATUS, Topics
-from service.payloads import reply_payload
 
 log = logging.getLogger(__name__)
 
@@ -426,13 +425,7 @@ class MqttLink:
         if msg.retain:
             log.warning("mqtt: ignoring a retained command on %s", msg.topic)
             return
-        try:
-            replies = self._intake.receive(bytes(msg.payload))
-        except RecursionError:  # JSON nested deeper than the parser goes
-            log.warning("mqtt: command refused: JSON nested too deeply")
-            text = "The command is nested too deeply: send a flat JSON object."
-            replies = [reply_payload(self.table_id, "", False, text)]
-        self._publish_replies(replies)
+        self._publish_replies(self._intake.receive(bytes(msg.payload)))
 
     # -- status -------------------------------------------------------------------------
 
