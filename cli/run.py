@@ -18,6 +18,7 @@ from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
+from service.journal import JournalError
 from service.table import SIDES
 
 
@@ -268,11 +269,16 @@ def run(settings_file: Path | None, **flags: Any) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    service = TableService(settings)
-    service.start()
     try:
+        service = TableService(settings)
+    except JournalError as exc:  # one sentence: what happened and what to do
+        raise click.ClickException(str(exc)) from None
+    try:
+        service.start()
         while not stop.wait(1.0):
             pass
+    except JournalError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         service.stop()
 
