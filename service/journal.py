@@ -345,6 +345,11 @@ class Journal:
         rows = self._query("SELECT seq, kind, payload FROM events WHERE seq=?", (seq,))
         return _event(rows[0]) if rows else None
 
+    def last_event(self) -> JournalEvent | None:
+        """The event stored last (None before the first)."""
+        rows = self._query("SELECT seq, kind, payload FROM events ORDER BY seq DESC LIMIT 1")
+        return _event(rows[0]) if rows else None
+
     def pending(self) -> list[JournalEvent]:
         """The events the broker has not acknowledged yet, in seq order."""
         rows = self._query("SELECT seq, kind, payload FROM events WHERE acked=0 ORDER BY seq")
