@@ -85,7 +85,7 @@ class TableService:
         table = settings.table
         state_dir = Path(settings.state.dir)
         state_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(state_dir, table.id)
+        self.journal = Journal(state_dir, table.id, synchronous=settings.state.synchronous.value)
         self.core = TableCore(
             TableConfig(
                 table=table.id,

@@ -7,8 +7,10 @@ the next `seq` (1, 2, 3, ... never reused, across restarts) and is stored exactl
 will be published (`v`, `table`, `ts`, `seq` stamped), so a republished event is
 byte-for-byte the first one. An event stays `pending` until the broker acknowledged it.
 
-SQLite runs in WAL mode with `synchronous=FULL`: a committed `append` survives a
-`kill -9` or a power cut. One connection, guarded by a lock, so any thread may call any
+SQLite runs in WAL mode with `synchronous=FULL` (the default): a committed `append`
+survives a `kill -9` or a power cut. With `synchronous=NORMAL` it survives a `kill -9`;
+a power cut may lose the last changes (never the file), and the seq mark then skips the
+seqs they may have used. One connection, guarded by a lock, so any thread may call any
 method (`mark_acked` comes from paho's network thread). `batch()` makes several writes
 one transaction: all stored, or none.
 
@@ -134,9 +136,19 @@ class JournalInput:
 class Journal:
     """The journal of one table. A context manager; `close()` is idempotent."""
 
-    def __init__(self, state_dir: Path, table: str, *, replies_kept: int = REPLIES_KEPT) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        table: str,
+        *,
+        replies_kept: int = REPLIES_KEPT,
+        synchronous: str = "FULL",
+    ) -> None:
         self.path = state_dir / FILE_NAME
         self.table = table
+        if synchronous.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        self.synchronous = synchronous.upper()
         self._replies_kept = replies_kept
         self._lock = threading.RLock()
         self._depth = 0  # transactions open (a batch and the writes inside it)
@@ -176,7 +188,7 @@ class Journal:
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             raise JournalError(f"journal: {self.path} cannot use WAL mode (got {mode})")
-        db.execute("PRAGMA synchronous=FULL")
+        db.execute(f"PRAGMA synchronous={self.synchronous}")
         db.execute("PRAGMA foreign_keys=ON")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
@@ -243,7 +255,7 @@ class Journal:
             finally:
                 self._depth = 0
                 if not durable:
-                    _quietly(db, "PRAGMA synchronous=FULL")
+                    _quietly(db, f"PRAGMA synchronous={self.synchronous}")
             self._stored(self._handed)
 
     def _stored(self, last: int) -> None:

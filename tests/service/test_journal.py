@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from config.errors import SettingsError
+from config.loader import load_settings
+from config.settings import Synchronous
 from service.journal import FILE_NAME, Journal, JournalError, JournalEvent
 from service.seq_mark import RESERVE
 from tests.fixtures.spec import validate
@@ -278,3 +281,16 @@ def test_a_batch_is_one_transaction(tmp_path: Path) -> None:
             j.append({"n": 2}, [("play", play(2))])
             j.append({"n": 3}, [("play", play(3))])
         assert [i.body["n"] for i in j.inputs()] == [2, 3] and j.last_seq() == 2
+
+
+def test_synchronous_is_a_setting(tmp_path: Path) -> None:
+    settings = load_settings(None, {"state.synchronous": "normal"})
+    assert settings.state.synchronous is Synchronous.NORMAL
+    assert load_settings(None, {}).state.synchronous is Synchronous.FULL
+    with pytest.raises(SettingsError, match=r"state\.synchronous"):
+        load_settings(None, {"state.synchronous": "off"})
+    with Journal(tmp_path, "t", synchronous=settings.state.synchronous.value) as j:
+        assert j._query("PRAGMA synchronous")[0][0] == 1  # NORMAL
+        j.append(None, [("play", play(1))])
+        j.mark_acked(1)
+        assert j._query("PRAGMA synchronous")[0][0] == 1  # still NORMAL after an ack
