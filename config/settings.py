@@ -304,8 +304,11 @@ class StateSettings(Section):
 
 
 class DisplaySettings(Section):
+    """What `domino-table display` does by default (its flags set it; nothing reads these
+    keys yet: docs/configuration.md)."""
+
     enabled: bool = True
-    host: NonBlank = "127.0.0.1"
+    host: NonBlank = "0.0.0.0"  # the page is for the phones and tablets at the table
     port: Port = 8080
 
 
