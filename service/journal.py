@@ -325,14 +325,15 @@ class Journal:
 
     def hand_out(self) -> int:
         """The next seq, for an event the journal cannot store now (the disk is full);
-        kept in the seq mark, fsynced, so it is never handed out again. `JournalError`
-        when even that cannot be written."""
+        kept in the seq mark, fsynced, so that it is never handed out again. Handed out
+        even when the mark cannot be written either (a read-only file system): then a
+        restart before the journal stores it may hand it out again (logged)."""
         with self._lock:
             seq = self.last_seq() + 1
             try:
                 self.mark.handed(seq, stored=False)
             except SeqMarkError as exc:
-                raise JournalError(f"journal: cannot keep seq {seq} ({exc})") from exc
+                log.warning("journal: seq %d not kept (%s): a restart may use it again", seq, exc)
             return seq
 
     def _last(self, db: sqlite3.Connection) -> int:

@@ -105,12 +105,15 @@ class SeqMark:
 
     def handed(self, last: int, *, stored: bool = True) -> None:
         """Seqs up to `last` are handed out: `stored` in the fsynced journal (then a lost
-        write costs nothing), or not (then it is fsynced here)."""
-        self.reserve(last)
-        if last <= self.marks.last:
+        write costs nothing), or not (then it is fsynced here). Known here at once, even
+        when the file cannot be written (`SeqMarkError`)."""
+        marks = self.marks
+        if last <= marks.last and last <= marks.reserved:
             return
-        self.marks = replace(self.marks, last=last)
-        self._write(sync=not stored)
+        reserve = last > marks.reserved
+        reserved = last + RESERVE if reserve else marks.reserved
+        self.marks = replace(marks, last=max(marks.last, last), reserved=reserved)
+        self._write(sync=reserve or not stored)
 
     def close(self) -> None:
         """A clean stop: nothing of this boot is left unsynced."""

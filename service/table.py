@@ -653,11 +653,7 @@ class TableCore:
             return
         code = self.config.fault_code
         text = message(Case.NOT_SAVED, self._language())
-        try:
-            seq = self.journal.hand_out()
-        except JournalError as mark:  # not even the seq mark: published all the same
-            seq = self.journal.last_seq() + 1
-            log.warning("table %s: %s; seq %d may be used again", self.config.table, mark, seq)
+        seq = self.journal.hand_out()
         alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
         payload = {**alert_payload(alert), "game_id": self.game_id}
         event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
