@@ -2,7 +2,7 @@
 
     python benchmarks/latency.py [--plays N] [--rules NAME] [--seats N] [--seed N]
                                  [--starts N] [--speed S] [--state-in DIR]
-                                 [--synchronous full|normal] [--slow-disk IOPS] [--check]
+                                 [--synchronous full|normal] [--fsync-delay MS] [--check]
 
 Everything is real and on loopback: a Mosquitto started for the run, `domino-table run`
 as a child process on the board emulator's pty, and a subscriber in this process.
@@ -23,9 +23,9 @@ as a child process on the board emulator's pty, and a subscriber in this process
 
 The journal is where the service keeps it (`--state-in`, or the run's temporary folder),
 with `[state] synchronous` as given (`--synchronous`, default the service's: full).
-`--slow-disk IOPS` puts it on a slow disk instead, as an SD card is: ext4 on a loop
-device whose writes are capped at IOPS per second (`benchmarks/slow_disk.py`; needs
-root); the figures then say how long an SQLite commit takes on it.
+`--fsync-delay MS` makes that disk slow, as an SD card is: every fsync of the service
+takes MS ms longer (`benchmarks/slow_fsync.py`); the figures then say how long an SQLite
+commit takes on it.
 
 Figures and targets are printed (PASS/MISS); `--check` exits 1 on a miss.
 docs/reliability.md ("Figures") explains them.
@@ -55,7 +55,7 @@ if str(_ROOT) not in sys.path:
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
-from benchmarks.slow_disk import SlowDisk  # noqa: E402
+from benchmarks.slow_fsync import commit_ms, slow_fsync_env  # noqa: E402
 from firmware_bridge.emulator import BoardEmulator  # noqa: E402
 from firmware_bridge.messages import BoardMessage, Place  # noqa: E402
 from firmware_bridge.script import LiftStep  # noqa: E402
@@ -170,14 +170,16 @@ def rss_kb(pid: int, field: str = "VmRSS") -> int:
 
 
 def start_up(
-    listener: Listener, args: list[str], log: Path
+    listener: Listener, args: list[str], log: Path, env: dict[str, str]
 ) -> tuple[float, subprocess.Popen[bytes]]:
     """Start the service; seconds from the process's start to a live `online`."""
     with listener.lock:
         seen = len(listener.status)
     with log.open("ab") as out:
         t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=out)
+        proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=out, env={**os.environ, **env}
+        )
 
     def online() -> bool:
         return any(p == b"online" and not r for _, p, r in listener.status[seen:])
@@ -310,26 +312,26 @@ class Figures:
 
 
 def measure(args: argparse.Namespace) -> Figures:
-    """Start-ups on an empty state, the latency run, a start-up on its journal; on a slow
-    disk with `--slow-disk`."""
+    """Start-ups on an empty state, the latency run, a start-up on its journal; every
+    fsync of the service slowed down by `--fsync-delay`."""
     with tempfile.TemporaryDirectory(prefix="latency-") as tmp:
         workdir = Path(tmp)
-        if args.slow_disk is None:
-            root = Path(args.state_in) if args.state_in else workdir
-            where = f"{args.state_in or 'the temporary folder'}"
-            return _measure(args, workdir, root, where)
-        with SlowDisk(args.slow_disk) as disk:
-            full, worst = disk.commit_ms("FULL")
-            normal, _ = disk.commit_ms("NORMAL")
-            where = (
-                f"a slow disk (ext4 on a loop device, {args.slow_disk} writes/s): an SQLite "
-                f"commit takes {full:.1f} ms (max {worst:.0f} ms) with FULL, "
-                f"{normal:.1f} ms with NORMAL"
-            )
-            return _measure(args, workdir, disk.path, where)
+        root = Path(args.state_in) if args.state_in else workdir
+        env = slow_fsync_env(args.fsync_delay, workdir) if args.fsync_delay else {}
+        full, worst = commit_ms(env, root / "probe", "FULL")
+        normal, _ = commit_ms(env, root / "probe", "NORMAL")
+        where = (
+            f"{args.state_in or 'the temporary folder'}"
+            + (f", every fsync {args.fsync_delay:g} ms slower" if args.fsync_delay else "")
+            + f": an SQLite commit takes {full:.1f} ms (max {worst:.0f} ms) with FULL, "
+            f"{normal:.1f} ms with NORMAL"
+        )
+        return _measure(args, workdir, root, where, env)
 
 
-def _measure(args: argparse.Namespace, workdir: Path, root: Path, where: str) -> Figures:
+def _measure(
+    args: argparse.Namespace, workdir: Path, root: Path, where: str, env: dict[str, str]
+) -> Figures:
     from tests.fixtures.mosquitto import Mosquitto
 
     broker = Mosquitto(workdir / "mosquitto")
@@ -342,11 +344,11 @@ def _measure(args: argparse.Namespace, workdir: Path, root: Path, where: str) ->
         starts = []
         for n in range(args.starts):
             fresh = service_args(broker, root / f"fresh-{n}", bench.link, args)
-            seconds, proc = start_up(listener, fresh, log)
+            seconds, proc = start_up(listener, fresh, log, env)
             starts.append(seconds)
             stop(proc)
         run_args = service_args(broker, bench.state_dir, bench.link, args)
-        _, proc = start_up(listener, run_args, log)
+        _, proc = start_up(listener, run_args, log, env)
         t0, cpu0 = time.monotonic(), cpu_s(proc.pid)
         try:
             bench.run(listener, proc.pid)
@@ -356,7 +358,7 @@ def _measure(args: argparse.Namespace, workdir: Path, root: Path, where: str) ->
             stop(proc)
         elapsed = time.monotonic() - t0
         inputs = bench.journal.input_count()
-        restart, proc = start_up(listener, run_args, log)
+        restart, proc = start_up(listener, run_args, log, env)
         stop(proc)
     finally:
         listener.close()
@@ -423,11 +425,11 @@ def main(argv: list[str] | None = None) -> int:
         help="The journal's [state] synchronous (default: the service's, full).",
     )
     parser.add_argument(
-        "--slow-disk",
-        type=int,
-        metavar="IOPS",
-        help="Keep the journal on ext4 on a loop device capped at IOPS writes per second, "
-        "as an SD card (needs root).",
+        "--fsync-delay",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="Make every fsync of the service MS ms slower, as on an SD card (needs cc).",
     )
     parser.add_argument("--check", action="store_true", help="Exit 1 if a target is missed.")
     args = parser.parse_args(argv)
