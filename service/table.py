@@ -699,9 +699,9 @@ class TableCore:
         beyond the game; the subscribers hear them once the change is stored."""
         if self._replaying:
             return
-        told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
         reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
         with self._change():
+            told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
             stored = self.outbox.record(body, told, game_id=self.game_id, reply=reply)
             if stored:
                 self._last = stored[-1].payload
