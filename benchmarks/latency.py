@@ -314,9 +314,12 @@ class Figures:
 def measure(args: argparse.Namespace) -> Figures:
     """Start-ups on an empty state, the latency run, a start-up on its journal; every
     fsync of the service slowed down by `--fsync-delay`."""
-    with tempfile.TemporaryDirectory(prefix="latency-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="latency-") as tmp,
+        tempfile.TemporaryDirectory(prefix="latency-state-", dir=args.state_in) as state,
+    ):  # a folder of its own in --state-in: a run never goes on from another's journal
         workdir = Path(tmp)
-        root = Path(args.state_in) if args.state_in else workdir
+        root = Path(state)
         env = slow_fsync_env(args.fsync_delay, workdir) if args.fsync_delay else {}
         full, worst = commit_ms(env, root / "probe", "FULL")
         normal, _ = commit_ms(env, root / "probe", "NORMAL")
