@@ -21,6 +21,7 @@ from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
+from service.journal import JournalError
 from service.table import SIDES
 
 
@@ -38,6 +39,11 @@ from service.table import SIDES
 )
 @click.option("--http-host", default="127.0.0.1", show_default=True, help="Display address.")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option(
+    "--no-pin",
+    is_flag=True,
+    help="The display's buttons without a PIN  [default: a new PIN, shown at the start].",
+)
 @click.option("--mqtt-host", default=None, help="Use this broker instead of starting one.")
 @click.option("--mqtt-port", type=click.IntRange(1, 65535), default=1883, show_default=True)
 @click.option(
@@ -94,6 +100,7 @@ def demo(
     target: int | None,
     http_host: str,
     http_port: int,
+    no_pin: bool,
     mqtt_host: str | None,
     mqtt_port: int,
     source: str,
@@ -131,6 +138,7 @@ def demo(
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
 
+    from display.pin import new_pin  # noqa: PLC0415
     from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
     from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
@@ -169,15 +177,21 @@ def demo(
             first = seed if seed is not None else random.randrange(2**31)
             camera_sim = SimOptions(first, pace, whole_game=True, games=games or 1)
         service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
+        pin = None if no_pin else new_pin()
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
-            http_host=http_host, http_port=http_port,
+            http_host=http_host, http_port=http_port, command_pin=pin,
         )  # fmt: skip
         threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
         click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
+        click.echo(
+            f"Display: its buttons ask for the command PIN {pin}."
+            if pin is not None
+            else "Display: its buttons are open to anyone who can reach the page (--no-pin)."
+        )
         click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
@@ -369,11 +383,16 @@ def run(settings_file: Path | None, **flags: Any) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    service = TableService(settings)
-    service.start()
     try:
+        service = TableService(settings)
+    except JournalError as exc:  # one sentence: what happened and what to do
+        raise click.ClickException(str(exc)) from None
+    try:
+        service.start()
         while not stop.wait(1.0):
             pass
+    except JournalError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         service.stop()
 
