@@ -23,7 +23,7 @@ from tablesim.render.scene import (
     Rendered,
     Scene,
 )
-from tablesim.render.styles import PALETTES, RenderStyle
+from tablesim.render.styles import RenderStyle
 from tablesim.render.textures import surface_texture
 from tablesim.render.tiles import (
     Canvas,
@@ -85,7 +85,7 @@ def render_frame(
         seed,
         hand is not None,
     )
-    return Rendered(image, ground_truth(scene, cam, shapes, mask))
+    return Rendered(image, ground_truth(scene, cam, shapes, mask, look))
 
 
 def _draw_table(
@@ -94,9 +94,9 @@ def _draw_table(
     """The table seen straight from above: surface, shadows, markers, tiles."""
     x0, y0, x1, y1 = scene.surface_rect_mm
     ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
-    table = surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed).copy()
+    table = _tinted(surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed), look)
     foot = np.array(cam.centre_mm())
-    shapes = [tile_shape(t, scene.tile_mm, small_pips=_small(look)) for t in scene.tiles]
+    shapes = [tile_shape(t, scene.tile_mm, look.tile_set) for t in scene.tiles]
     backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]
     lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
     back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
@@ -111,8 +111,12 @@ def _draw_table(
     return table, shapes
 
 
-def _small(style: RenderStyle) -> bool:
-    return PALETTES[style.tiles].double_twelve
+def _tinted(texture: Image, style: RenderStyle) -> Image:
+    """A writable copy of the table's texture in the style's tint."""
+    if style.surface_tint == (1.0, 1.0, 1.0):
+        return texture.copy()
+    gains = np.asarray(style.surface_tint, dtype=np.float32)
+    return np.asarray(np.clip(texture * gains, 0, 255), dtype=np.uint8)
 
 
 def _canvas(scene: Scene, cam: Camera) -> Canvas:
@@ -146,10 +150,10 @@ def _shadows(
 def _draw_backs(
     table: Image, canvas: Canvas, style: RenderStyle, backs: list[Points], lifts: list[Points]
 ) -> None:
-    palette = PALETTES[style.tiles]
+    tiles = style.tile_set
     for back, lift in zip(backs, lifts, strict=True):
-        fill(table, canvas, side_hull(back, lift), palette.side)
-        fill(table, canvas, back, palette.back)
+        fill(table, canvas, side_hull(back, lift), tiles.side)
+        fill(table, canvas, back, tiles.back)
 
 
 def _draw_faces(
@@ -162,13 +166,11 @@ def _draw_faces(
     shapes: list[TileShape],
     lifts: list[Points],
 ) -> None:
-    palette = PALETTES[style.tiles]
+    tiles, spinner = style.tile_set, style.spinner
     rng = np.random.default_rng([seed, 0x711E])
     for tile, shape, lift in zip(scene.tiles, shapes, lifts, strict=True):
         jitter = float(rng.uniform(-0.03, 0.03))
-        draw_face(
-            table, canvas, tile, shape, palette, lift=lift, jitter=jitter, brass_pin=style.brass_pin
-        )
+        draw_face(table, canvas, tile, shape, tiles, lift=lift, jitter=jitter, spinner=spinner)
 
 
 def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:

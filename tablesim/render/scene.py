@@ -167,7 +167,14 @@ class Hand:
 
 @dataclass(frozen=True, slots=True)
 class TileTruth:
-    """Where a face-up tile is drawn, in pixels."""
+    """Where a face-up tile is drawn, in pixels, and in which colours.
+
+    `corners_px` is the tile's rectangle (without its rounding), in order around it:
+    a corner at half `b`'s end, the two at half `a`'s end, the other at `b`'s. The
+    colours are the set's, as drawn before light and sensor (each face is drawn up to
+    3 % lighter or darker than `face`);
+    `spinner_px` is the pin at the divider's centre, which is not a pip (None: no pin).
+    """
 
     tile: SeenTile
     a_px: Point
@@ -176,6 +183,10 @@ class TileTruth:
     pips_b_px: tuple[Point, ...]
     corners_px: tuple[Point, ...]
     occluded: bool = False  # a hand covers part of it
+    face: BGR = (0, 0, 0)
+    pip_colour_a: BGR = (0, 0, 0)
+    pip_colour_b: BGR = (0, 0, 0)
+    spinner_px: Point | None = None
 
     @property
     def centre_px(self) -> Point:
