@@ -59,17 +59,21 @@ def render_frame(
     frame: int = 0,
     hand: Hand | None = None,
     exposure: float = 1.0,
+    canvas_px_per_mm: float | None = None,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
     `camera` defaults to `Camera.overhead(scene.size_mm)` (1280x960) and `style` to
     `RenderStyle()`. `seed` fixes the table texture, light and tile shading; `frame`
     varies the sensor noise only; `hand`, when given, reaches over the table;
-    `exposure` scales the light of the whole scene (1 = as the style says).
+    `exposure` scales the light of the whole scene (1 = as the style says);
+    `canvas_px_per_mm` is the resolution the table is drawn at before the camera's warp
+    (default: a little finer than the camera sees the table's nearest corner; give it
+    when the table reaches far beyond the frame, as a close-up's does).
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
-    canvas = _canvas(scene, cam)
+    canvas = _canvas(scene, cam, canvas_px_per_mm)
     table, shapes = _draw_table(scene, cam, canvas, look, seed)
     image = _warp(table, canvas, cam)
     mask = None
@@ -106,8 +110,12 @@ def _draw_table(
         for corner in Corner:
             centre = np.array(corner.position_mm(*scene.size_mm))
             draw_marker(table, canvas, int(corner), centre, scene.marker_mm)
-    _draw_backs(table, canvas, look, backs, back_lifts)
-    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes, lifts=lifts)
+    sides = look.tile_set.side
+    for top, lift in zip(backs + [s.outline for s in shapes], back_lifts + lifts, strict=True):
+        fill(table, canvas, side_hull(top, lift), sides)  # no side hides a face
+    for back in backs:
+        fill(table, canvas, back, look.tile_set.back)
+    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes)
     return table, shapes
 
 
@@ -119,11 +127,13 @@ def _tinted(texture: Image, style: RenderStyle) -> Image:
     return np.asarray(np.clip(texture * gains, 0, 255), dtype=np.uint8)
 
 
-def _canvas(scene: Scene, cam: Camera) -> Canvas:
+def _canvas(scene: Scene, cam: Camera, px_per_mm: float | None) -> Canvas:
     """A top-down canvas a little finer than the camera sees the table."""
     x0, y0, x1, y1 = scene.surface_rect_mm
-    finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
-    return Canvas(min(8.0, max(1.0, 1.15 * finest)), (x0, y0))
+    if px_per_mm is None:
+        finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
+        px_per_mm = 1.15 * finest
+    return Canvas(min(8.0, max(1.0, px_per_mm)), (x0, y0))
 
 
 def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
@@ -147,15 +157,6 @@ def _shadows(
     cv2.multiply(table, cv2.merge([big, big, big]), dst=table, scale=1 / 255)
 
 
-def _draw_backs(
-    table: Image, canvas: Canvas, style: RenderStyle, backs: list[Points], lifts: list[Points]
-) -> None:
-    tiles = style.tile_set
-    for back, lift in zip(backs, lifts, strict=True):
-        fill(table, canvas, side_hull(back, lift), tiles.side)
-        fill(table, canvas, back, tiles.back)
-
-
 def _draw_faces(
     table: Image,
     canvas: Canvas,
@@ -164,13 +165,12 @@ def _draw_faces(
     *,
     seed: int,
     shapes: list[TileShape],
-    lifts: list[Points],
 ) -> None:
     tiles, spinner = style.tile_set, style.spinner
     rng = np.random.default_rng([seed, 0x711E])
-    for tile, shape, lift in zip(scene.tiles, shapes, lifts, strict=True):
+    for tile, shape in zip(scene.tiles, shapes, strict=True):
         jitter = float(rng.uniform(-0.03, 0.03))
-        draw_face(table, canvas, tile, shape, tiles, lift=lift, jitter=jitter, spinner=spinner)
+        draw_face(table, canvas, tile, shape, tiles, jitter=jitter, spinner=spinner)
 
 
 def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:

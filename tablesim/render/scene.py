@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from engine.surface import SeenTile, Snapshot
 from tablesim.errors import RenderError
+from tablesim.render.pinhole import tilted_homography
 from tablesim.render.styles import BGR
 from vision.calibration.aruco_markers import DEFAULT_MARKER_MM
 
@@ -125,6 +126,37 @@ class Camera:
         )
         hom = cv2.getPerspectiveTransform(table.astype(np.float32), quad.astype(np.float32))
         return cls(rw, rh, tuple(float(v) for v in np.asarray(hom, dtype=np.float64).ravel()))
+
+    @classmethod
+    def over(
+        cls,
+        centre_mm: Point,
+        px_per_mm: float,
+        resolution: tuple[int, int] = (640, 480),
+        *,
+        rotation_deg: float = 0.0,
+        keystone: float = 0.0,
+    ) -> Camera:
+        """A pinhole camera whose frame's centre shows `centre_mm` at `px_per_mm`
+        (across the frame), tilted so that the frame's top sees the table `keystone`
+        smaller than its foot (near tiles look bigger than far ones, and foreshortened
+        along the tilt), the table turned `rotation_deg` (clockwise on screen). For
+        close-ups and scenes of any size, unlike `overhead`, which frames a whole
+        table (`tablesim.render.pinhole`)."""
+        hom, height = tilted_homography(
+            centre_mm, px_per_mm, resolution, rotation_deg=rotation_deg, keystone=keystone
+        )
+        width, tall = resolution
+        return cls(width, tall, tuple(float(v) for v in hom.ravel()), height_mm=height)
+
+    def px_to_mm(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Pixels to table mm; shape (..., 2) in, the same shape out."""
+        pts = np.asarray(points, dtype=np.float64)
+        flat = pts.reshape(-1, 2)
+        m = np.linalg.inv(self.matrix)
+        hom = flat @ m[:, :2].T + m[:, 2]
+        out: npt.NDArray[np.float64] = (hom[:, :2] / hom[:, 2:3]).reshape(pts.shape)
+        return out
 
     @property
     def matrix(self) -> Matrix:

@@ -129,7 +129,7 @@ def _checked_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: 
 
 def _paper(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([238, 241, 242], dtype=np.float32)
-    waves = 1.0 + 0.015 * _smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
+    waves = 1.0 + 0.008 * _smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
     return _compose(base, waves, 1.5 * _fine_noise(rng, shape))
 
 

@@ -120,12 +120,11 @@ def draw_face(
     shape: TileShape,
     tiles: TileSet,
     *,
-    lift: Points,
     jitter: float,
     spinner: Spinner,
 ) -> None:
-    """The tile's side, face, divider, pips and spinner (the shadow is drawn beforehand)."""
-    fill(img, canvas, side_hull(shape.outline, lift), tiles.side)
+    """The tile's face, divider, pips and spinner (its shadow and side are drawn
+    beforehand: every tile's side before any face, as a side never hides a face)."""
     face = _shade(tiles.face, jitter)
     fill(img, canvas, shape.outline, face)
     if tiles.grain:

@@ -17,19 +17,23 @@ Point = tuple[float, float]
 
 
 def half_quad(t: TileTruth, half: str, *, clear: float = 0.1) -> npt.NDArray[np.float64]:
-    """The corners of a tile half's square in pixels, kept `clear` (share of the half's
-    length) off the divider and 6 % off the tile's edges."""
-    a, b = np.array(t.a_px), np.array(t.b_px)
-    centre = a if half == "a" else b
-    out = centre - (b if half == "a" else a)  # from the divider outwards, one half long
-    side = np.array([-out[1], out[0]])
-    lo, hi = -0.5 + clear, 0.44
-    return np.array(
-        [
-            centre + out * su + side * sv
-            for su, sv in ((lo, -0.44), (hi, -0.44), (hi, 0.44), (lo, 0.44))
-        ]
-    )
+    """The corners of a tile half in pixels (from the truth's corners, so perspective is
+    followed), kept `clear` (share of the half's length) off the divider and 6 % off
+    the tile's edges."""
+    c = np.array(t.corners_px)  # b end +v, a end +v, a end -v, b end -v
+    if half == "a":
+        end_p, end_m, mid_p, mid_m = c[1], c[2], (c[0] + c[1]) / 2, (c[2] + c[3]) / 2
+    else:
+        end_p, end_m, mid_p, mid_m = c[0], c[3], (c[0] + c[1]) / 2, (c[2] + c[3]) / 2
+
+    def at(s: float, v: float) -> npt.NDArray[np.float64]:
+        """s: 0 at the divider, 1 at the end; v: 0 at the +v side, 1 at the -v side."""
+        plus = mid_p + (end_p - mid_p) * s
+        minus = mid_m + (end_m - mid_m) * s
+        return np.asarray(plus + (minus - plus) * v, dtype=np.float64)
+
+    lo, hi, edge = clear, 0.94, 0.06
+    return np.array([at(lo, edge), at(hi, edge), at(hi, 1 - edge), at(lo, 1 - edge)])
 
 
 def half_mask(shape: tuple[int, ...], t: TileTruth, half: str, *, clear: float = 0.1) -> Image:
