@@ -260,7 +260,7 @@ SETS: Final[dict[TileStyle, TileSet]] = {
         layout=PipLayout.COLUMNS,
         pip_size=SMALL_PIP,
         divider_mm=0.9,
-        size_mm=(54.0, 27.0),
+        size_mm=(56.0, 28.0),
     ),
     TileStyle.PINK_YELLOW: plastic_set(Face.PINK, PipColour.YELLOW),
     TileStyle.RED_WHITE: plastic_set(Face.RED, PipColour.WHITE),

@@ -37,7 +37,7 @@ from tests.tablesim.pixels import (
     near,
 )
 
-SIZE = (420.0, 300.0)
+SIZE = (460.0, 320.0)
 FLAT = Camera.overhead(SIZE, (1050, 750), margin_mm=20, keystone=0.0, rotation_deg=0.0)
 
 
@@ -93,7 +93,7 @@ def test_the_truth_gives_each_set_s_colours_and_the_frame_shows_them(style: Tile
                 if look.engraved:  # burnt in: a dark rim around a lighter floor
                     assert seen.sum() < 0.7 * sum(look.face)
                 else:
-                    assert near(seen, colour, 40), (t.tile, colour)
+                    assert near(seen, colour, 55), (t.tile, colour)
         between = (np.array(t.a_px) * 0.25 + np.array(t.b_px) * 0.75).tolist()
         if t.tile.b in (0, 2, 3):  # a spot of bare face a quarter way from the b end
             assert near(colour_at(out.image, (between[0], between[1]), 1), look.face, 45)
@@ -116,7 +116,7 @@ def test_double_twelve_ivory_is_big_and_coloured_by_the_usual_code() -> None:
     out = _render(TileStyle.IVORY_TWELVE, [(12, 10), (11, 7)], surface=Surface.DARK_CLOTH)
     for t in out.truth.tiles:
         width = np.linalg.norm(np.array(t.corners_px[0]) - np.array(t.corners_px[3]))
-        assert width == pytest.approx(27 * FLAT.px_per_mm((200, 150)), rel=0.02)
+        assert width == pytest.approx(28 * FLAT.px_per_mm((200, 150)), rel=0.02)
         assert_pips_where_truth_says(out.image, t)
 
 
