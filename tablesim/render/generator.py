@@ -152,13 +152,14 @@ def _camera_and_table(
     """A camera at any turn and tilt, and a table just covering what it sees."""
     rotation = float(rng.uniform(0.0, 360.0))
     keystone = float(rng.uniform(0.0, 0.35)) if rng.uniform() < 0.6 else 0.0
-    probe = Camera.over((0.0, 0.0), px_per_mm, resolution, rotation_deg=rotation, keystone=keystone)
+    lens = {"rotation_deg": rotation, "keystone": keystone, "fov_deg": float(rng.uniform(30, 70))}
+    probe = Camera.over((0.0, 0.0), px_per_mm, resolution, **lens)
     seen = probe.px_to_mm(_frame_corners(resolution, inset=-0.02))
     lo, hi = seen.min(axis=0), seen.max(axis=0)
     margin = 2.0
     size = (float(hi[0] - lo[0]), float(hi[1] - lo[1]))
     centre = (float(-lo[0]), float(-lo[1]))  # what the frame shows runs from (0, 0)
-    cam = Camera.over(centre, px_per_mm, resolution, rotation_deg=rotation, keystone=keystone)
+    cam = Camera.over(centre, px_per_mm, resolution, **lens)
     return cam, Scene(size_mm=size, tile_mm=tile_mm, markers=False, margin_mm=margin)
 
 

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from engine.surface import SeenTile, Snapshot
 from tablesim.errors import RenderError
-from tablesim.render.pinhole import tilted_homography
+from tablesim.render.pinhole import FIELD_OF_VIEW_DEG, tilted_homography
 from tablesim.render.styles import BGR
 from vision.calibration.aruco_markers import DEFAULT_MARKER_MM
 
@@ -136,15 +136,22 @@ class Camera:
         *,
         rotation_deg: float = 0.0,
         keystone: float = 0.0,
+        fov_deg: float = FIELD_OF_VIEW_DEG,
     ) -> Camera:
         """A pinhole camera whose frame's centre shows `centre_mm` at `px_per_mm`
         (across the frame), tilted so that the frame's top sees the table `keystone`
         smaller than its foot (near tiles look bigger than far ones, and foreshortened
-        along the tilt), the table turned `rotation_deg` (clockwise on screen). For
-        close-ups and scenes of any size, unlike `overhead`, which frames a whole
-        table (`tablesim.render.pinhole`)."""
+        along the tilt), the table turned `rotation_deg` (clockwise on screen), through
+        a lens of `fov_deg` vertical field of view (a narrower one stands farther off
+        and shows less of the tiles' sides). For close-ups and scenes of any size,
+        unlike `overhead`, which frames a whole table (`tablesim.render.pinhole`)."""
         hom, height = tilted_homography(
-            centre_mm, px_per_mm, resolution, rotation_deg=rotation_deg, keystone=keystone
+            centre_mm,
+            px_per_mm,
+            resolution,
+            rotation_deg=rotation_deg,
+            keystone=keystone,
+            fov_deg=fov_deg,
         )
         width, tall = resolution
         return cls(width, tall, tuple(float(v) for v in hom.ravel()), height_mm=height)

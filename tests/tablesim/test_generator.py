@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tablesim.contact_sheet import main as contact_main
 from tablesim.generate import main
-from tablesim.render import RenderStyle, Spinner, render_frame
+from tablesim.render import RenderStyle, Spinner, TileStyle, render_frame
 from tablesim.render.arrangements import corners, overlaps
 from tablesim.render.generator import Arrangement, Sample, random_frame
 from tablesim.render.scene import TileTruth
@@ -132,3 +133,13 @@ def test_the_command_writes_frames_and_labels(
             **random_frame(labels["seed"], resolution=(320, 240)).labels(),
         }
     assert "3 frames of 320x240" in capsys.readouterr().out
+
+
+def test_the_contact_sheet_shows_every_set_and_layout(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.png"
+    assert contact_main([str(out), "--random", "1"]) == 0
+    sheet = cv2.imread(str(out))
+    assert sheet is not None
+    cells = len(TileStyle) + 5 + 1  # the sets, the layouts, one random frame
+    rows = -(-cells // 4)
+    assert sheet.shape == (360 * rows, 480 * 4, 3)
