@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from tablesim.render.effects import finish
 from tablesim.render.hand import draw_hand
+from tablesim.render.portable import scaled_product, warp
 from tablesim.render.scene import (
     Camera,
     Hand,
@@ -153,8 +154,9 @@ def _shadows(
         fill(mask, small, side_hull(top, lift) + offset, 255)
     soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * small.scale)
     keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
-    big = cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.multiply(table, cv2.merge([big, big, big]), dst=table, scale=1 / 255)
+    # the same bytes on every OpenCV and CPU (tablesim.render.portable)
+    big = cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR_EXACT)
+    table[...] = scaled_product(table, big[:, :, None], 255)
 
 
 def _draw_faces(
@@ -174,16 +176,14 @@ def _draw_faces(
 
 
 def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:
+    """The canvas as the camera sees it: its homography after canvas px -> table mm
+    (mm = px / scale + origin), multiplied out in Python floats and warped by
+    `portable.warp`, so the frame is the same on every OpenCV version and CPU."""
     s = canvas.scale
     ox, oy = canvas.origin
-    to_canvas = np.array([[s, 0, -ox * s], [0, s, -oy * s], [0, 0, 1]], dtype=np.float64)
-    m = cam.matrix @ np.linalg.inv(to_canvas)
-    out = cv2.warpPerspective(
-        table,
-        m,
-        (cam.width, cam.height),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=BACKGROUND,
+    h = cam.homography
+    m = np.array(
+        [[h[r] / s, h[r + 1] / s, h[r] * ox + h[r + 1] * oy + h[r + 2]] for r in (0, 3, 6)],
+        dtype=np.float64,
     )
-    return np.asarray(out, dtype=np.uint8)
+    return warp(table, m, (cam.width, cam.height), border=BACKGROUND)

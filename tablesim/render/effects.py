@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tablesim.render.portable import exp32, scaled_product
 from tablesim.render.styles import LIGHT_GAINS, Lighting, RenderStyle, Surface
 from tablesim.render.textures import NOISE_PAD, NOISE_SCALE, noise_pool
 
@@ -35,7 +36,7 @@ def light_field(
     if style.lighting is Lighting.LAMP:
         cx, cy = rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)
         r2 = ((xx - cx) * aspect) ** 2 + (yy - cy) ** 2
-        level = 0.62 + 0.5 * np.exp(-r2 / (2 * 0.45**2))
+        level = 0.62 + 0.5 * exp32(-r2 / (2 * 0.45**2))
     else:
         a = rng.uniform(0, 2 * math.pi)
         level = 0.96 + 0.12 * ((xx - 0.5) * math.cos(a) + (yy - 0.5) * math.sin(a))
@@ -45,7 +46,7 @@ def light_field(
     gx, gy = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
     spread = 0.09 if style.surface is Surface.DARK_GLOSSY else 0.05
     g2 = ((xx - gx) * aspect) ** 2 + (yy - gy) ** 2
-    glare = 255.0 * style.glare * np.exp(-g2 / (2 * spread**2))
+    glare = 255.0 * style.glare * exp32(-g2 / (2 * spread**2))
     glare_img = np.clip(glare[:, :, None] * np.minimum(gains, 1.0)[None, None, :], 0, 255)
     return _up(field, w, h), _up(glare_img.astype(np.uint8), w, h)
 
@@ -53,8 +54,9 @@ def light_field(
 def _up(small: Image, w: int, h: int) -> Image:
     gh, gw = small.shape[:2]
     # the grid's last node sits at the far edge; scale so node k lands on k * step
+    # (INTER_LINEAR_EXACT: INTER_LINEAR's 8-bit result differs on arm64, tablesim.render.portable)
     big = cv2.resize(
-        small, ((gw - 1) * FIELD_STEP, (gh - 1) * FIELD_STEP), interpolation=cv2.INTER_LINEAR
+        small, ((gw - 1) * FIELD_STEP, (gh - 1) * FIELD_STEP), interpolation=cv2.INTER_LINEAR_EXACT
     )
     return np.ascontiguousarray(big[:h, :w])
 
@@ -67,7 +69,7 @@ def finish(frame: Image, style: RenderStyle, seed: int, index: int, exposure: fl
     h, w = frame.shape[:2]
     gains, glare = light_field(style, (h, w), np.random.default_rng([seed, 0x11]), exposure)
     rng = np.random.default_rng([seed, index, 0x13])
-    out = cv2.multiply(frame, gains, scale=1 / 128)
+    out: cv2.typing.MatLike = scaled_product(frame, gains, 128)
     if style.glare > 0:
         out = cv2.add(out, glare)
     if style.blur_px > 0:

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tablesim.render.portable import clip_segment, scaled_product, warp
 from tablesim.render.scene import Hand
 from tablesim.render.styles import BGR
 
@@ -43,8 +44,15 @@ class _Pen:
 
     def line(self, a: Vec, b: Vec, width_mm: float, c: BGR) -> None:
         t = max(1, round(width_mm * self.k))
-        cv2.line(self.colour, _pt(a), _pt(b), c, t, cv2.LINE_AA)
-        cv2.line(self.mask, _pt(a), _pt(b), 255, t, cv2.LINE_AA)
+        h, w = self.mask.shape
+        # cut to the frame grown by the width first: OpenCV 4 and 5 draw a thick line
+        # whose end lies far outside differently (tablesim.render.portable)
+        seen = clip_segment((float(a[0]), float(a[1])), (float(b[0]), float(b[1])), (w, h), t)
+        if seen is None:
+            return
+        p, q = _pt(np.array(seen[0])), _pt(np.array(seen[1]))
+        cv2.line(self.colour, p, q, c, t, cv2.LINE_AA)
+        cv2.line(self.mask, p, q, 255, t, cv2.LINE_AA)
 
     def ellipse(self, at: Vec, axes_mm: tuple[float, float], angle: float, c: BGR) -> None:
         axes = (round(axes_mm[0] * self.k), round(axes_mm[1] * self.k))
@@ -124,12 +132,10 @@ def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Ma
     colour, mask = hand_layers(hand, (h, w), px_per_mm)
     if shadow:
         off = 30.0 * px_per_mm
-        moved = cv2.warpAffine(
-            mask, np.array([[1, 0, off * 0.6], [0, 1, off]], dtype=np.float32), (w, h)
-        )
+        shift = np.array([[1, 0, off * 0.6], [0, 1, off], [0, 0, 1]], dtype=np.float64)
+        moved = warp(mask, shift, (w, h), border=(0,))  # tablesim.render.portable
         soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, 12.0 * px_per_mm))
-        keep = cv2.merge([255 - (soft // 2)] * 3)
-        cv2.multiply(frame, keep, dst=frame, scale=1 / 255)
+        frame[...] = scaled_product(frame, (255 - (soft // 2))[:, :, None], 255)
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return mask

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tablesim.render.portable import cubic_resize, exp32, sin32
 from tablesim.render.styles import Surface
 
 Image = npt.NDArray[np.uint8]
@@ -19,11 +19,11 @@ NOISE_SCALE = 32.0  # pool values are |N(0, 1)| * NOISE_SCALE
 def _smooth_noise(
     rng: np.random.Generator, shape: tuple[int, int], cell: int
 ) -> npt.NDArray[np.float32]:
-    """Zero-mean, unit-ish noise varying over about `cell` pixels."""
+    """Zero-mean, unit-ish noise varying over about `cell` pixels (upsampled by
+    `portable.cubic_resize`, the same bytes on every OpenCV and CPU)."""
     h, w = shape
     small = rng.standard_normal((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
-    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-    return np.asarray(big, dtype=np.float32)
+    return cubic_resize(small, (w, h))
 
 
 def _fine_noise(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
@@ -42,7 +42,7 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     period = max(2.0, 1.2 * px_per_mm)
-    weave = 4.0 * np.sin(xx * (2 * np.pi / period)) * np.sin(yy * (2 * np.pi / period))
+    weave = 4.0 * sin32(xx * (2 * np.pi / period)) * sin32(yy * (2 * np.pi / period))
     folds = 1.0 + 0.035 * _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
     return _compose(base, folds, weave + 2.0 * _fine_noise(rng, shape))
 
@@ -73,8 +73,8 @@ def _grain(
     warp = 25.0 * px_per_mm * _smooth_noise(rng, shape, max(8, int(300 * px_per_mm)))
     wobble = 1.5 * px_per_mm * _smooth_noise(rng, shape, max(4, int(60 * px_per_mm)))
     phase = (yy + warp + wobble) * (2 * np.pi / (ring_mm * px_per_mm))
-    rings = np.sin(phase) + 0.5 * np.sin(2.7 * phase)
-    lines = np.maximum(0.0, np.sin(0.5 * phase)) ** 12  # thin dark late-wood lines
+    rings = sin32(phase) + 0.5 * sin32(2.7 * phase)
+    lines = _twelfth_power(np.maximum(0.0, sin32(0.5 * phase)))  # thin dark late-wood lines
     streaks = _smooth_noise(rng, shape, max(2, int(2 * px_per_mm)))
     seams: npt.NDArray[np.bool_] | float = 0.0
     if plank_mm is not None:
@@ -83,11 +83,18 @@ def _grain(
     return _compose(base, shade, 3.0 * _fine_noise(rng, shape))
 
 
+def _twelfth_power(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """x ** 12 by multiplications (exact IEEE steps; numpy's float32 power is not the
+    same on every CPU)."""
+    x4 = (x * x) * (x * x)
+    return np.asarray(x4 * x4 * x4, dtype=np.float32)
+
+
 def _glossy(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([30, 27, 26], dtype=np.float32)
     h, w = shape
     xx = np.mgrid[0:h, 0:w][1].astype(np.float32)
-    sheen = 1.0 + 0.35 * np.exp(-(((xx / w) - 0.7) ** 2) / 0.02)
+    sheen = 1.0 + 0.35 * exp32(-(((xx / w) - 0.7) ** 2) / 0.02)
     shade = sheen + 0.04 * _smooth_noise(rng, shape, max(8, int(100 * px_per_mm)))
     return _compose(base, shade, 1.5 * _fine_noise(rng, shape))
 
@@ -104,7 +111,7 @@ def _leather(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float)
     base = np.array([48, 82, 128], dtype=np.float32)
     pebbles = _smooth_noise(rng, shape, max(2, int(1.5 * px_per_mm)))
     crease_field = _smooth_noise(rng, shape, max(8, int(45 * px_per_mm)))
-    creases = np.exp(-((crease_field / 0.06) ** 2))  # thin lines where the field crosses 0
+    creases = exp32(-((crease_field / 0.06) ** 2))  # thin lines where the field crosses 0
     patina = _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
     shade = 1.0 + 0.06 * pebbles - 0.3 * creases + 0.07 * patina
     return _compose(base, shade, 2.5 * _fine_noise(rng, shape))
@@ -137,7 +144,7 @@ def _weave(shape: tuple[int, int], period: float, amplitude: float) -> npt.NDArr
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     k = np.float32(2 * np.pi / period)
-    return np.asarray(amplitude * np.sin(xx * k) * np.sin(yy * k), dtype=np.float32)
+    return np.asarray(amplitude * sin32(xx * k) * sin32(yy * k), dtype=np.float32)
 
 
 def _compose(

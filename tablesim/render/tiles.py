@@ -17,6 +17,7 @@ import numpy.typing as npt
 from engine.surface import SeenTile
 from tablesim.errors import RenderError
 from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.portable import warp
 from tablesim.render.sets import BGR, SPINNER_COLOURS, SPINNER_MM, Spinner, TileSet
 from vision.calibration.aruco_markers import MODULES, marker_image
 
@@ -239,12 +240,9 @@ def draw_marker(
     roi = img[y0:y1, x0:x1]
     f = side_px / (MODULES * k)
     # pixel centres: marker pixel i covers [i, i+1); map its edges onto canvas edges
-    m = np.array([[f, 0, top_left[0] - x0 + 0.5 * f], [0, f, top_left[1] - y0 + 0.5 * f]])
-    cv2.warpAffine(
-        mark,
-        m,
-        (x1 - x0, y1 - y0),
-        dst=roi,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
+    m = np.array(
+        [[f, 0, top_left[0] - x0 + 0.5 * f], [0, f, top_left[1] - y0 + 0.5 * f], [0, 0, 1]]
     )
+    # the rim blends with the paper beneath (portable.warp: the same on every OpenCV;
+    # OpenCV 4's warpAffine left it paper, and the marker was found 0.6 px off)
+    warp(mark, m, (x1 - x0, y1 - y0), dst=roi)

@@ -1,0 +1,233 @@
+"""Image arithmetic that gives the same bytes on every OpenCV version and CPU.
+
+A rendered frame is a test's input: the same scene must give the same pixels on the
+development machine (OpenCV 5), on a Raspberry Pi (OpenCV 4.11, the last for the
+system's numpy 1.x) and on arm64, or a test pins a reading of a different picture
+there (issue 17). Several OpenCV calls the renderer used do not give the same bytes:
+
+- `warpPerspective` / `warpAffine` (bilinear): OpenCV 4 rounds each source position
+  to 1/32 pixel and blends in fixed point, OpenCV 5 blends at the exact position;
+  up to 7 grey levels apart on most pixels. Their `BORDER_TRANSPARENT` differs too:
+  OpenCV 4 writes only pixels whose four neighbours are all inside the source,
+  OpenCV 5 also the rim, blending with what the destination holds (a marker drawn
+  0.6 px off on OpenCV 4).
+- `multiply(..., scale=1/255)` on 8-bit images rounds on x86-64 but truncates on
+  arm64 (as seen under qemu): one grey level apart on 40 % of the pixels.
+- `resize(INTER_LINEAR)` of 8-bit images differs on arm64 by up to 3 grey levels;
+  `INTER_LINEAR_EXACT` (bit-exact by design) does not, and is used instead.
+- `resize(INTER_CUBIC)` of float images differs in the last bits between versions
+  and CPUs; `cubic_resize` here computes it in float64 in a fixed order.
+- `line` with a thickness above 1 and an end far outside the image draws another
+  band on OpenCV 5 than on 4 (up to 200 grey levels on its edge): `clip_segment`
+  cuts it to the image grown by the line's thickness first, which both draw alike.
+- numpy's float32 `exp` and `power` differ in the last bit between CPUs (its SIMD
+  code for each); `sin32`/`exp32` take float64's result rounded to float32, which is
+  the same except on a tie, about once in 10^9 values.
+
+The replacements compute in numpy with element-wise float64, float32 or integer
+operations, each rounded by IEEE 754 the same way on every CPU (no fused
+multiply-add, no library maths), and round to 8 bits half to even.
+`warp` gives what OpenCV 5's bilinear warp gives (to one grey level on about 0.1 %
+of the pixels), so frames stayed as the detector's tests were tuned on.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+Pixels = npt.NDArray[Any]  # 8-bit values, in any integer dtype OpenCV hands out
+Floats = npt.NDArray[np.float64]
+Matrix = npt.NDArray[np.float64]
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+CUBIC_A: Final = -0.75  # OpenCV's bicubic kernel
+
+
+def sin32(x: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    """`np.sin` rounded to float32 from float64 (see the module's docstring)."""
+    return np.sin(x.astype(np.float64)).astype(np.float32)
+
+
+def exp32(x: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    """`np.exp` rounded to float32 from float64 (see the module's docstring)."""
+    return np.exp(x.astype(np.float64)).astype(np.float32)
+
+
+def scaled_product(a: Pixels, b: Pixels, divisor: int) -> Image:
+    """`a * b / divisor` per element of two 8-bit images (b may have one channel for
+    all of a's), rounded half to even, at most 255: what `cv2.multiply(a, b,
+    scale=1 / divisor)` gives on x86-64. Looked up in a table of every product."""
+    index = np.left_shift(a.astype(np.uint16), 8)
+    index |= b
+    return _product_table(divisor)[index]
+
+
+@lru_cache(maxsize=4)
+def _product_table(divisor: int) -> Image:
+    """round(a * b / divisor) for every pair of 8-bit values, at index a * 256 + b."""
+    a, b = np.divmod(np.arange(1 << 16, dtype=np.int64), 256)
+    return np.asarray(np.clip(np.rint(a * b / divisor), 0, 255), dtype=np.uint8)
+
+
+def clip_segment(a: Point, b: Point, size: tuple[int, int], margin: float) -> Segment | None:
+    """The part of segment a-b within the image of `size` (width, height) grown by
+    `margin` on every side (Liang-Barsky, in Python floats), or None if none is."""
+    lo, hi = (-margin, -margin), (size[0] - 1 + margin, size[1] - 1 + margin)
+    d = (b[0] - a[0], b[1] - a[1])
+    t0, t1 = 0.0, 1.0
+    for k in (0, 1):
+        for p, q in ((-d[k], a[k] - lo[k]), (d[k], hi[k] - a[k])):
+            if p == 0:
+                if q < 0:
+                    return None
+            elif p < 0:
+                t0 = max(t0, q / p)
+            else:
+                t1 = min(t1, q / p)
+    if t0 > t1:
+        return None
+    return (a[0] + t0 * d[0], a[1] + t0 * d[1]), (a[0] + t1 * d[0], a[1] + t1 * d[1])
+
+
+def inverse_3x3(m: Matrix) -> Matrix:
+    """The inverse of a 3x3 matrix by its adjugate, in Python floats (the same bits
+    everywhere, unlike LAPACK's)."""
+    a, b, c, d, e, f, g, h, i = (float(v) for v in np.asarray(m, dtype=np.float64).ravel())
+    co = (e * i - f * h, f * g - d * i, d * h - e * g)
+    det = a * co[0] + b * co[1] + c * co[2]
+    adj = (
+        (co[0], c * h - b * i, b * f - c * e),
+        (co[1], a * i - c * g, c * d - a * f),
+        (co[2], b * g - a * h, a * e - b * d),
+    )
+    return np.array(adj, dtype=np.float64) / det
+
+
+def warp(
+    src: Pixels,
+    to_dst: Matrix,
+    size: tuple[int, int],
+    *,
+    border: tuple[int, ...] | None = None,
+    dst: Image | None = None,
+) -> Image:
+    """Bilinear perspective warp of `src` by the 3x3 `to_dst` (source -> destination
+    pixels) into an image of `size` (width, height), like `cv2.warpPerspective`.
+
+    A source neighbour outside `src` counts as `border` (per channel; `BORDER_CONSTANT`),
+    or with `border=None` as the destination's own pixel, written in place into `dst`
+    (OpenCV 5's `BORDER_TRANSPARENT`: pixels wholly outside keep what `dst` holds).
+    """
+    w, h = size
+    if border is None and (dst is None or dst.shape[:2] != (h, w)):
+        raise ValueError(f"warp with border=None draws into dst: give a {w}x{h} dst")
+    xs, ys = _source_positions(inverse_3x3(to_dst), w, h)
+    x0, y0 = np.floor(xs), np.floor(ys)
+    fx, fy = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
+    gx, gy = 1 - fx, 1 - fy
+    planes = cv2.split(src) if src.ndim == 3 else [src]
+    fills = border if border and len(border) >= len(planes) else (border or (0,))[:1] * len(planes)
+    behind = cv2.split(dst) if dst is not None and dst.ndim == 3 else [dst] * len(planes)
+    near = _Neighbours(x0, y0, src.shape[:2], transparent=border is None)
+    out = []
+    for k, plane in enumerate(planes):  # one channel at a time: the weights fit each
+        c = near.of(plane, fills[k], behind[k])
+        value = c[0] * gx  # uint8 * float32: float32, each value exact
+        value += c[1] * fx
+        value *= gy
+        lower = c[2] * gx
+        lower += c[3] * fx
+        lower *= fy
+        value += lower
+        # a blend of 8-bit values with weights summing to 1 lies within 0..255
+        out.append(np.rint(value, out=value).astype(np.uint8))
+    result = np.asarray(cv2.merge(out), dtype=np.uint8) if src.ndim == 3 else out[0]
+    if dst is not None:
+        dst[...] = result
+        return dst
+    return result
+
+
+class _Neighbours:
+    """The four source pixels around each position, by `cv2.remap` at whole pixels
+    (nearest: exact on every version); outside the source a fill value, or with
+    `transparent` the destination's own pixel."""
+
+    def __init__(
+        self, x0: Floats, y0: Floats, shape: tuple[int, ...], *, transparent: bool
+    ) -> None:
+        mx, my = x0.astype(np.float32), y0.astype(np.float32)
+        self.maps = ((mx, my), (mx + 1, my), (mx, my + 1), (mx + 1, my + 1))
+        self.outside: list[npt.NDArray[np.bool_]] = []
+        if transparent:
+            sh, sw = shape[:2]
+            for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                self.outside.append(
+                    (x0 + dx < 0) | (x0 + dx >= sw) | (y0 + dy < 0) | (y0 + dy >= sh)
+                )
+
+    def of(self, plane: Pixels, fill: int, behind: Pixels | None) -> list[Pixels]:
+        corners = []
+        for k, (mx, my) in enumerate(self.maps):
+            got = cv2.remap(
+                plane,
+                mx,
+                my,
+                cv2.INTER_NEAREST,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=(float(fill),) * 4,
+            )
+            if self.outside and behind is not None:
+                got = np.where(self.outside[k], behind, got)
+            corners.append(got)
+        return corners
+
+
+def _source_positions(to_src: Matrix, w: int, h: int) -> tuple[Floats, Floats]:
+    """Where each destination pixel's centre comes from in the source (float64)."""
+    a, b, c, d, e, f, g, k, i = (float(v) for v in to_src.ravel())
+    xs = np.arange(w, dtype=np.float64)[None, :]
+    ys = np.arange(h, dtype=np.float64)[:, None]
+    den = (g * xs + k * ys) + i
+    return ((a * xs + b * ys) + c) / den, ((d * xs + e * ys) + f) / den
+
+
+def cubic_resize(small: npt.NDArray[np.float32], size: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """`cv2.resize(small, size, interpolation=cv2.INTER_CUBIC)` of a one-channel float
+    image, in float64 (rows, then columns) and returned as float32."""
+    w, h = size
+    rows = _cubic_axis(small.astype(np.float64), h, axis=0)
+    return _cubic_axis(rows, w, axis=1).astype(np.float32)
+
+
+def _cubic_axis(img: Floats, n: int, *, axis: int) -> Floats:
+    """Resample `img` along `axis` to `n` samples with OpenCV's cubic kernel and
+    pixel-centre alignment, the edge sample repeated beyond the edge."""
+    m = img.shape[axis]
+    pos = (np.arange(n, dtype=np.float64) + 0.5) * (m / n) - 0.5
+    base = np.floor(pos)
+    t = pos - base
+    out = np.zeros((*img.shape[:axis], n, *img.shape[axis + 1 :]), dtype=np.float64)
+    for k, weight in enumerate(_cubic_weights(t)):
+        idx = np.clip(base.astype(np.int64) + (k - 1), 0, m - 1)
+        taken = np.take(img, idx, axis=axis)
+        shape = [1] * img.ndim
+        shape[axis] = n
+        out = out + taken * weight.reshape(shape)
+    return out
+
+
+def _cubic_weights(t: Floats) -> tuple[Floats, Floats, Floats, Floats]:
+    """The four weights of OpenCV's cubic convolution at offsets t in [0, 1)."""
+    a = CUBIC_A
+    w0 = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a
+    w1 = ((a + 2) * t - (a + 3)) * t * t + 1
+    w2 = ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1
+    return w0, w1, w2, 1.0 - w0 - w1 - w2

@@ -1,0 +1,64 @@
+"""Rendered frames are the same bytes on every OpenCV version and CPU (issue 17).
+
+The digest below was taken on x86-64 with OpenCV 5.0 and numpy 2.4, and is what
+OpenCV 4.11 with numpy 1.26 (the Pi's) and the arm64 chroot (`docs/arm64.md`) give:
+a vision test then reads the same picture everywhere. The frames cover every table
+surface and tile set, both lights, glare, blur, noise, the markers, and a moving hand
+with its shadow reaching in from beyond the frame.
+
+If you change what the renderer draws on purpose, this digest changes: check that the
+new one is the same with `.venv-cv411` (`DEVELOPERS.md`) or in the arm64 chroot, then
+put it here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from engine.surface import SeenTile
+from tablesim.render import (
+    Camera,
+    FaceDownTile,
+    Hand,
+    Lighting,
+    RenderStyle,
+    Scene,
+    Surface,
+    TileStyle,
+    render_frame,
+)
+
+DIGEST = "51bdfc3bbfd9092c3fcfbcb2db6e33069041d7dd610f053cb1590d4dbf721a27"
+LINE = (
+    SeenTile(6, 6, 450, 288, 450, 312),
+    SeenTile(6, 3, 474, 300, 498, 300),
+    SeenTile(3, 5, 522, 300, 546, 300),
+    SeenTile(2, 4, 200, 150, 200, 174),
+)
+SCENE = Scene(LINE, (FaceDownTile(800, 520, 20),))
+
+
+def frames_digest() -> str:
+    """sha256 over one small frame per table surface, the tile sets taken in turn."""
+    cameras = (
+        Camera.overhead(SCENE.size_mm, (640, 480)),
+        Camera.over((470.0, 300.0), 2.5, keystone=0.2, rotation_deg=17.0),
+    )
+    sets = list(TileStyle)
+    digest = hashlib.sha256()
+    for k, surface in enumerate(Surface):
+        style = RenderStyle(
+            tiles=sets[k % len(sets)],
+            surface=surface,
+            lighting=Lighting.LAMP if k % 2 else Lighting.DAYLIGHT,
+            glare=0.3,
+            brass_pin=k % 3 == 0,
+        )
+        hand = Hand((330.0, 260.0), (700.0, 560.0), blur_px=3.0) if k % 4 == 0 else None
+        out = render_frame(SCENE, cameras[k % 2], style, seed=3, hand=hand)
+        digest.update(out.image.tobytes())
+    return digest.hexdigest()
+
+
+def test_rendered_frames_are_the_same_bytes_everywhere() -> None:
+    assert frames_digest() == DIGEST
