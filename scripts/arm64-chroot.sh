@@ -6,6 +6,7 @@
 #   sudo scripts/arm64-chroot.sh tests/engine tests/firmware_bridge
 #   sudo scripts/arm64-chroot.sh --root /var/tmp/arm64 -- tests/vision -x
 #   sudo scripts/arm64-chroot.sh --pi-venv tests/vision     # the installed Pi's libraries
+#   sudo scripts/arm64-chroot.sh --run python -m benchmarks.engine --cpu -1   # any command
 #
 # Steps (each skipped when already done, so a second run only copies and tests):
 #   1 host tools    debootstrap, qemu-user-static, binfmt_misc with qemu-aarch64 enabled
@@ -16,12 +17,15 @@
 #                   with --pi-venv: .venv-pi made as scripts/install-pi.sh makes it on a Pi
 #                   (Debian's python3-numpy 1.24.2, pinned; scripts/pi-venv.sh), plus [dev]
 #   6 pytest        python -m pytest ARGS inside, as root, with no environment but PATH/HOME
+#                   (with --run: ARGS is a command, run in the project with the venv's bin
+#                   first on PATH, e.g. a benchmark)
 # The mounts are undone on exit; the chroot stays for the next run (--remove deletes it).
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
 usage: arm64-chroot.sh [--root DIR] [--mirror URL] [--pi-venv] [--remove] [--] [PYTEST ARGS...]
+       arm64-chroot.sh [--root DIR] [--pi-venv] --run COMMAND [ARGS...]
 
   --root DIR     where the chroot lives (default: /var/tmp/domino-arm64)
   --mirror URL   Debian mirror for debootstrap (default: the first one in this
@@ -30,6 +34,9 @@ usage: arm64-chroot.sh [--root DIR] [--mirror URL] [--pi-venv] [--remove] [--] [
                  system's numpy (Debian's python3-numpy, Raspberry Pi OS's version), so
                  OpenCV 4.11, instead of .venv's newest numpy and OpenCV
   --remove       delete the chroot and exit
+  --run          what follows is a command, not pytest arguments: run in the project
+                 inside, the venv's bin first on PATH (python is the venv's), e.g.
+                 --run python -m benchmarks.vision --rendered
   PYTEST ARGS    what to run (default: tests/engine tests/firmware_bridge)
 EOF
 }
@@ -38,6 +45,7 @@ root_dir=/var/tmp/domino-arm64
 mirror=""
 remove=0
 pi_venv=0
+run_command=0
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -45,6 +53,7 @@ while [ $# -gt 0 ]; do
         --mirror) mirror="${2:?--mirror needs a URL}"; shift ;;
         --pi-venv) pi_venv=1 ;;
         --remove) remove=1 ;;
+        --run) run_command=1; shift; break ;;
         -h | --help) usage; exit 0 ;;
         --) shift; break ;;
         -*) usage >&2; echo "error: unknown option $1" >&2; exit 2 ;;
@@ -52,6 +61,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+if [ "$run_command" -eq 1 ] && [ $# -eq 0 ]; then
+    usage >&2; echo "error: --run needs a command" >&2; exit 2
+fi
 [ $# -gt 0 ] || set -- tests/engine tests/firmware_bridge
 
 # Inside the chroot the project sits at /work/domino-table with ../shared beside it, as
@@ -163,10 +175,11 @@ copy_project() {
         (cd "$here" && tar --null --ignore-failed-read -T - -cf -) | tar -C "$target" -xf -
 }
 
+inside_path=/usr/local/bin:/usr/bin:/bin
 inside() {
     # inside COMMAND...: run it in the chroot, in the project, with a clean environment.
     # shellcheck disable=SC2016  # $0 and $@ are the inner shell's
-    chroot "$root_dir" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root \
+    chroot "$root_dir" /usr/bin/env -i PATH="$inside_path" HOME=/root \
         LANG=C.UTF-8 CI="${CI:-}" PIP_CERT=/etc/ssl/host-ca.crt \
         PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 \
         /bin/sh -c 'cd "$0" && exec "$@"' "$INNER" "$@"
@@ -215,9 +228,17 @@ if [ "$pi_venv" -eq 1 ]; then
 else
     venv
 fi
-say "step 6: pytest $* (arm64: $(inside uname -m); $(inside "$python" -c 'import cv2, numpy
-print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}")'))"
+versions="$(inside "$python" -c 'import cv2, numpy
+print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}")')"
 status=0
-inside "$python" -m pytest -p no:cacheprovider "$@" || status=$?
-say "pytest exited with $status"
+if [ "$run_command" -eq 1 ]; then
+    say "step 6: $* (arm64: $(inside uname -m); $versions)"
+    inside_path="$INNER/${python%/python}:$inside_path"
+    inside "$@" || status=$?
+    say "$1 exited with $status"
+else
+    say "step 6: pytest $* (arm64: $(inside uname -m); $versions)"
+    inside "$python" -m pytest -p no:cacheprovider "$@" || status=$?
+    say "pytest exited with $status"
+fi
 exit "$status"
