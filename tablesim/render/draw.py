@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from tablesim.render.effects import finish
 from tablesim.render.hand import draw_hand
-from tablesim.render.portable import scaled_product, warp
+from tablesim.render.portable import linear_resize, scaled_product, warp
 from tablesim.render.scene import (
     Camera,
     Hand,
@@ -155,7 +155,7 @@ def _shadows(
     soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * small.scale)
     keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
     # the same bytes on every OpenCV and CPU (tablesim.render.portable)
-    big = cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR_EXACT)
+    big = linear_resize(keep, (w, h))
     table[...] = scaled_product(table, big[:, :, None], 255)
 
 

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tablesim.render.portable import exp32, scaled_product
+from tablesim.render.portable import exp32, linear_resize, scaled_product
 from tablesim.render.styles import LIGHT_GAINS, Lighting, RenderStyle, Surface
 from tablesim.render.textures import NOISE_PAD, NOISE_SCALE, noise_pool
 
@@ -54,10 +54,8 @@ def light_field(
 def _up(small: Image, w: int, h: int) -> Image:
     gh, gw = small.shape[:2]
     # the grid's last node sits at the far edge; scale so node k lands on k * step
-    # (INTER_LINEAR_EXACT: INTER_LINEAR's 8-bit result differs on arm64, tablesim.render.portable)
-    big = cv2.resize(
-        small, ((gw - 1) * FIELD_STEP, (gh - 1) * FIELD_STEP), interpolation=cv2.INTER_LINEAR_EXACT
-    )
+    # (portable.linear_resize: INTER_LINEAR's 8-bit result differs on arm64)
+    big = linear_resize(small, ((gw - 1) * FIELD_STEP, (gh - 1) * FIELD_STEP))
     return np.ascontiguousarray(big[:h, :w])
 
 

@@ -28,7 +28,7 @@ from tablesim.render import (
     render_frame,
 )
 
-DIGEST = "51bdfc3bbfd9092c3fcfbcb2db6e33069041d7dd610f053cb1590d4dbf721a27"
+DIGEST = "1307289bcc693604d0a681f08ab3f4d4587c55550d3f3141cef5377b1358844a"
 LINE = (
     SeenTile(6, 6, 450, 288, 450, 312),
     SeenTile(6, 3, 474, 300, 498, 300),
