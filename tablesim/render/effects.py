@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -59,13 +60,22 @@ def _up(small: Image, w: int, h: int) -> Image:
     return np.ascontiguousarray(big[:h, :w])
 
 
+@lru_cache(maxsize=8)
+def _light(style: RenderStyle, h: int, w: int, seed: int, exposure: float) -> tuple[Image, Image]:
+    """`light_field` of a seed, kept for the next frames of the same scene (read-only)."""
+    gains, glare = light_field(style, (h, w), np.random.default_rng([seed, 0x11]), exposure)
+    gains.flags.writeable = False
+    glare.flags.writeable = False
+    return gains, glare
+
+
 def finish(frame: Image, style: RenderStyle, seed: int, index: int, exposure: float = 1.0) -> Image:
     """Light, glare, blur, noise and JPEG, in that order, for one frame.
 
     The light depends on `seed` (and `exposure`); the noise also on the frame `index`.
     """
     h, w = frame.shape[:2]
-    gains, glare = light_field(style, (h, w), np.random.default_rng([seed, 0x11]), exposure)
+    gains, glare = _light(style, h, w, seed, exposure)
     rng = np.random.default_rng([seed, index, 0x13])
     out: cv2.typing.MatLike = scaled_product(frame, gains, 128)
     if style.glare > 0:

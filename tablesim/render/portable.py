@@ -131,17 +131,16 @@ def warp(
     w, h = size
     if border is None and (dst is None or dst.shape[:2] != (h, w)):
         raise ValueError(f"warp with border=None draws into dst: give a {w}x{h} dst")
-    xs, ys = _source_positions(inverse_3x3(to_dst), w, h)
-    x0, y0 = np.floor(xs), np.floor(ys)
-    fx, fy = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
-    gx, gy = 1 - fx, 1 - fy
+    geo = _geometry(
+        np.asarray(to_dst, dtype=np.float64).tobytes(), w, h, src.shape[:2], border is None
+    )
+    fx, fy, gx, gy = geo.weights
     planes = cv2.split(src) if src.ndim == 3 else [src]
     fills = border if border and len(border) >= len(planes) else (border or (0,))[:1] * len(planes)
     behind = cv2.split(dst) if dst is not None and dst.ndim == 3 else [dst] * len(planes)
-    near = _Neighbours(x0, y0, src.shape[:2], transparent=border is None)
     out = []
     for k, plane in enumerate(planes):  # one channel at a time: the weights fit each
-        c = near.of(plane, fills[k], behind[k])
+        c = geo.of(plane, fills[k], behind[k])
         value = c[0] * gx  # uint8 * float32: float32, each value exact
         value += c[1] * fx
         value *= gy
@@ -158,14 +157,33 @@ def warp(
     return result
 
 
+@lru_cache(maxsize=6)  # a frame's warp, its four markers' and a hand's shadow
+def _geometry(
+    to_dst: bytes, w: int, h: int, shape: tuple[int, ...], transparent: bool
+) -> _Neighbours:
+    """Where each pixel of a warp comes from, kept for the next frame of the same
+    camera (a game's frames all share one)."""
+    xs, ys = _source_positions(inverse_3x3(np.frombuffer(to_dst).reshape(3, 3)), w, h)
+    x0, y0 = np.floor(xs), np.floor(ys)
+    fx, fy = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
+    return _Neighbours(x0, y0, shape, (fx, fy, 1 - fx, 1 - fy), transparent=transparent)
+
+
 class _Neighbours:
     """The four source pixels around each position, by `cv2.remap` at whole pixels
     (nearest: exact on every version); outside the source a fill value, or with
-    `transparent` the destination's own pixel."""
+    `transparent` the destination's own pixel. `weights`: fx, fy, 1 - fx, 1 - fy."""
 
     def __init__(
-        self, x0: Floats, y0: Floats, shape: tuple[int, ...], *, transparent: bool
+        self,
+        x0: Floats,
+        y0: Floats,
+        shape: tuple[int, ...],
+        weights: tuple[npt.NDArray[np.float32], ...],
+        *,
+        transparent: bool,
     ) -> None:
+        self.weights = weights
         mx, my = x0.astype(np.float32), y0.astype(np.float32)
         self.maps = ((mx, my), (mx + 1, my), (mx, my + 1), (mx + 1, my + 1))
         self.outside: list[npt.NDArray[np.bool_]] = []
@@ -215,15 +233,19 @@ def linear_resize(src: Image, size: tuple[int, int]) -> Image:
     img = (src if src.ndim == 3 else src[:, :, None]).astype(np.int32)
     sx, ax0, ax1 = _linear_axis(w, sw, clamp_weights=True)
     sy, ay0, ay1 = _linear_axis(h, sh, clamp_weights=False)
-    rows = (
-        img[:, sx, :] * ax0[None, :, None]
-        + img[:, np.minimum(sx + 1, sw - 1), :] * ax1[None, :, None]
-    )
-    top = rows[np.clip(sy, 0, sh - 1)] >> 4
-    bottom = rows[np.clip(sy + 1, 0, sh - 1)] >> 4
-    value = (top * ay0[:, None, None]) >> 16
-    value += (bottom * ay1[:, None, None]) >> 16
-    out: Image = np.clip((value + 2) >> 2, 0, 255).astype(np.uint8)
+    rows = img[:, sx, :] * ax0[None, :, None]
+    rows += img[:, np.minimum(sx + 1, sw - 1), :] * ax1[None, :, None]
+    rows >>= 4
+    value = rows[np.clip(sy, 0, sh - 1)]  # in place from here: the frame-sized arrays
+    value *= ay0[:, None, None]
+    value >>= 16
+    bottom = rows[np.clip(sy + 1, 0, sh - 1)]
+    bottom *= ay1[:, None, None]
+    bottom >>= 16
+    value += bottom
+    value += 2
+    value >>= 2
+    out: Image = np.clip(value, 0, 255, out=value).astype(np.uint8)
     return out if src.ndim == 3 else np.ascontiguousarray(out[:, :, 0])
 
 
