@@ -56,6 +56,7 @@ from typing import Any
 
 import cv2
 
+from benchmarks.where import machine_line
 from engine import Game, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
@@ -304,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)  # the alerts are listed per game
     cv2.setNumThreads(1)  # one core's CPU time, as the Pi's camera thread would have
+    print(machine_line())
     plain = Tally()
     total = Tally()
     by_set: dict[str, Tally] = {}

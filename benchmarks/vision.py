@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from benchmarks.where import machine_line
 from engine.surface import SeenTile
 from tablesim.render import (
     FaceDownTile,
@@ -302,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
     args = parser.parse_args(argv)
+    print(machine_line())
     if args.render:
         cv2.setNumThreads(args.threads)
         render_speed(max(1, args.repeats))
