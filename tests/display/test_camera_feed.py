@@ -30,7 +30,7 @@ def hub() -> Hub:
 
 def test_the_camera_is_kept_apart_from_the_table_view() -> None:
     h = hub()
-    table_pages = h.add_page()
+    table_pages = h.pages.add()
     camera_pages = h.camera.pages.add()
     table_pages.get_nowait(), camera_pages.get_nowait()  # what a page gets on opening
     status, jpeg = camera(FAULTS["GLARE"])
