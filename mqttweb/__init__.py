@@ -5,6 +5,8 @@ service, so that none of them imports another's internals.
   the compact JSON they are published as (the table service and the desk);
 - `client`: the paho client of a subscriber (the display, the desk) with its MQTT TLS
   flags, why a connection failed, and the hand-off from paho's thread into asyncio;
+- `link`: the subscriber's link to its broker (the display's, the desk's): connect,
+  subscribe, log each refusal once, hand every paho callback to the loop;
 - `sse`: the open pages of one stream (a one-slot queue each) and the Server-Sent Events
   that feed each page (the display, the desk);
 - `web`: a page from a `static/` folder, the MQTT link started and stopped with the

@@ -34,8 +34,8 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
-from mqttweb.client import connect_failure, handoff, new_client
 from mqttweb.envelope import encode, utc_ts
+from mqttweb.link import SubscriberLink
 from tournament.board import Board
 from tournament.errors import StateDirError
 from tournament.settings import DeskSettings
@@ -384,43 +384,22 @@ class LinkUser(Protocol):
     def on_message(self, topic: str, payload: bytes, retained: bool) -> None: ...
 
 
-class DeskLink:
+class DeskLink(SubscriberLink):
     """The desk's paho client: subscriptions, the sync marker, publications out."""
 
     def __init__(
         self, settings: DeskSettings, subscriptions: tuple[str, ...] = SUBSCRIPTIONS
     ) -> None:
-        self.settings = settings
-        self.subscriptions = subscriptions
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.desk: LinkUser | None = None
-        self.stopping = False
-        self._up = False
-        self._refusal: str | None = None
         client_id = f"domino-tournament-{uuid.uuid4().hex[:8]}"
+        super().__init__(settings, client_id, who="desk", log=log)
+        self.subscriptions = subscriptions
+        self.desk: LinkUser | None = None
         self.sync_topic = SYNC_PREFIX + client_id
-        client = new_client(
-            client_id, settings.mqtt_username, settings.mqtt_password, settings.mqtt_tls
-        )
-        client.on_connect = self._on_connect
-        client.on_connect_fail = self._on_connect_fail
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
-        client.max_inflight_messages_set(100)
-        self.client = client
+        self.client.max_inflight_messages_set(100)
 
     def start(self, loop: asyncio.AbstractEventLoop, desk: LinkUser) -> None:
-        self.loop, self.desk = loop, desk
-        s = self.settings
-        how = "TLS" if s.mqtt_tls is not None else "plain MQTT"
-        log.info("mqtt: connecting to %s:%d (%s)", s.mqtt_host, s.mqtt_port, how)
-        self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
-        self.client.loop_start()
-
-    def stop(self) -> None:
-        self.stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.desk = desk
+        self._connect(loop)
 
     def publish(self, payload: bytes) -> bool:
         """The standings, retained, QoS 1; False when the broker is not there."""
@@ -433,44 +412,17 @@ class DeskLink:
 
     # ---- paho's thread ----------------------------------------------------------------
 
-    def _handoff(self, method: Callable[..., None], *args: Any) -> None:
-        handoff(self.loop, method, *args)
-
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if reason.is_failure:
-            if str(reason) != self._refusal:
-                log.warning("mqtt: broker refused the desk: %s (check user and password)", reason)
-            self._refusal = str(reason)
-            return
-        assert self.desk is not None
-        self._up, self._refusal = True, None
-        self._handoff(self.desk.on_connection, True)
+    def _subscribe(self, client: mqtt.Client) -> str:
         topics = [*self.subscriptions, self.sync_topic]
         client.subscribe([(t, 1) for t in topics])
         client.publish(self.sync_topic, b"sync", qos=1)
-        log.info("mqtt: connected, subscribed to %s", ", ".join(self.subscriptions))
+        return ", ".join(self.subscriptions)
 
-    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        s = self.settings
-        reason, _ = connect_failure(s.mqtt_host, s.mqtt_port, s.mqtt_tls)
-        if reason != self._refusal:
-            log.warning("mqtt: %s; retrying every 2 s", reason)
-        self._refusal = reason
-
-    def _on_disconnect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if self.stopping:
-            log.info("mqtt: disconnected")
-        elif self._up:
-            log.warning("mqtt: lost the broker (%s); reconnecting", reason)
-        self._up = False
+    def _connection(self, connected: bool) -> None:
         if self.desk is not None:
-            self._handoff(self.desk.on_connection, False)
+            self._handoff(self.desk.on_connection, connected)
 
-    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+    def _message(self, msg: mqtt.MQTTMessage) -> None:
         assert self.desk is not None
         if msg.topic == self.sync_topic:
             self._handoff(self.desk.on_synced)
