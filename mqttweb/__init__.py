@@ -12,6 +12,8 @@ service, so that none of them imports another's internals.
 - `web`: a page from a `static/` folder, the MQTT link started and stopped with the
   aiohttp app, and the server run until cancelled (the display, the desk);
 - `secret_file`: a password or PIN read from a file named on the command line.
+- `broker_flags`: the broker's command-line flags of the display and the desk (host,
+  port, user, password file and the TLS flags), read back as their settings' fields.
 
 It imports nothing of ours (paho-mqtt, aiohttp and click only).
 """
