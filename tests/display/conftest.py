@@ -143,12 +143,13 @@ def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
 
 
 @pytest.fixture
-def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
-    """Starts display servers on `broker` when the test says so; stops them after."""
+def start_display(broker: Mosquitto) -> Iterator[Callable[..., DisplayServer]]:
+    """Starts display servers on `broker` when the test says so (`start(**settings)`, as
+    `start_display_on` takes them); stops them after."""
     started: list[DisplayServer] = []
 
-    def start() -> DisplayServer:
-        started.append(start_display_on(broker))
+    def start(**overrides: Any) -> DisplayServer:
+        started.append(start_display_on(broker, **overrides))
         return started[-1]
 
     try:
@@ -159,7 +160,7 @@ def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
 
 
 @pytest.fixture
-def display_server(start_display: Callable[[], DisplayServer]) -> DisplayServer:
+def display_server(start_display: Callable[..., DisplayServer]) -> DisplayServer:
     return start_display()
 
 

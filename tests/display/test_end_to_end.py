@@ -8,11 +8,13 @@ are told by command, some of them from the page's own buttons. The page must fol
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from engine.game import Move, Phase
 from engine.geometry import Placer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
-from tests.display.conftest import DisplayServer, screenshot, start_display_on
+from tests.display.conftest import DisplayServer, screenshot
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.test_board_end_to_end import at
 from tests.service.test_service_run import Service, send
@@ -168,20 +170,14 @@ def start_service(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> Iterator[Callable[[str, int], Service]]:
     """`domino-table run` on the emulated board, for the rules and seats the test says."""
-    started: list[Service] = []
+    with contextlib.ExitStack() as stack:
 
-    def start(rules: str, seats: int) -> Service:
-        s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                    "--rules", rules, "--seats", str(seats))  # fmt: skip
-        s.start()
-        started.append(s)
-        return s
+        def start(rules: str, seats: int) -> Service:
+            s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                        "--rules", rules, "--seats", str(seats))  # fmt: skip
+            return stack.enter_context(s)
 
-    try:
         yield start
-    finally:
-        for s in started:
-            s.stop()
 
 
 @pytest.fixture
@@ -190,19 +186,9 @@ def service(start_service: Callable[[str, int], Service]) -> Service:
 
 
 @pytest.fixture
-def display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
+def display(start_display: Callable[..., DisplayServer]) -> Callable[[], DisplayServer]:
     """Display servers for table t1 (the service's), started when the test says so."""
-    started: list[DisplayServer] = []
-
-    def start() -> DisplayServer:
-        started.append(start_display_on(broker, table="t1", reply_timeout_s=5.0))
-        return started[-1]
-
-    try:
-        yield start
-    finally:
-        for server in started:
-            server.stop()
+    return partial(start_display, table="t1", reply_timeout_s=5.0)
 
 
 @pytest.fixture

@@ -104,12 +104,8 @@ class SecureBroker(Mosquitto):
 
 @pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[SecureBroker]:
-    broker = SecureBroker(tmp_path / "mosquitto")
-    broker.start()
-    try:
+    with SecureBroker(tmp_path / "mosquitto") as broker:
         yield broker
-    finally:
-        broker.stop()
 
 
 @dataclass(frozen=True)

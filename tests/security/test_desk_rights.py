@@ -143,12 +143,8 @@ class CentralBroker(Mosquitto):
 
 @pytest.fixture
 def central(tmp_path: Path) -> Iterator[CentralBroker]:
-    broker = CentralBroker(tmp_path / "central")
-    broker.start()
-    try:
+    with CentralBroker(tmp_path / "central") as broker:
         yield broker
-    finally:
-        broker.stop()
 
 
 def central_client(broker: CentralBroker, user: str) -> Client:
