@@ -10,11 +10,15 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from display.hub import Hub
 from display.settings import DisplaySettings
 from tests.display import samples
 from tests.display.camera_samples import FAULTS, camera
 from tests.display.conftest import PREFIX, Controller, DisplayServer, wait_for
+
+pytestmark = pytest.mark.xdist_group("camera-samples")  # camera()'s frames: see test_camera_page
 
 
 def took(queue: asyncio.Queue[str | None]) -> Any:

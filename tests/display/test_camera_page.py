@@ -16,6 +16,10 @@ from tests.display import samples
 from tests.display.camera_samples import FAULTS, WELL, camera
 from tests.display.conftest import PREFIX, Controller, DisplayServer, screenshot
 
+# On one xdist worker with test_camera_feed.py: the frames `camera()` renders and reads
+# for each look (~0.7 s of CPU each) are made once per process.
+pytestmark = pytest.mark.xdist_group("camera-samples")
+
 Json = dict[str, Any]
 TITLES = {
     "MARKERS_MISSING": "Corner marker missing",
