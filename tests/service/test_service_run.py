@@ -21,14 +21,17 @@ TOPICS = [f"{P}/status", f"{P}/state", f"{P}/event/#", f"{P}/cmd/reply", f"{P}/r
 
 
 class Service(ChildProcess):
-    """`domino-table run` in a child process, its log beside its state folder."""
+    """`domino-table run` for table t1 in a child process; its log is `log`, by default
+    beside its state folder."""
 
-    def __init__(self, broker: Mosquitto, state_dir: Path, *extra: str) -> None:
+    def __init__(
+        self, broker: Mosquitto, state_dir: Path, *extra: str, log: Path | None = None
+    ) -> None:
         args = [
             str(BIN), "run", "--mqtt-host", broker.host, "--mqtt-port", str(broker.port),
             "--table", "t1", "--state-dir", str(state_dir), *extra,
         ]  # fmt: skip
-        super().__init__(args, state_dir.with_name(f"{state_dir.name}.log"))
+        super().__init__(args, log or state_dir.with_name(f"{state_dir.name}.log"))
 
 
 @pytest.fixture
