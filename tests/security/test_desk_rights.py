@@ -8,8 +8,6 @@ or a result for another table.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_password_file, settle
 from tests.security.service_proc import TableProcess, table_settings
 
-BIN = Path(sys.executable).parent / "domino-table"
 STANDINGS = "domino/tournament/standings"
 
 
@@ -43,16 +41,10 @@ def desk_process(
     ]  # fmt: skip
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
-    log = folder / "desk.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        yield log
-        assert proc.poll() is None, log.read_text()
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    assert USERS[user] not in log.read_text()
+    with ChildProcess(args, folder / "desk.log", stdout=True) as proc:
+        yield proc.log
+        assert proc.alive(), proc.output()
+    assert USERS[user] not in proc.output()
 
 
 def ranked_tables(viewer: Client) -> list[dict[str, object]]:
