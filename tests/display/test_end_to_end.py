@@ -28,6 +28,7 @@ from engine.geometry import Placer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
 from tests.display.conftest import DisplayServer, screenshot
+from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.test_board_end_to_end import at
 from tests.service.test_service_run import Service, send
@@ -193,11 +194,8 @@ def display(start_display: Callable[..., DisplayServer]) -> Callable[[], Display
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
-    try:
+    with screen(browser, 390, 844, scale=2) as context:
         yield context
-    finally:
-        context.close()
 
 
 def tiles_drawn(page: Page) -> list[str]:
