@@ -244,6 +244,14 @@ def toast_covers(page: Page) -> list[str]:
     return covered
 
 
+def open_at_lead(page: Page, display: Callable[[], DisplayServer]) -> DisplayServer:
+    """A new display server, its page open on `page`, live and waiting for the lead."""
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    return server
+
+
 def lead(page: Page, hand: Hand) -> None:
     """Lays the lead; the table asks who led and the page's own button answers."""
     move = hand.next_move()
@@ -328,9 +336,7 @@ def test_a_whole_hand_on_the_board_shows_on_the_page(
     page: Page,
     phone: BrowserContext,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     expect(page.locator("#scores .card .name")).to_have_text(["Player 1", "Player 2"])
     hand = Hand(board, Hand.going_out())
     lead(page, hand)
@@ -447,9 +453,7 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     page: Page,
     phone: BrowserContext,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    server = open_at_lead(page, display)
     small = phone.new_page()
     small.goto(server.url)
     hand = Hand(board, Hand.going_out())
@@ -562,9 +566,7 @@ def test_a_walnut_hand_for_four_scores_play_by_play(
         seats=4,
     )
     start_service("walnut", 4)
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     expect(page.locator("#scores .card .name")).to_have_text([f"Player {n}" for n in range(1, 5)])
     hand = Hand(board, seed, rules="walnut", seats=4, tiles_known=False)
     lead(page, hand)
@@ -599,9 +601,7 @@ def test_a_blocked_hand_is_counted_and_scored(
             and sum(kinds.values()) <= 10
         ),
     )
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     hand = Hand(board, seed)
     lead(page, hand)
     while hand.playing:
@@ -623,9 +623,7 @@ def test_a_new_game_from_the_page_in_spanish(
     display: Callable[[], DisplayServer],
     page: Page,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     page.locator("#actions [data-action=more]").click()
     form = page.locator('form[data-form="new-game"]')
     expect(form.locator("datalist option[value=straight-block]")).to_have_count(1)
@@ -684,9 +682,7 @@ def test_the_game_won_is_shown_and_kept_for_a_late_page(
         lambda hand, kinds: hand.game.phase is Phase.OVER and sum(kinds.values()) <= 12,
         target=target,
     )
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     send_cmd("new-short", {"action": "new_game", "rules": RULES, "seats": 2, "target": target})
     expect(page.locator("#bar")).to_contain_text(f"to {target}")
     hand = Hand(board, seed, target=target)
