@@ -204,7 +204,73 @@ class LagStats:
         return {"intake": lag_summary(self.intake), "board": lag_summary(self.board)}
 
 
-class Desk:
+class LinkSide:
+    """What both desks (`Desk`, standings only; `EventDesk`, running an event) keep of
+    their link on the loop: connected and synced, the counts, the seq, the watchers told
+    of each change, and named timers. After a (re)connect the desk is synced when its
+    marker comes back (`on_synced`) or, at the latest, after `sync_timeout_s`."""
+
+    def __init__(self, settings: DeskSettings) -> None:
+        self.settings = settings
+        self.seq = SeqFile(settings.state_dir)
+        self.connected = self.synced = False
+        self.messages = self.published = 0
+        self.watchers: list[Callable[[], None]] = []
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def on_connection(self, connected: bool) -> None:
+        self.connected, self.synced = connected, False
+        self._cancel("sync")
+        if connected:
+            self._later("sync", self.settings.sync_timeout_s, self._sync_timeout)
+        self._tell()
+
+    def on_synced(self) -> None:
+        if self.synced or not self.connected:
+            return
+        self._cancel("sync")
+        self.synced = True
+        self._rebuilt()
+
+    def _rebuilt(self) -> None:
+        """Synced: what the desk does once the broker has re-sent everything retained."""
+        raise NotImplementedError
+
+    def _sync_timeout(self) -> None:
+        log.warning(
+            "desk: no sync marker back from the broker in %.1f s; publishing what it has",
+            self.settings.sync_timeout_s,
+        )
+        self.on_synced()
+
+    def _later(self, name: str, delay: float, method: Callable[[], None]) -> None:
+        self._cancel(name)
+        self._timers[name] = asyncio.get_running_loop().call_later(delay, method)
+
+    def _cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _tell(self) -> None:
+        for watcher in self.watchers:
+            watcher()
+
+    def stop(self) -> None:
+        for name in list(self._timers):
+            self._cancel(name)
+
+    def link_stats(self) -> dict[str, Any]:
+        return {
+            "connected": self.connected,
+            "synced": self.synced,
+            "messages": self.messages,
+            "published": self.published,
+            "seq": self.seq.value,
+        }
+
+
+class Desk(LinkSide):
     """The loop side: folds messages into the `Board`, publishes the standings."""
 
     def __init__(
@@ -213,45 +279,24 @@ class Desk:
         publish: Callable[[bytes], bool],
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.publish = publish
         self.clock = clock
         self.board = Board()
-        self.seq = SeqFile(settings.state_dir)
         self.results_log = ResultLog(settings.state_dir)
         if self.results_log.load(self.board):
             log.info(
                 "desk: %d finished games from %s", len(self.board.results), self.results_log.path
             )
         self.lag = LagStats()
-        self.connected = False
-        self.synced = False
-        self.messages = 0
-        self.published = 0
         self.standings: dict[str, Any] | None = None
-        self.watchers: list[Callable[[], None]] = []
         self._dirty = True
         self._last_publish = 0.0
-        self._timer: asyncio.TimerHandle | None = None
         self._writing = False
-        self._sync_timer: asyncio.TimerHandle | None = None
 
     # ---- from the link ------------------------------------------------------------------
 
-    def on_connection(self, connected: bool) -> None:
-        self.connected = connected
-        self.synced = False
-        self._cancel(self._sync_timer)
-        if connected:
-            loop = asyncio.get_running_loop()
-            self._sync_timer = loop.call_later(self.settings.sync_timeout_s, self._sync_timeout)
-        self._tell()
-
-    def on_synced(self) -> None:
-        if self.synced or not self.connected:
-            return
-        self._cancel(self._sync_timer)
-        self.synced = True
+    def _rebuilt(self) -> None:
         log.info(
             "desk: rebuilt from the broker: %d tables, %d finished games",
             len(self.board.tables),
@@ -281,24 +326,17 @@ class Desk:
             log.info("desk: the broker holds standings seq %d; continuing after it", seq)
             self.seq.raise_to(seq)
 
-    def _sync_timeout(self) -> None:
-        log.warning(
-            "desk: no sync marker back from the broker in %.1f s; publishing what it has",
-            self.settings.sync_timeout_s,
-        )
-        self.on_synced()
-
     # ---- publishing -----------------------------------------------------------------------
 
     def _schedule(self) -> None:
-        if not (self.synced and self.connected and self._dirty) or self._timer is not None:
+        if not (self.synced and self.connected and self._dirty) or "publish" in self._timers:
             return
         wait = self._last_publish + self.settings.publish_interval_s - self.clock()
-        self._timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._flush)
+        self._later("publish", max(0.0, wait), self._flush)
 
     def _flush(self) -> None:
         """Build the next standings now; write the disk part off the loop, then publish."""
-        self._timer = None
+        self._timers.pop("publish", None)
         if not (self.synced and self.connected and self._dirty) or self._writing:
             return
         changes = self.board.drain_changes()
@@ -349,27 +387,9 @@ class Desk:
         self.standings = payload
         self._tell()
 
-    def _tell(self) -> None:
-        for watcher in self.watchers:
-            watcher()
-
-    @staticmethod
-    def _cancel(timer: asyncio.TimerHandle | None) -> None:
-        if timer is not None:
-            timer.cancel()
-
-    def stop(self) -> None:
-        self._cancel(self._timer)
-        self._cancel(self._sync_timer)
-        self._timer = self._sync_timer = None
-
     def stats(self) -> dict[str, Any]:
         return {
-            "connected": self.connected,
-            "synced": self.synced,
-            "messages": self.messages,
-            "published": self.published,
-            "seq": self.seq.value,
+            **self.link_stats(),
             "tables": len(self.board.tables),
             "games": len(self.board.results),
             "lag": self.lag.summary(),
