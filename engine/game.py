@@ -1004,16 +1004,25 @@ class Game:
         return out
 
     def undo(self) -> Judgement:
-        """Take back the last play or pass of this hand."""
-        self._settle_journal()
+        """Take back the last play or pass of this hand, and the draws told after it.
+
+        A draw belongs to the turn it was made in: draws after the play (or pass) taken
+        back answered a layout, or a turn, that is no longer there, so they go too (their
+        tiles go back to the boneyard). Draws before it stay with the seats that drew
+        them. With no play or pass to take back the undo is refused.
+        """
+        journal = self._settle_journal()
         undoable = (Phase.LEAD, Phase.PLAY, Phase.COUNTING)
-        if self.phase not in undoable or not self._journal:
+        index = next(
+            (i for i in range(len(journal) - 1, -1, -1) if not isinstance(journal[i], DrawInput)),
+            None,
+        )
+        if self.phase not in undoable or index is None:
             return self._refuse(Reason.NOTHING_TO_UNDO)
-        index = max(i for i, a in enumerate(self._journal) if not isinstance(a, DrawInput))
-        action = self._journal[index]
+        action = journal[index]
         assert isinstance(action, PlayInput | PassInput)
         before = self._points_made()
-        self._journal = self._journal[:index] + self._journal[index + 1 :]
+        self._journal = self._journal[:index]
         self._rebuild()
         points = before - self._points_made()
         return Judgement(Reason.OK, (UndoEvent(self.hand_no, action.ref, points),))
