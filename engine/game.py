@@ -210,10 +210,13 @@ class _Turn:
     passes_in_row: int = 0
     drew_this_turn: int = 0
     # Each knock: the seat and the numbers open when it knocked (every knock in table
-    # mode; in full information those of block games). `knock_drawn` (table mode only):
-    # with each knock, the tiles its seat had drawn by then.
+    # mode; in full information those of block games). Table mode only: with each knock,
+    # the tiles its seat had drawn by then (`knock_drawn`) and the tiles on the layout
+    # (`knock_plays`); `caught`, the knocks a later play has proven false.
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
     knock_drawn: list[int] = field(default_factory=list)
+    knock_plays: list[int] = field(default_factory=list)
+    caught: set[int] = field(default_factory=set)
 
 
 class _Pending(Protocol):
@@ -983,25 +986,66 @@ class Game:
 
     def _reneges(self, shown: Sequence[Sequence[Tile] | None]) -> list[Event]:
         """A `FALSE_KNOCK` for each knock (table mode, must-play rules) made while a tile
-        its seat now shows fitted an open end. A tile drawn after the knock may be among
-        those shown: a knock is proven false when more shown tiles fitted than the seat
-        drew since (named, when it drew none; else the fitting tiles, one of which it
-        held). In a block game and after a draw-until-playable pass nobody draws."""
+        its seat now shows, or has played since, fitted an open end. A tile drawn after
+        the knock may be among those: a knock is proven false when more of them fitted
+        than the seat drew since (named, when it drew none; else the fitting tiles, one
+        of which it held). In a block game and after a draw-until-playable pass nobody
+        draws. A knock a play already proved false (`_knocks_disproved`) is not told
+        again."""
         if not self.rules.must_play or self.hands is not None:
             return []
         t = self._turn
         out: list[Event] = []
-        for (seat, open_pips), drawn_then in zip(t.knocks, t.knock_drawn, strict=True):
-            tiles = shown[seat]
-            fitting = [x for x in tiles or () if x.high in open_pips or x.low in open_pips]
-            drawn_since = t.drawn[seat] - drawn_then
-            if len(fitting) <= drawn_since:
+        for k, ((seat, open_pips), drawn_then) in enumerate(
+            zip(t.knocks, t.knock_drawn, strict=True)
+        ):
+            if k in t.caught:
                 continue
-            sure = fitting[0] if not drawn_since else None
-            said = (sure,) if sure is not None else tuple(fitting)
-            text = message(Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=said)
-            out.append(AlertEvent(Reason.FALSE_KNOCK, text, seat, sure.text if sure else None))
+            fitting = [x for x in shown[seat] or () if _fits(x, open_pips)]
+            fitting += self._fitted_since(k)
+            drawn_since = t.drawn[seat] - drawn_then
+            if len(fitting) > drawn_since:
+                out.append(self._false_knock(seat, fitting, drawn_since))
         return out
+
+    def _knocks_disproved(self, seat: int) -> list[Event]:
+        """A `FALSE_KNOCK` for each knock of `seat` (table mode, must-play rules) that the
+        play just made proves false: since the knock the seat has played more tiles that
+        fitted an end open then than it drew (`_reneges`' reasoning, with the tiles played
+        in place of tiles shown). The play stands; each knock is told once."""
+        t = self._turn
+        if not self.rules.must_play:
+            return []
+        out: list[Event] = []
+        for k, (who, _) in enumerate(t.knocks):
+            if who != seat or k in t.caught:
+                continue
+            fitted = self._fitted_since(k)
+            drawn_since = t.drawn[seat] - t.knock_drawn[k]
+            if len(fitted) > drawn_since:
+                t.caught.add(k)
+                out.append(self._false_knock(seat, fitted, drawn_since))
+        return out
+
+    def _fitted_since(self, knock: int) -> list[Tile]:
+        """The tiles the seat of the `knock`-th knock has played since that fitted an end
+        open when it knocked."""
+        t = self._turn
+        seat, open_pips = t.knocks[knock]
+        nodes, seats = t.layout.nodes, t.seats_of_plays
+        return [
+            nodes[i].tile
+            for i in range(t.knock_plays[knock], len(nodes))
+            if seats[i] == seat and _fits(nodes[i].tile, open_pips)
+        ]
+
+    def _false_knock(self, seat: int, fitting: Sequence[Tile], drawn_since: int) -> AlertEvent:
+        """The alert for a knock proven false by `fitting` tiles: the tile, when the seat
+        drew none since (it held them all); else the tiles, one of which it held."""
+        sure = fitting[0] if not drawn_since else None
+        said = (sure,) if sure is not None else tuple(fitting)
+        text = message(Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=said)
+        return AlertEvent(Reason.FALSE_KNOCK, text, seat, sure.text if sure else None)
 
     def undo(self) -> Judgement:
         """Take back the last play or pass of this hand, and the draws told after it.
@@ -1222,6 +1266,8 @@ class Game:
                 (self.hand_no, seat, tile.text, points, total, score, announce, coords, ref),
             )
         ]
+        if t.knocks and seat is not None and self.hands is None:
+            events.extend(self._knocks_disproved(seat))
         self.phase = _PLAY
         if points and self._at_once and self._target_reached_at_once():
             events.extend(self._game_over())
@@ -1246,6 +1292,7 @@ class Game:
                 t.knocks.append((seat, frozenset(map(_END_PIP, t.layout.ends))))
                 if table:
                     t.knock_drawn.append(t.drawn[seat])
+                    t.knock_plays.append(len(t.layout.nodes))
         left = self.boneyard_count  # (table mode; None in full information)
         if left is not None and left > self._boneyard_keep and self._draws and not self._draw_one:
             self.boneyard_count = self._boneyard_keep  # draw until playable: a pass empties it
@@ -1564,6 +1611,11 @@ class _Lazy(Game):
         the same inputs into the one journal."""
         self._settle()  # (a `Game` from here on)
         return self.__reduce_ex__(protocol)
+
+
+def _fits(tile: Tile, numbers: frozenset[int]) -> bool:
+    """Whether `tile` shows one of `numbers` (it could join an end showing it)."""
+    return tile.high in numbers or tile.low in numbers
 
 
 def _pips_of(pips: int | None, tiles: Sequence[Tile] | None) -> int | None:
