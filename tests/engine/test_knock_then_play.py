@@ -87,3 +87,18 @@ def test_the_count_weighs_tiles_played_since_with_those_shown() -> None:
     counted = game.count_tiles([held_by_0, shown_by_1])  # 7 + 2 drawn - 1 played
     assert counted.ok and isinstance(counted.events[-1], HandEvent)
     assert knocks(counted) == [(1, None, "Player 2 passed holding 6-3 or 6-2, which fitted.")]
+
+
+def test_a_leader_named_late_is_told_the_knocks_its_plays_prove_false() -> None:
+    """Nobody said who led: the knock and the plays are attributed when the leader is
+    named, and the knock they prove false is told then."""
+    game = Game(rulesets.load("straight-block"), 2)
+    game.start()
+    assert game.play(t("6-6")).ok
+    assert game.pass_turn().ok
+    assert game.play(t("6-5"), Target(t("6-6"))).ok
+    assert knocks(game.play(t("6-2"), Target(t("6-6")))) == []  # nobody known yet
+    named = game.name_leader(0)
+    assert named.ok
+    assert knocks(named) == [(1, "6-2", "Player 2 passed holding 6-2, which fitted.")]
+    assert knocks(game.name_leader(0)) == []  # told once
