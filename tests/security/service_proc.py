@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.process import BIN, ChildProcess
-from tests.security.broker import SecureBroker
+from tests.security.broker import USERS, SecureBroker
 
 
 def table_settings(
@@ -27,6 +27,12 @@ def table_settings(
         + f'[state]\ndir = "{folder / "state"}"\n'
     )
     return path
+
+
+def kitchen_settings(tmp_path: Path, broker: SecureBroker) -> Path:
+    """Table kitchen's own settings in `tmp_path/table`: its user and password, over TLS."""
+    user = "domino/kitchen"
+    return table_settings(tmp_path / "table", broker, user, USERS[user])
 
 
 class TableProcess(ChildProcess):

@@ -18,7 +18,7 @@ import pytest
 from tests.fixtures.mosquitto import Mosquitto, free_port
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_password_file, settle
-from tests.security.service_proc import TableProcess, table_settings
+from tests.security.service_proc import TableProcess, kitchen_settings
 
 STANDINGS = "domino/tournament/standings"
 
@@ -61,8 +61,7 @@ def test_the_desk_ranks_a_table_and_everyone_reads_the_standings(
 ) -> None:
     viewer = Client(secure_broker, "display-kitchen")
     assert viewer.connect() and viewer.subscribe(STANDINGS)
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with desk_process(secure_broker, "desk", tmp_path / "desk") as log, TableProcess(settings):
             deadline = time.monotonic() + 30
@@ -84,8 +83,7 @@ def test_a_desk_without_the_desks_rights_publishes_nothing(
     watcher = Client(secure_broker, "desk")
     assert viewer.connect() and viewer.subscribe(STANDINGS)
     assert watcher.connect() and watcher.subscribe("domino/kitchen/status")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with desk_process(secure_broker, "referee", tmp_path / "desk"), TableProcess(settings):
             watcher.wait_for("domino/kitchen/status", b"online", timeout=20)

@@ -21,7 +21,7 @@ from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker
-from tests.security.service_proc import TableProcess, table_settings
+from tests.security.service_proc import TableProcess, kitchen_settings
 
 
 @contextmanager
@@ -67,8 +67,7 @@ def test_only_a_commander_display_commands_the_table(
 ) -> None:
     desk = Client(secure_broker, "desk")
     assert desk.connect() and desk.subscribe("domino/#")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with TableProcess(settings):
             desk.wait_for("domino/kitchen/status", b"online", timeout=20)

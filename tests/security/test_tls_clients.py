@@ -18,7 +18,7 @@ from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_ca_and_server_cert
-from tests.security.service_proc import TableProcess, table_settings
+from tests.security.service_proc import TableProcess, kitchen_settings
 from tests.security.test_desk_rights import desk_process, ranked_tables
 from tests.security.test_display_rights import display, seat_names
 
@@ -30,8 +30,7 @@ def test_a_display_over_tls_shows_the_table_and_applies_a_commanders_command(
 ) -> None:
     desk = Client(secure_broker, "desk")
     assert desk.connect() and desk.subscribe("domino/#")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     pin_file = tmp_path / "pin"
     pin_file.write_text(PIN + "\n")
     try:
@@ -63,8 +62,7 @@ def test_a_display_over_tls_shows_the_table_and_applies_a_commanders_command(
 def test_a_desk_over_tls_ranks_a_table(secure_broker: SecureBroker, tmp_path: Path) -> None:
     viewer = Client(secure_broker, "display-kitchen")
     assert viewer.connect() and viewer.subscribe("domino/tournament/standings")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with (
             desk_process(secure_broker, "desk", tmp_path / "desk", tls=True) as log,
