@@ -1,11 +1,15 @@
-"""Tile detection on the ddd-a photos: our figures against the targets and a baseline.
+"""Tile detection on the labelled photos and rendered frames, beside alternatives.
 
 Run from the repository root:
 
-    .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
+    .venv/bin/python -m benchmarks.vision [--before REV|none] [--repeats 3] [--errors]
+    .venv/bin/python -m benchmarks.vision --ddd-a [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
 
-It runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
+With no mode it reports every labelled set per source (ddd-a, and each source of
+diverse-dev) beside the detector of an earlier commit: see `benchmarks.vision_sets`.
+
+With `--ddd-a` it runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
 tone=auto (the command line's default), then, in the same process on the same
 photos, a plain threshold-and-blob
@@ -37,6 +41,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from benchmarks import vision_sets
 from engine.surface import SeenTile
 from vision.area import PlayArea
 from vision.bench import Summary, photos, run, summarise
@@ -260,7 +265,13 @@ def rendered(tiles: int, seed: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if "--ddd-a" not in words and "--rendered" not in words:
+        return vision_sets.main(words)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--ddd-a", action="store_true", help="ddd-a against the targets and a plain baseline"
+    )
     parser.add_argument("--folder", type=Path, default=DDD_A, help="labelled photo folder")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
     parser.add_argument(
@@ -273,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     if args.rendered:
         cv2.setNumThreads(args.threads)
         rendered(args.tiles, args.seed)
