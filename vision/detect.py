@@ -23,6 +23,7 @@ from vision.area import PlayArea
 from vision.errors import VisionError
 from vision.marks import Tone, tone_image
 from vision.results import Detection, FoundTile, Point, UnsureRegion
+from vision.scales import WIDE, coarser_scales, larger, read_at
 from vision.search import STRAY, Found, search, within
 from vision.tuning import Settings
 
@@ -94,6 +95,35 @@ def _auto(
     return best
 
 
+def _coarser(
+    best: Found,
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None,
+) -> Found:
+    """`best`, or a reading of the frame at a coarser scale (`vision.scales`) when
+    `best` is not confident and the coarser one reads larger tiles, better: a
+    close-up's tiles are too large for the search's pixel sizes."""
+
+    def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
+        if s.tone is None:
+            return _auto(img, at, s, None, out)
+        return search(tone_image(img, s.tone), at, s, out)
+
+    wide = best.width > WIDE and bool(best.tiles)
+    if confident(best) and not wide:
+        return best
+    for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
+        found = within(read_at(crop, offset, left_out, factor, read), area)
+        if larger(found, best) and _worth(found) >= _worth(best):
+            best = found
+        if confident(found):
+            break
+    return best
+
+
 def _left_out(
     exclude: Sequence[Sequence[Point]], box: tuple[int, int, int, int]
 ) -> NDArray[np.bool_] | None:
@@ -138,6 +168,7 @@ def detect(
         best = within(found, area)
     else:
         best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
+    best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms
