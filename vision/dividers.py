@@ -66,12 +66,29 @@ class TileHypothesis:
         )
 
 
+# A line with a bulge at its middle (a spinner pin or rivet, its rim as dark as the
+# divider) is thickened there by its second moments; its length squared over its
+# area (a line's length over its thickness, whatever bulges) still shows a line.
+BULGED_ELONGATION = 3.0  # ... as long as this many times its moments' thickness
+MIN_LENGTH_PER_AREA = 5.0  # ... and of length**2 / area at least this (2 pips: 2.4)
+
+
+def line_like(blobs: Blobs) -> NDArray[np.bool_]:
+    """Blobs as thin as a divider: long beside their thickness, or beside their
+    area when a pin at the middle bulges them."""
+    thin = blobs.length >= MIN_ELONGATION * blobs.thickness
+    bulged = (blobs.length >= BULGED_ELONGATION * blobs.thickness) & (
+        blobs.length**2 >= MIN_LENGTH_PER_AREA * blobs.area
+    )
+    return np.asarray(thin | bulged, dtype=np.bool_)
+
+
 def elongated(blobs: Blobs) -> NDArray[np.intp]:
     """Indices of blobs shaped like a divider line."""
     ok = (
         (blobs.area >= MIN_DIVIDER_AREA)
         & (blobs.length >= MIN_DIVIDER_PX)
-        & (blobs.length >= MIN_ELONGATION * blobs.thickness)
+        & line_like(blobs)
         & (blobs.thickness >= MIN_DIVIDER_THICKNESS)
         & ~blobs.touches_edge
     )
