@@ -57,6 +57,7 @@ class TileHypothesis:
     score: float  # higher is a more typical divider
     measured: bool = False  # its width was measured between the tile's edges
     short: bool = False  # the tile's edges were found, too far apart for this divider
+    own: float = 0.0  # the width measured at its own divider (0: not measured)
 
     def half_centres(self) -> tuple[tuple[float, float], tuple[float, float]]:
         h = self.width / 2.0
@@ -155,7 +156,7 @@ def _measure(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, floa
 
 
 def _hypothesis(
-    blobs: Blobs, i: int, width: float, score: float, how: str = ASSUMED
+    blobs: Blobs, i: int, width: float, score: float, how: str = ASSUMED, own: float = 0.0
 ) -> TileHypothesis:
     ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
     nx, ny = -uy, ux
@@ -173,6 +174,7 @@ def _hypothesis(
         score=score,
         measured=how == MEASURED,
         short=how == SHORT,
+        own=own if how == MEASURED else 0.0,
     )
 
 
@@ -195,7 +197,7 @@ def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
         width, closed, how = _measure(blobs, int(i), tile)
         if blobs.thickness[i] > 0.25 * width:
             continue
-        out.append(_hypothesis(blobs, int(i), width, closed, how))
+        out.append(_hypothesis(blobs, int(i), width, closed, how, width))
     return out
 
 
@@ -267,7 +269,7 @@ def consensus(
             + 0.5 * c.score
         )
         how = MEASURED if c.measured else SHORT if c.short else ASSUMED
-        kept.append(_hypothesis(blobs, c.blob, width, score, how))
+        kept.append(_hypothesis(blobs, c.blob, width, score, how, c.own))
     return kept, width
 
 

@@ -320,14 +320,38 @@ def _placed(
     read where it is."""
     first = _read_tile(blobs, t, ref, planes)
     if not t.short:
-        return t, first
+        return _resized(blobs, t, first, ref, planes)
     best, rank = (t, first), _rank(first)
     for share in SLIDE[1:]:
         moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
         reading = _read_tile(blobs, moved, ref, planes)
         if _rank(reading) > rank:
             best, rank = (moved, reading), _rank(reading)
-    return best
+    return _resized(blobs, *best, ref, planes)
+
+
+RESIZE = (1.12, 0.9, 1.25)  # widths (shares of the frame's) a doubtful tile is read at
+
+
+def _resized(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: _Planes,
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]]:
+    """`t` and its reading, or `t` read at another width (`RESIZE`) when that reads
+    surely and `t` did not: one width per frame is the frame's median, and a tile
+    nearer the camera than most (a tilted phone), or of a set longer than twice its
+    width, has pips beyond the halves read at it (a lop-sided reading)."""
+    if min(r.confidence for r in reading) >= SURE or any(r.foreign for r in reading):
+        return t, reading
+    for share in RESIZE:
+        other = replace(t, width=t.width * share)
+        again = _read_tile(blobs, other, ref, planes)
+        if min(r.confidence for r in again) >= SURE and not any(r.foreign for r in again):
+            return other, again
+    return t, reading
 
 
 def _rank(reading: tuple[HalfReading, HalfReading]) -> tuple[bool, float, int]:
@@ -368,14 +392,52 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
             continue
-        if _face_share(planes.img, near, t) < WHOLE and _face_share_anywhere(planes, t) < WHOLE:
+        placed: tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None = (t, (ra, rb))
+        if not _whole(planes, near, t):
+            placed = _smaller(blobs, t, (ra, rb), ref, planes, near)
+        if placed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "partly covered"))
             continue
-        (xa, ya), (xb, yb) = t.half_centres()
+        at, (ra, rb) = placed
+        (xa, ya), (xb, yb) = at.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
-        read.append(t)
+        read.append(at)
     return Found(tiles, [], unsure, width, kept, read, lines=lines)
+
+
+def _whole(planes: _Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
+    """True when both halves of `t` show its face (no hand or sleeve over it)."""
+    return _face_share(planes.img, near, t) >= WHOLE or _face_share_anywhere(planes, t) >= WHOLE
+
+
+SHRINK = (0.9, 0.8)  # widths (shares of the frame's) a tile that looks covered is tried at
+
+
+def _smaller(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: _Planes,
+    near: NDArray[np.bool_],
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
+    """`t` at a smaller width (`SHRINK`) when its own divider measured it so, and
+    there its face shows whole and it reads the same pips surely: a tile farther
+    from the camera than most is smaller than the frame's width, and the table
+    around it looked like a hand over it. (A hand over a tile's end leaves the
+    width measured across its divider as it is.)"""
+    for share in SHRINK:
+        if not 0 < t.own <= (share + 0.05) * t.width:
+            continue
+        other = replace(t, width=t.width * share)
+        if not _whole(planes, near, other):
+            continue
+        again = _read_tile(blobs, other, ref, planes)
+        same = [r.pips for r in again] == [r.pips for r in reading]
+        if same and min(r.confidence for r in again) >= SURE:
+            return other, again
+    return None
 
 
 def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:

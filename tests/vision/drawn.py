@@ -46,6 +46,7 @@ class Look:
     # rim round a light dome
     pip_share: float = 0.17  # pip diameter / tile width
     divider_share: float = 0.76  # divider length / tile width
+    length: float = 2.0  # tile length / tile width (pips spread along with it)
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,9 @@ def draw(
     a = math.radians(angle_deg)
     ux, uy = math.cos(a), math.sin(a)  # along the tile, a to b
     vx, vy = -uy, ux  # across it
+    half = look.length * width / 2  # from the centre to either end
     corners = [
-        (cx + s * ux * width + t * vx * width / 2, cy + s * uy * width + t * vy * width / 2)
+        (cx + s * ux * half + t * vx * width / 2, cy + s * uy * half + t * vy * width / 2)
         for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))
     ]
     poly = np.array([_pt(x, y) for x, y in corners], dtype=np.int32)
@@ -99,14 +101,14 @@ def draw(
         r = look.pin * width
         cv2.circle(img, _pt(cx, cy), round(r * 16), (30, 30, 30), -1, cv2.LINE_AA, 4)
         cv2.circle(img, _pt(cx, cy), round(r * 0.6 * 16), (200, 205, 210), -1, cv2.LINE_AA, 4)
-    pa = (cx - ux * width / 2, cy - uy * width / 2)
-    pb = (cx + ux * width / 2, cy + uy * width / 2)
+    pa = (cx - ux * half / 2, cy - uy * half / 2)
+    pb = (cx + ux * half / 2, cy + uy * half / 2)
     for value, (hx, hy) in zip(pips, (pa, pb), strict=True):
         colour = look.pips if isinstance(look.pips[0], int) else look.pips[value]
         spacing = width * (0.2 if value >= 10 else 0.26)
         for u, v in LAYOUTS[value]:
-            x = hx + (ux * u + vx * v) * spacing
-            y = hy + (uy * u + vy * v) * spacing
+            x = hx + (ux * u * look.length / 2 + vx * v) * spacing
+            y = hy + (uy * u * look.length / 2 + vy * v) * spacing
             r16 = round(look.pip_share * width / 2 * 16)
             cv2.circle(img, _pt(x, y), r16, colour, -1, cv2.LINE_AA, 4)
     return Drawn(pips[0], pips[1], pa, pb)
