@@ -21,10 +21,11 @@ from numpy.typing import NDArray
 
 from vision.area import PlayArea
 from vision.errors import VisionError
+from vision.framed import cut_by_frame
 from vision.marks import Tone, tone_image
 from vision.results import Detection, FoundTile, Point, UnsureRegion
 from vision.scales import WIDE, coarser_scales, larger, read_at
-from vision.search import STRAY, Found, search, within
+from vision.search import STRAY, SURE, Found, search, within
 from vision.tuning import Settings
 
 __all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
@@ -103,9 +104,10 @@ def _coarser(
     area: PlayArea | None,
     left_out: NDArray[np.bool_] | None,
 ) -> Found:
-    """`best`, or a reading of the frame at a coarser scale (`vision.scales`) when
-    `best` is not confident and the coarser one reads larger tiles, better: a
-    close-up's tiles are too large for the search's pixel sizes."""
+    """`best`, or a reading of the frame at a coarser scale (`vision.scales`): when
+    `best` read tiles wider than `WIDE` (a close-up's tiles are too large for the
+    search's pixel sizes), or read none surely (they may be too large to be seen),
+    and the coarser reading is better with tiles as large (`scales.larger`)."""
 
     def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
         if s.tone is None:
@@ -113,7 +115,7 @@ def _coarser(
         return search(tone_image(img, s.tone), at, s, out)
 
     wide = best.width > WIDE and bool(best.tiles)
-    if confident(best) and not wide:
+    if not wide and (confident(best) or any(t.confidence >= SURE for t in best.tiles)):
         return best
     for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
         found = within(read_at(crop, offset, left_out, factor, read), area)
@@ -169,6 +171,7 @@ def detect(
     else:
         best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
     best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
+    best = cut_by_frame(best, (w, h))
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms
