@@ -27,6 +27,8 @@ HALF_REACH = 0.40
 # Pips keep this far from the divider line (a centre pin sits on it).
 DIVIDER_CLEARANCE = 0.12
 MAX_ROUND_ELONGATION = 1.8
+CRESCENT_AREA = 1.0  # a pip bitten by its highlight: at most a pip's area ...
+CRESCENT_ELONGATION = 2.2  # ... and at most this long for its thickness
 MAX_PIPS = 12
 # length / thickness (second moments) of k touching round pips in a row
 CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3)}
@@ -118,6 +120,9 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
     single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
+    # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
+    # pip and a little longer than round
+    single |= (rel >= 0.4) & (rel <= CRESCENT_AREA) & (elong <= CRESCENT_ELONGATION)
     chain = np.zeros_like(single)
     merged = np.zeros(idx.size, dtype=np.int64)
     for k in (2, 3):  # k pips merged in a row: k times the area, stretched to match
