@@ -106,7 +106,8 @@ def _coarser(
 ) -> Found:
     """`best`, or a reading of the frame at a coarser scale (`vision.scales`): when
     `best` read tiles wider than `WIDE` (a close-up's tiles are too large for the
-    search's pixel sizes), or read none surely (they may be too large to be seen),
+    search's pixel sizes), or read none with pips surely (they may be too large to
+    be seen),
     and the coarser reading is better with tiles as large (`scales.larger`)."""
 
     def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
@@ -115,7 +116,10 @@ def _coarser(
         return search(tone_image(img, s.tone), at, s, out)
 
     wide = best.width > WIDE and bool(best.tiles)
-    if not wide and (confident(best) or any(t.confidence >= SURE for t in best.tiles)):
+    # a tile read surely with pips says the search's sizes suit the frame (a blank
+    # alone may be a stretch of wood between two grain lines)
+    sure = any(t.confidence >= SURE and sum(t.pips) > 0 for t in best.tiles)
+    if not wide and (confident(best) or sure):
         return best
     for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
         found = within(read_at(crop, offset, left_out, factor, read), area)

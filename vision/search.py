@@ -320,17 +320,18 @@ def _placed(
     read where it is."""
     first = _read_tile(blobs, t, ref, planes)
     if not t.short:
-        return _resized(blobs, t, first, ref, planes)
+        return t, first
     best, rank = (t, first), _rank(first)
     for share in SLIDE[1:]:
         moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
         reading = _read_tile(blobs, moved, ref, planes)
         if _rank(reading) > rank:
             best, rank = (moved, reading), _rank(reading)
-    return _resized(blobs, *best, ref, planes)
+    return best
 
 
 RESIZE = (1.12, 0.9, 1.25)  # widths (shares of the frame's) a doubtful tile is read at
+RESIZED = 0.85  # ... and the confidence of a reading there, at most (see `_merge`)
 
 
 def _resized(
@@ -343,14 +344,19 @@ def _resized(
     """`t` and its reading, or `t` read at another width (`RESIZE`) when that reads
     surely and `t` did not: one width per frame is the frame's median, and a tile
     nearer the camera than most (a tilted phone), or of a set longer than twice its
-    width, has pips beyond the halves read at it (a lop-sided reading)."""
+    width, has pips beyond the halves read at it (a lop-sided reading). It competes
+    for its material as read first, and its confidence is at most `RESIZED`: a
+    column of a 12's merged pips taken for a divider across its tile read surely
+    at another width too, and must give way to the other pass's sure reading of
+    the tile in its place (`_merge`)."""
     if min(r.confidence for r in reading) >= SURE or any(r.foreign for r in reading):
         return t, reading
     for share in RESIZE:
         other = replace(t, width=t.width * share)
         again = _read_tile(blobs, other, ref, planes)
         if min(r.confidence for r in again) >= SURE and not any(r.foreign for r in again):
-            return other, again
+            capped = tuple(replace(r, confidence=min(r.confidence, RESIZED)) for r in again)
+            return other, (capped[0], capped[1])
     return t, reading
 
 
@@ -370,10 +376,11 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
     for hyp in agreed:
-        t, (ra, rb) = _placed(blobs, hyp, ref, planes)
+        t, first = _placed(blobs, hyp, ref, planes)
+        bonus = 0.5 * min(r.confidence for r in first)
+        t, (ra, rb) = _resized(blobs, t, first, ref, planes)
         penalty = 1.0 if ra.foreign or rb.foreign else 0.0
         readings[t.blob] = (ra, rb)
-        bonus = 0.5 * min(ra.confidence, rb.confidence)
         rescored.append(replace(t, score=t.score - penalty + bonus))
     tiles: list[FoundTile] = []
     unsure: list[UnsureRegion] = []
@@ -386,7 +393,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         ra, rb = readings[t.blob]
         if ra.foreign or rb.foreign:
             ra, rb = _apart_tile(t, ref, planes) or (ra, rb)
-        if ra.pips == rb.pips == 0 and not _outlined(planes.img, t, kept, planes.lighter_table):
+        if ra.pips == rb.pips == 0 and not _blank_outlined(planes, t, kept):
             lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
@@ -404,6 +411,17 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
         read.append(at)
     return Found(tiles, [], unsure, width, kept, read, lines=lines)
+
+
+def _blank_outlined(planes: _Planes, t: TileHypothesis, kept: list[TileHypothesis]) -> bool:
+    """`_outlined` at the frame's width, or at the width measured at the tile's own
+    divider: a blank nearer the camera than most has its edges beyond the lines
+    looked at for the frame's width (a 0-0 of a set photographed at a tilt)."""
+    if _outlined(planes.img, t, kept, planes.lighter_table):
+        return True
+    if t.own <= 0 or abs(t.own - t.width) <= 0.03 * t.width:
+        return False
+    return _outlined(planes.img, replace(t, width=t.own), kept, planes.lighter_table)
 
 
 def _whole(planes: _Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
@@ -533,8 +551,9 @@ def _merge(base: Found, extra: Found) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed.
 
     A tile of `base` whose pips form no domino's layout (read lop-sided, below
-    `DOUBTFUL`) gives way to a tile of `extra` in its place (the only one there)
-    that reads as a domino (`SURE`): the other pass placed the tile better. So does
+    `DOUBTFUL`), or read only at another width than the frame's (`_resized`), gives
+    way to a tile of `extra` in its place (the only one there) that reads as a
+    domino (`SURE`): the other pass placed the tile better. So does
     a line that `base` took for a blank tile and dropped as a line on the table
     (`Found.lines`: wood grain that won the material from a fainter divider).
     """
@@ -555,7 +574,8 @@ def _merge(base: Found, extra: Found) -> Found:
         if len(clash) != 1 or tile.confidence < SURE or kept[clash[0]] not in read:
             continue
         j = read.index(kept[clash[0]])
-        if tiles[j].confidence < DOUBTFUL:
+        resized = abs(read[j].width - base.width) > 0.05 * base.width
+        if tiles[j].confidence < DOUBTFUL or (resized and tiles[j].confidence < SURE):
             tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 

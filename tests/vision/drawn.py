@@ -47,6 +47,7 @@ class Look:
     pip_share: float = 0.17  # pip diameter / tile width
     divider_share: float = 0.76  # divider length / tile width
     length: float = 2.0  # tile length / tile width (pips spread along with it)
+    gloss: float = 0.0  # a highlight of this radius / the pip's bites into each pip's edge
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,11 @@ def draw(
         for u, v in LAYOUTS[value]:
             x = hx + (ux * u * look.length / 2 + vx * v) * spacing
             y = hy + (uy * u * look.length / 2 + vy * v) * spacing
-            r16 = round(look.pip_share * width / 2 * 16)
-            cv2.circle(img, _pt(x, y), r16, colour, -1, cv2.LINE_AA, 4)
+            r = look.pip_share * width / 2
+            cv2.circle(img, _pt(x, y), round(r * 16), colour, -1, cv2.LINE_AA, 4)
+            if look.gloss > 0:  # lit from the top left
+                at = _pt(x - 0.55 * r, y - 0.55 * r)
+                cv2.circle(img, at, round(look.gloss * r * 16), (250, 250, 250), -1, cv2.LINE_AA, 4)
     return Drawn(pips[0], pips[1], pa, pb)
 
 

