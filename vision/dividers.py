@@ -72,6 +72,7 @@ class TileHypothesis:
 # area (a line's length over its thickness, whatever bulges) still shows a line.
 BULGED_ELONGATION = 3.0  # ... as long as this many times its moments' thickness
 MIN_LENGTH_PER_AREA = 5.0  # ... and of length**2 / area at least this (2 pips: 2.4)
+BULGED_WEIGHT = 0.5  # ... and weighs this much in agreeing on the frame's tile size
 
 
 def line_like(blobs: Blobs) -> NDArray[np.bool_]:
@@ -236,6 +237,10 @@ def consensus(
     # width is a guess from its length, and a line too short for the edges found
     # around it (a divider cut short where a pip or a rim touches it) least
     weight = weight * np.array([_weight(c) for c in cands])
+    # a line bulged at its middle (a pinned divider) may also be a blot of print
+    # or dirt: it counts half as much as a plain line
+    plain = blobs.length[idx] >= MIN_ELONGATION * blobs.thickness[idx]
+    weight = weight * np.where(plain, 1.0, BULGED_WEIGHT)
     med_len = _typical(blobs.length[idx], weight, MODE_TOLERANCE)
     near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
     if known > 0 and not any(c.measured for c, ok in zip(cands, near, strict=True) if ok):

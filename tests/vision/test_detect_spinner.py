@@ -9,11 +9,13 @@ eight spinner tiles of diverse-dev's `dbu` photos with the brass-pinned set).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tests.vision.drawn import Look, blur, draw, table
 from vision.detect import Settings, detect
-from vision.dividers import line_like
+from vision.dividers import TileHypothesis, consensus, line_like
 from vision.marks import Blobs
 
 TILES = [
@@ -79,3 +81,20 @@ def test_line_like_takes_a_bulged_line_but_no_pips_in_a_row() -> None:
         [120.0, 191.0, 2 * np.pi * r * r, 3 * np.pi * r * r],
     )
     assert line_like(blobs)[1:].tolist() == [True, True, False, False]
+
+
+def test_bulged_blots_weigh_less_than_a_plain_divider_in_the_frames_size() -> None:
+    # ddd-a 2_01: one tile whose width was assumed, beside a blot of print bulged
+    # like a pinned divider and a short stroke of the same length: with the blot
+    # counting fully the frame agreed on 26 px tiles, read nothing, and the
+    # fainter passes had to run (twice the time)
+    blobs = _blobs([45.7, 19.3, 18.8], [4.5, 5.4, 3.4], [197.0, 60.0, 25.0])
+    blobs = replace(blobs, darkness=np.array([0.0, 197.0, 97.0, 62.0]))
+    cands = [
+        TileHypothesis(1, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 57.2, 0.5),
+        TileHypothesis(2, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 29.3, 1.0, measured=True),
+        TileHypothesis(3, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 22.8, 1.0, measured=True),
+    ]
+    kept, width = consensus(blobs, cands, [1.0, 0.8, 0.4])
+    assert width == 57.2
+    assert [k.blob for k in kept] == [1]
