@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from vision.area import PlayArea
 from vision.errors import VisionError
+from vision.faces import face_colours, face_image
 from vision.framed import cut_by_frame
 from vision.marks import Tone, tone_image
 from vision.results import Detection, FoundTile, Point, UnsureRegion
@@ -82,7 +83,7 @@ def _auto(
 ) -> Found:
     """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
     kept (one table holds one set; a tie goes to the earlier tone), stopping at the
-    first `confident` one."""
+    first `confident` one; then the colours of coloured faces (`vision.faces`)."""
     best: Found | None = None
     for tone in AUTO_TONES:
         found = within(
@@ -91,8 +92,16 @@ def _auto(
         if best is None or _worth(found) > _worth(best):
             best = found
         if confident(found):
-            break
+            return found
     assert best is not None
+    # coloured faces (red, green, blue, pink plastic): the faces' own colour
+    for colour in face_colours(crop):
+        light = replace(s, tone=Tone.LIGHT)
+        found = within(search(face_image(crop, colour), offset, light, left_out), area)
+        if _worth(found) > _worth(best):
+            best = found
+        if confident(found):
+            break
     return best
 
 
