@@ -4,9 +4,9 @@ Run from the repository root:
 
     .venv/bin/python -m benchmarks.camera [--games 16] [--plays 10] [--seed 1]
 
-Each game is a random legal full-information hand (`vision.source.sim_game`,
+Each game is a random legal full-information hand (`tablesim.scenes.sim_game`,
 straight-block, two seats) laid out by the Placer and rendered with
-`vision.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
+`tablesim.render.render_sequence` (1280x960, an overhead camera over a 900x600 mm table
 with the four corner markers), a hand reaching in for every tile (6 frames), each
 play then lying still for 5 frames (half a second at 10 fps). The games go round the
 tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and lights
@@ -14,7 +14,7 @@ tile sets (ivory, black, wood, coloured), tables (felt, wood, cloth, glossy) and
 a cloud passing (exposure 0.75 for 15 frames of every 60), and the last four of each 16
 are drawn harsh (glare, blur, noise, JPEG over a dark glossy table under a lamp).
 
-Every frame goes through the real `vision.pipeline.Pipeline` (motion gate, marker
+Every frame goes through the real `vision.camera_path.pipeline.Pipeline` (motion gate, marker
 calibration, detection with the set's tone, stable readings), and every observation it
 passes on goes to a real `service.reconciler.Reconciler` on a table-mode game that is
 told only what players tell (who led, knocks). Figures:
@@ -35,7 +35,12 @@ told only what players tell (who led, knocks). Figures:
   table's game differs from the players' from then on;
 - ms per frame: CPU time of `Pipeline.step` on one thread (OpenCV set to one thread),
   over all frames and over the frames it read (the gate lets about one frame in three
-  through); the wall time too, which on a shared machine is longer.
+  through); the wall time too, which on a shared machine is longer;
+- the view on and off: every frame is also handed to the camera's view
+  (`service.camera_view.CameraView`: the status, the set-up measured, snapshots drawn
+  and encoded after settled readings, at most one a second), its CPU timed apart: "view
+  off" is the camera path alone, "view on" the path and the view, as the service runs
+  them; with the snapshots published and the CPU of each.
 """
 
 from __future__ import annotations
@@ -54,12 +59,15 @@ import cv2
 from engine import Game, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
+from service.camera_events import CameraPicture
+from service.camera_view import CameraView, ViewSettings
 from service.reconciler import Accepted, Alert, Reconciler
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
-from vision.source import Frame, SimGame, sim_game
-from vision.tuning import Settings
+from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
+from tablesim.scenes import SimGame, sim_game
+from vision.camera_path.pipeline import Pipeline, PipelineSettings, Step
+from vision.detector.settings import Settings
+from vision.frames import Frame
+from vision.tiles.dark_marks import Tone
 
 FPS = 10.0
 TONES = {
@@ -92,6 +100,8 @@ class Tally:
     ms_all: list[float] = field(default_factory=list)
     ms_read: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
+    view_ms: list[float] = field(default_factory=list)  # the view's CPU, each frame
+    picture_ms: list[float] = field(default_factory=list)  # ... on the frames it pictured
 
     def observed(self, seen: Snapshot, truth: Snapshot, hand: bool) -> None:
         """One observation passed on, and the table's truth at that frame."""
@@ -120,6 +130,8 @@ class Tally:
         self.ms_all += other.ms_all
         self.ms_read += other.ms_read
         self.wall_ms += other.wall_ms
+        self.view_ms += other.view_ms
+        self.picture_ms += other.picture_ms
 
 
 def style_for(i: int) -> RenderStyle:
@@ -179,6 +191,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     now = [0.0]
     rec = Reconciler(table, TileSize(), 1.5, lambda: now[0])
     pipeline = Pipeline(PipelineSettings(detector=Settings(tone=TONES[style.tiles])))
+    view = Viewed(pipeline)
     accepted: list[str] = []
     told_upto = -1  # the scene whose commands the players have given
     resting = -1  # the last scene seen at rest (without a hand in view)
@@ -191,7 +204,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     for item in render_sequence(scenes, style, seed, still_frames=5, exposures=light):
         now[0] = item.index / FPS
         # The players tell what followed a play (knocks, draws) as the next hand reaches
-        # in, as `vision.source.SimSource` does: a hand in view belongs to the pass
+        # in, as `tablesim.camera.SimSource` does: a hand in view belongs to the pass
         # leaving the scene last seen at rest, even once the tile it lays shows under it
         # (told earlier, a closing knock ended the hand before its last tile was seen).
         leaving = resting if item.hand_visible else item.scene_index - 1
@@ -200,14 +213,8 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
         while told_upto < leaving:
             told_upto += 1
             tell(table, game.told[told_upto])
-        start, cpu = time.perf_counter(), time.thread_time()
-        step = pipeline.step(Frame(item.image, now[0]))
-        ms = (time.thread_time() - cpu) * 1000
-        tally.wall_ms.append((time.perf_counter() - start) * 1000)
-        tally.frames += 1
-        tally.ms_all.append(ms)
+        step = timed_step(pipeline, Frame(item.image, now[0]), tally, view)
         if step.reading is not None:
-            tally.ms_read.append(ms)
             truth = item.truth.snapshot()
             tally.frame_tiles += len(truth.tiles)
             tally.frame_right += right_tiles(step.reading, truth)
@@ -235,6 +242,56 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
             tally.missed += 1
     tally.false_plays = len(extra) + tally.with_hand
     return tally
+
+
+def print_view(total: Tally) -> None:
+    """The camera path alone (view off) and with the camera's view (on), CPU per frame."""
+    off = statistics.mean(total.ms_all)
+    view = statistics.mean(total.view_ms)
+    seconds = total.frames / FPS
+    print(f"view off            {off:8.1f}   ms per frame, CPU: the camera path alone")
+    print(f"view on             {off + view:8.1f}   ms per frame, CPU: the path and the view "
+          f"(+{view:.1f}, {view / off:.1%})")  # fmt: skip
+    if total.picture_ms:
+        each = statistics.mean(total.picture_ms)
+        others = len(total.view_ms) - len(total.picture_ms)
+        rest = (sum(total.view_ms) - sum(total.picture_ms)) / max(1, others)
+        print(f"  snapshots         {len(total.picture_ms):8d}   in {seconds:.0f} s of frames, "
+              f"{each:.1f} ms CPU each (measured, drawn, encoded); "
+              f"{rest:.2f} ms on the other frames")  # fmt: skip
+
+
+class Viewed:
+    """The camera's view beside the pipeline, as the service runs it; its CPU timed apart."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pictures = 0
+        self.view = CameraView(ViewSettings(fps=FPS), pipeline, self._got)
+
+    def _got(self, item: object) -> None:
+        self.pictures += isinstance(item, CameraPicture)
+
+    def frame(self, frame: Frame, step: Step, ms: float, tally: Tally) -> None:
+        before, cpu = self.pictures, time.thread_time()
+        self.view.frame(frame, step, ms)
+        view_ms = (time.thread_time() - cpu) * 1000
+        tally.view_ms.append(view_ms)
+        if self.pictures > before:
+            tally.picture_ms.append(view_ms)
+
+
+def timed_step(pipeline: Pipeline, frame: Frame, tally: Tally, view: Viewed) -> Step:
+    """One frame through the pipeline (and then the view), its CPU and wall time kept."""
+    start, cpu = time.perf_counter(), time.thread_time()
+    step = pipeline.step(frame)
+    ms = (time.thread_time() - cpu) * 1000
+    tally.wall_ms.append((time.perf_counter() - start) * 1000)
+    tally.frames += 1
+    tally.ms_all.append(ms)
+    if step.reading is not None:
+        tally.ms_read.append(ms)
+    view.frame(frame, step, ms, tally)
+    return step
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -308,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         p95 = read[int(0.95 * (len(read) - 1))]
         print(f"ms per read frame   {statistics.mean(read):8.1f}   p95 {p95:.1f} "
               f"({len(read)} frames read)")  # fmt: skip
+    print_view(total)
     ok = accuracy >= 0.99 and total.false_plays == 0
     return 0 if ok else 1
 

@@ -1,374 +1,254 @@
-"""The tournament desk under a tournament's load: 50 tables, then 10 times their pace.
+"""A whole event, unattended: 50 tables, each on its own Mosquitto bridged to a central
+one, 5 rounds seated, played and closed by the desk itself, through a cut of every link
+and a desk killed and restarted.
 
-    .venv/bin/python -m benchmarks.tournament [--tables 50] [--paces 1,10] [--seconds 30]
+    .venv/bin/python -m benchmarks.tournament [--tables 50] [--rounds 5] [--pause 0.05]
 
-A real Mosquitto (started here on a free loopback port, or `--mqtt-port` of one already
-running) and the desk as a real process (`domino-table tournament`). Each emulated table
-has its own MQTT connection, as its bridge would, and plays real engine games (walnut,
-four seats, random legal moves) from a random point of its first game, so games end at
-every table at different times. Per engine event a table publishes what the service
-does: the event, its `state` (retained) and, at game over, `result/<game_id>`.
+The desk is the real `domino-table tournament --event` process (publish interval 0.25 s,
+`auto_advance = true`: it closes a round once every table reported and seats the next).
+Each table is a `SeatedTable` (tests/tournament/tables.py): it answers the desk's
+`new_game` through its bridge and plays a real engine game (puerto-rico to 60, four
+seats in partnerships, random legal moves, `--pause` seconds between events), then
+publishes its result. The event is `individual`: players x 4 players, partners rotated.
 
-Tournament pace (1x) is one event every 10 s per table: a walnut game to 100 is about
-140 events, 20-25 minutes. For each pace the script reports:
+Mid-event the central broker is stopped for `--outage` seconds (every bridge and the
+desk lose it; the tables play on and their brokers queue), and later the desk is
+SIGKILLed mid-round and started again from its journal. The script prints:
 
-- messages/s through the desk: the `status`, `state` and `result` messages the desk
-  took in (one `state` per table event), over the phase and its catch-up;
-- the desk's lag behind the tables (p50/p99/max), from the `ts` the tables stamp: to
-  the desk taking a message in, and to the standings publication a change went out in;
-  and, measured here, from a result's publication to the first standings counting it;
-- the desk's memory (RSS, and its peak) and CPU (% of one core).
+- seating time per round: the desk's own measure of its seating (the `start_round`
+  reply's `seating_ms`), and from the previous round's last result (published at its
+  table) to the round's seating seen on the central broker;
+- result-to-standings lag: from the k-th result any table published (on its own broker)
+  to the first standings on the central broker that count k games, p50 and p99, over
+  all results and over those published outside the outage and the desk's restart
+  (from 1 s before each until the first standings after it);
+- the desk's memory (RSS now and peak) at the end;
+- whether the last retained standings equal a recomputation from the desk's journal.
 """
 
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
+import math
 import os
-import random
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from engine import Game, Mode, Phase, rulesets
-from engine.events import Event, GameEvent
-from engine.players import RandomPlayer, play_turn
-from service.game_events import Numbering
-from service.payloads import encode, stamp
-
-SEATS = 4
-EVENT_INTERVAL_S = 10.0  # one event per table every 10 s at tournament pace
-SIDES = ("bottom", "left", "top", "right")
+from tests.tournament.hall import ROUND, STANDINGS, Hall, players
+from tournament import journal
+from tournament.event import parse
+from tournament.ledger import Ledger
+from tournament.views import standings_body
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_mosquitto(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    port = free_port()
-    lines = [f"listener {port} 127.0.0.1", "allow_anonymous true", "max_queued_messages 100000",
-             "max_inflight_messages 100"]  # fmt: skip
-    if os.geteuid() == 0:
-        lines.append("user root")
-    conf = workdir / "mosquitto.conf"
-    conf.write_text("\n".join(lines) + "\n")
-    proc = subprocess.Popen([binary, "-c", str(conf)], stderr=subprocess.DEVNULL)
-    wait_port(port)
-    return proc, port
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-
-
-def _over(game: Game) -> bool:
-    return game.phase is Phase.OVER
-
-
-@dataclass
-class Table:
-    """One emulated table: its connection and an endless run of engine games."""
-
-    table: str
-    client: mqtt.Client
-    players: list[str]
-    rng: random.Random
-    games: int = 0
-    numbering: Numbering = field(init=False)
-    events: Iterator[tuple[Game, Event]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.numbering = Numbering(self.table, "")
-        self.events = self._forever()
-
-    def _forever(self) -> Iterator[tuple[Game, Event]]:
-        while True:
-            self.games += 1
-            self.numbering.game_id = f"{self.table}-g{self.games}"
-            names = self.rng.sample(self.players, SEATS)
-            game = Game(rulesets.load("walnut"), SEATS, mode=Mode.FULL, names=names,
-                        seed=self.rng.randrange(2**32))  # fmt: skip
-            seats = [RandomPlayer(self.rng) for _ in range(SEATS)]
-            yield from ((game, e) for e in game.start())
-            while not _over(game):
-                while game.phase is Phase.LEAD or game.phase is Phase.PLAY:
-                    assert game.turn is not None
-                    yield from ((game, e) for e in play_turn(game, seats[game.turn]).events)
-                if not _over(game):
-                    yield from ((game, e) for e in game.next_hand().events)
-
-    def skip(self, events: int) -> None:
-        """Start mid-game: the tournament was under way before the benchmark."""
-        for _ in range(events):
-            self.numbering.payload(next(self.events)[1])
-
-    def step(self) -> tuple[int, bool]:
-        """Publish the next event, its state (and the result): (messages to the desk, over)."""
-        game, event = next(self.events)
-        payload = self.numbering.payload(event)
-        prefix = f"domino/{self.table}"
-        self.client.publish(f"{prefix}/event/{event.kind}", encode(payload), qos=1)
-        self.client.publish(f"{prefix}/state", encode(self.state(game, payload)), 1, True)
-        over = isinstance(event, GameEvent) and event.event == "over"
-        if over:
-            game_id = self.numbering.game_id
-            self.client.publish(f"{prefix}/result/{game_id}", encode(payload), 1, True)
-        self.client.loop_write()  # on the wire now, not when a network thread wakes
-        return (2, True) if over else (1, False)
-
-    def state(self, game: Game, last: dict[str, Any]) -> dict[str, Any]:
-        summary = game.summary()
-        for seat in summary["seats"]:
-            seat["side"] = SIDES[seat["seat"]]
-        body = {"seq": self.numbering.seq, "game_id": self.numbering.game_id, **summary,
-                "surface": {"width_mm": 900, "height_mm": 600}, "alerts": [],
-                "last": last}  # fmt: skip
-        return stamp(self.table, body)
-
-
-class StandingsWatch:
-    """Subscribes to the standings: when each total of games counted was first seen."""
+class Watch:
+    """Round and standings payloads on the central broker, with when they arrived."""
 
     def __init__(self, port: int) -> None:
-        self.port = port
-        self.seen: list[tuple[float, int]] = []  # (time, games counted)
-        self.lock = threading.Lock()
+        self.rounds: list[tuple[float, dict[str, Any]]] = []
+        self.standings: dict[str, Any] | None = None
+        self.counts: list[tuple[float, int]] = []  # (arrival, games the standings count)
+        self.lock = threading.Condition()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, *a: c.subscribe([(ROUND, 1), (STANDINGS, 1)])
         self.client.on_message = self._on_message
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe("domino/tournament/standings", 1)
+        self.client.reconnect_delay_set(1, 2)
+        self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        games = sum(e["games"] for e in json.loads(msg.payload)["entries"]) // SEATS
-        with self.lock:
-            self.seen.append((time.time(), games))
-
-    def first_with(self, games: int) -> float | None:
-        with self.lock:
-            return next((t for t, n in self.seen if n >= games), None)
-
-
-def probe(port: int, seconds: float) -> None:
-    """A bare paho subscriber to `domino/+/state`: the lag any subscriber sees (baseline)."""
-    from tournament.desk import ts_seconds
-
-    lags: list[float] = []
-
-    def on_message(client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        stamped = ts_seconds(bytes(msg.payload))
-        if stamped is not None and not msg.retain:
-            lags.append(time.time() - stamped)
-
-    client = mqtt.Client(CallbackAPIVersion.VERSION2)
-    client.on_message = on_message
-    client.connect("127.0.0.1", port)
-    client.subscribe("domino/+/state", 1)
-    client.loop_start()
-    time.sleep(seconds)
-    client.loop_stop()
-    lags.sort()
-    n = len(lags)
-    print(json.dumps({"samples": n, "p50_ms": round(1000 * lags[n // 2], 1) if n else None,
-                      "p99_ms": round(1000 * lags[int(0.99 * n)], 1) if n else None,
-                      "max_ms": round(1000 * lags[-1], 1) if n else None}))  # fmt: skip
-
-
-def start_probe(port: int, seconds: float) -> subprocess.Popen[str]:
-    args = [sys.executable, "-m", "benchmarks.tournament", "--probe", str(port), str(seconds)]
-    return subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
-
-
-class Desk:
-    def __init__(self, port: int, state_dir: Path) -> None:
-        self.http = free_port()
-        binary = Path(sys.executable).parent / "domino-table"
-        self.proc = subprocess.Popen(
-            [str(binary), "--log-level", "warning", "tournament", "--mqtt-host", "127.0.0.1",
-             "--mqtt-port", str(port), "--http-host", "127.0.0.1", "--http-port",
-             str(self.http), "--state-dir", str(state_dir)],
-        )  # fmt: skip
-        self.clock_ticks = os.sysconf("SC_CLK_TCK")
-
-    def stats(self) -> dict[str, Any]:
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                url = f"http://127.0.0.1:{self.http}/api/stats"
-                with urllib.request.urlopen(url, timeout=5) as response:
-                    return dict(json.loads(response.read()))
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-
-    def memory_mb(self) -> tuple[float, float]:
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        fields = dict(line.split(":", 1) for line in status.splitlines())
-        return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
-
-    def cpu_s(self) -> float:
-        parts = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / self.clock_ticks
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-
-
-def connect_tables(port: int, count: int, rng: random.Random) -> list[Table]:
-    players = [f"Player {n:03d}" for n in range(count * SEATS)]
-    tables = []
-    for n in range(count):
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-table-{n:02d}")
-        client.max_inflight_messages_set(100)
-        client.max_queued_messages_set(0)
-        client.connect("127.0.0.1", port, keepalive=30)
-        while not client.is_connected():
-            client.loop(0.1)
-        table = Table(f"table-{n:02d}", client, players, random.Random(rng.random()))
-        table.skip(rng.randrange(140))
-        client.publish(f"domino/{table.table}/status", b"online", 1, True)
-        client.loop_write()
-        tables.append(table)
-    return tables
-
-
-def sweep(tables: list[Table], until: float) -> None:
-    """Until `until`: read every table's acks and keep its connection alive (one thread
-    drives all connections, so no table waits for a network thread to be scheduled)."""
-    while True:
-        for table in tables:
-            table.client.loop(0)
-        left = until - time.time()
-        if left <= 0:
+        if not msg.payload:
             return
-        time.sleep(min(left, 0.002))
+        now, body = time.time(), json.loads(msg.payload)
+        with self.lock:
+            if msg.topic == STANDINGS:
+                self.standings = body
+                self.counts.append((now, sum(e["games"] for e in body["entries"]) // 4))
+            else:
+                self._round(now, body)
+            self.lock.notify_all()
+
+    def _round(self, now: float, body: dict[str, Any]) -> None:
+        self.rounds.append((now, body))
+
+    def latest(self) -> dict[str, Any] | None:
+        with self.lock:
+            return self.rounds[-1][1] if self.rounds else None
+
+    def wait(self, test: Any, timeout: float, what: str) -> None:
+        with self.lock:
+            if not self.lock.wait_for(lambda: test(self.latest()), timeout):
+                raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+
+    def standings_after(self, moment: float, timeout: float) -> float:
+        """When the first standings after `moment` arrived (waiting for them)."""
+
+        def first() -> float | None:
+            return next((t for t, _ in self.counts if t > moment), None)
+
+        with self.lock:
+            if not self.lock.wait_for(lambda: first() is not None, timeout):
+                raise SystemExit(f"no standings within {timeout:.0f} s")
+            found = first()
+            assert found is not None
+            return found
+
+    def counted(self, games: int) -> float | None:
+        """When the standings first counted `games` games."""
+        with self.lock:
+            return next((t for t, n in self.counts if n >= games), None)
+
+    def first_seen(self, number: int) -> float | None:
+        with self.lock:
+            return next((t for t, b in self.rounds if b["round"] == number), None)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
 
 
-def spread(lag: dict[str, Any]) -> str:
-    return f"p50 {lag['p50_ms']} ms, p99 {lag['p99_ms']} ms, max {lag['max_ms']} ms"
+def event_body(tables: int, rounds: int) -> dict[str, Any]:
+    return {"name": "Benchmark Open", "format": "individual", "rules": "puerto-rico",
+            "target": 60, "rounds": rounds, "tables": [f"t{n:02d}" for n in range(tables)],
+            "seed": 2026, "players": players(4 * tables), "auto_advance": True}  # fmt: skip
 
 
-def run_phase(
-    tables: list[Table],
-    pace: float,
-    seconds: float,
-    desk: Desk,
-    watch: StandingsWatch,
-    sent: list[int],
-) -> None:
-    """Play `seconds` at `pace`; then wait for the desk to take in everything."""
-    interval = EVENT_INTERVAL_S / pace
-    rng = random.Random(pace)
-    start = time.time()
-    due = [(start + rng.uniform(0, interval), n) for n in range(len(tables))]
-    heapq.heapify(due)
-    results: list[tuple[float, int]] = []  # (published at, results published so far)
-    before = desk.stats()
-    cpu0 = desk.cpu_s()
-    baseline = start_probe(watch.port, seconds + 0.5)
-    events = 0
-    while due[0][0] < start + seconds:
-        at, n = heapq.heappop(due)
-        sweep(tables, at)
-        messages, over = tables[n].step()
-        events += 1
-        sent[0] += messages
-        if over:
-            sent[1] += 1
-            results.append((time.time(), sent[1]))
-        heapq.heappush(due, (at + interval, n))
-    played = time.time() - start
-    while desk.stats()["messages"] < sent[0] + len(tables):  # + the retained statuses
-        if time.time() - start > seconds + 60:
-            print("  the desk did not catch up within 60 s")
-            break
-        sweep(tables, time.time() + 0.05)
-    caught_up = time.time() - start
-    sweep(tables, time.time() + 0.5)  # the last publication (publish interval 0.25 s)
-    after = desk.stats()
-    cpu = desk.cpu_s() - cpu0
-    taken = after["messages"] - before["messages"]
-    lags = [t - at for at, c in results if (t := watch.first_with(c)) is not None]
-    lags.sort()
-    rss, peak = desk.memory_mb()
-    print(f"pace {pace:g}x: {len(tables)} tables, one event per table every {interval:g} s, "
-          f"{played:.0f} s")  # fmt: skip
-    print(f"  tables published {events} events ({events / played:,.0f}/s), {len(results)} results")
-    print(f"  through the desk: {taken} messages, {taken / caught_up:,.0f}/s "
-          f"(caught up {caught_up - played:.2f} s after the last)")  # fmt: skip
-    intake, board = after["lag"]["intake"], after["lag"]["board"]
-    print(f"  lag, ts to taken in ({intake['samples']} since the desk started): {spread(intake)}")
-    print(f"  lag, ts to standings out ({board['samples']} changes since start): {spread(board)}")
-    bare = json.loads(baseline.communicate(timeout=30)[0])
-    print(f"  (a bare paho subscriber in its own process, same states: {spread(bare)})")
-    if lags:
-        p99 = lags[min(len(lags) - 1, int(0.99 * len(lags)))]
-        print(f"  lag, result published to counted ({len(lags)} results): "
-              f"p50 {1000 * lags[len(lags) // 2]:.0f} ms, p99 {1000 * p99:.0f} ms")  # fmt: skip
-    print(f"  desk: RSS {rss:.1f} MB (peak {peak:.1f} MB), "
-          f"CPU {100 * cpu / caught_up:.1f} % of one core")  # fmt: skip
-    print(f"  standings: {after['games']} games counted, {after['published']} publications so far")
+def mid_round(number: int, tables: int) -> Any:
+    """A round payload of round `number` with some tables reported, not all."""
+
+    def test(p: dict[str, Any] | None) -> bool:
+        if p is None or p["round"] != number or p["state"] == "closed":
+            return False
+        reported = sum(t["status"] == "reported" for t in p["tables"])
+        return bool(1 <= reported < tables)
+
+    return test
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def seating_ms(records: list[journal.Record]) -> dict[int, float]:
+    out = {}
+    for r in records:
+        if r.kind is journal.Kind.COMMAND and r.data["command"].get("action") == "start_round":
+            detail = r.data["reply"].get("detail") or {}
+            if "seating_ms" in detail:
+                out[detail["round"]] = detail["seating_ms"]
+    return out
+
+
+def run(args: argparse.Namespace, tmp: Path) -> bool:
+    body = event_body(args.tables, args.rounds)
+    hall = Hall(tmp, body, desk_args=("--publish-interval", "0.25"), pause_s=args.pause)
+    cut = max(1, args.rounds * 2 // 5)
+    kill = min(args.rounds, max(cut + 1, args.rounds * 4 // 5))
+    quiet: list[tuple[float, float]] = []  # windows of the outage and the restart
+    started = time.time()
+    hall.open()
+    watch = Watch(hall.central.port)
+    try:
+        print(f"{args.tables} tables, {4 * args.tables} players, {args.rounds} rounds; "
+              f"ready in {time.time() - started:.1f} s; Python {sys.version.split()[0]}, "
+              f"{os.cpu_count()} CPUs")  # fmt: skip
+        assert hall.command({"id": "bench-start", "action": "start_round"})["ok"]
+        watch.wait(mid_round(cut, args.tables), 600, f"round {cut} under way")
+        t0 = time.time()
+        hall.central.stop()
+        time.sleep(args.outage)
+        hall.central.start()
+        quiet.append((t0 - 1.0, watch.standings_after(time.time(), 120)))
+        print(f"round {cut}: central broker stopped for {args.outage:g} s (every link cut)")
+        watch.wait(mid_round(kill, args.tables), 600, f"round {kill} under way")
+        t0 = time.time()
+        hall.desk.kill()
+        hall.desk.start()
+        quiet.append((t0 - 1.0, watch.standings_after(time.time(), 120)))
+        print(f"round {kill}: desk SIGKILLed and started again")
+        last = args.rounds
+        watch.wait(lambda p: p is not None and p["round"] == last and p["state"] == "closed",
+                   900, "the last round closed")  # fmt: skip
+        time.sleep(1.0)  # the last standings publication
+        return report(args, hall, watch, quiet)
+    finally:
+        watch.close()
+        hall.close()
+
+
+def report(
+    args: argparse.Namespace, hall: Hall, watch: Watch, quiet: list[tuple[float, float]]
+) -> bool:
+    records = hall.journal_records()
+    own = seating_ms(records)
+    last: dict[int, float] = {}  # round -> when its last result went out
+    for table in hall.tables.values():
+        for game_id, payload in table.results:
+            at = table.published_at[game_id]
+            last[payload["round"]] = max(last.get(payload["round"], 0.0), at)
+    for number in range(1, args.rounds + 1):
+        seen = watch.first_seen(number)
+        gap = ""
+        if number > 1 and seen is not None and (number - 1) in last:
+            gap = f"; {1000 * (seen - last[number - 1]):.0f} ms from the last result of round "
+            gap += f"{number - 1} to this seating on the central broker"
+        print(f"  round {number}: seating {own.get(number, math.nan):.0f} ms{gap}")
+    published = sorted(at for t in hall.tables.values() for at in t.published_at.values())
+    lags, calm = [], []
+    for k, at in enumerate(published, start=1):
+        seen = watch.counted(k)  # the k-th result out, to the standings counting k games
+        if seen is None:
+            continue
+        lags.append(seen - at)
+        if not any(a <= at <= b for a, b in quiet):
+            calm.append(seen - at)
+    for label, values in (("all", lags), ("outside the outage and restart", calm)):
+        if values:
+            print(f"  result to standings ({label}, {len(values)} results): "
+                  f"p50 {1000 * percentile(values, 0.5):.0f} ms, "
+                  f"p99 {1000 * percentile(values, 0.99):.0f} ms")  # fmt: skip
+    assert hall.desk.proc is not None
+    rss, peak = rss_mb(hall.desk.proc.pid)
+    print(f"  desk: RSS {rss:.1f} MB (peak {peak:.1f} MB since its restart), "
+          f"{len(records)} journal records")  # fmt: skip
+    ledger = Ledger(parse(hall.body, "benchmark"))
+    for record in records:
+        ledger.apply(record)
+    final = watch.standings or {}
+    again = standings_body(ledger, final.get("tables", []))
+    same = again["entries"] == final.get("entries") and again["round"] == final.get("round")
+    reported = all(t.status.value == "reported" for r in ledger.rounds for t in r.tables.values())
+    print(f"  standings equal the journal's recomputation: {'yes' if same else 'NO'}; "
+          f"every table reported every round: {'yes' if reported else 'NO'}")  # fmt: skip
+    return same and reported and len(ledger.rounds) == args.rounds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--paces", default="1,10", help="comma-separated multiples of 1x")
-    parser.add_argument("--seconds", type=float, default=30.0, help="per pace")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mqtt-port", type=int, default=None, help="use a running broker")
-    parser.add_argument("--probe", nargs=2, metavar=("PORT", "SECONDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--pause", type=float, default=0.05, help="seconds between events")
+    parser.add_argument("--outage", type=float, default=3.0, help="seconds the central is down")
     args = parser.parse_args()
-    if args.probe:
-        probe(int(args.probe[0]), float(args.probe[1]))
-        return
     with tempfile.TemporaryDirectory() as tmp:
-        broker, port = (None, args.mqtt_port) if args.mqtt_port else start_mosquitto(Path(tmp))
-        desk = Desk(port, Path(tmp) / "desk")
-        desk.stats()
-        watch = StandingsWatch(port)
-        tables = connect_tables(port, args.tables, random.Random(args.seed))
-        rss, _ = desk.memory_mb()
-        print(f"desk started: RSS {rss:.1f} MB; "
-              f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")  # fmt: skip
-        sent = [0, 0]  # messages to the desk (state + result), results
-        try:
-            for pace in (float(p) for p in args.paces.split(",")):
-                run_phase(tables, pace, args.seconds, desk, watch, sent)
-        finally:
-            for table in tables:
-                table.client.disconnect()
-            desk.stop()
-            if broker is not None:
-                broker.terminate()
-                broker.wait(10)
+        ok = run(args, Path(tmp))
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

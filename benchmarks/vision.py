@@ -5,11 +5,13 @@ Run from the repository root:
     .venv/bin/python -m benchmarks.vision [--before REV|none] [--repeats 3] [--errors]
     .venv/bin/python -m benchmarks.vision --ddd-a [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
+    .venv/bin/python -m benchmarks.vision --render [--repeats 7]
 
 With no mode it reports every labelled set per source (ddd-a, and each source of
 diverse-dev) beside the detector of an earlier commit: see `benchmarks.vision_sets`.
 
-With `--ddd-a` it runs `vision.detect` on every labelled photo of ddd-a (read from ../shared at run
+With `--ddd-a` it runs `vision.detector.detect` on every labelled photo of ddd-a (read
+from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
 tone=auto (the command line's default), then, in the same process on the same
 photos, a plain threshold-and-blob
@@ -19,11 +21,15 @@ thread by default, so the times are one core's: CPU time of the process, each
 photo's the best of three runs (wall-clock times are printed too).
 
 With `--rendered` it runs instead on frames from the project's renderer
-(`vision.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
+(`tablesim.render`: 1280x960, an overhead camera over a 900x600 mm table), one per
 set, table and light, each with `--tiles` tiles in rows (some touching end to end,
 some side by side, some turned) and one face-down tile. A tile counts as found when
 both half centres are within 8 px of the renderer's truth, and as right when its
 pips match too. Dark sets are read with `tone=dark`, wooden ones with `tone=grey`.
+
+With `--render` it times the renderer itself instead: CPU ms to render one 1280x960
+frame of a 14-tile line, clean and harsh, the table texture already cached (as for
+every frame of a game after its first), best and median of `--repeats` frames.
 """
 
 from __future__ import annotations
@@ -43,11 +49,7 @@ from numpy.typing import NDArray
 
 from benchmarks import vision_sets
 from engine.surface import SeenTile
-from vision.area import PlayArea
-from vision.bench import Summary, photos, run, summarise
-from vision.detect import Detection, FoundTile, Settings, detect
-from vision.marks import Tone
-from vision.render import (
+from tablesim.render import (
     FaceDownTile,
     Lighting,
     RenderStyle,
@@ -56,7 +58,11 @@ from vision.render import (
     TileStyle,
     render_frame,
 )
-from vision.render_scene import TileTruth
+from tablesim.render.scene import TileTruth
+from vision.detector.accuracy import Summary, photos, run, summarise
+from vision.detector.detect import Detection, FoundTile, Settings, detect
+from vision.detector.play_area import PlayArea
+from vision.tiles.dark_marks import Tone
 
 ROOT = Path(__file__).resolve().parents[1]
 DDD_A = ROOT.parent / "shared" / "data" / "vision" / "ddd-a"
@@ -264,9 +270,29 @@ def rendered(tiles: int, seed: int) -> None:
     )
 
 
+def render_speed(repeats: int) -> None:
+    """CPU ms per rendered 1280x960 frame (the process's, OpenCV on every thread)."""
+    line = tuple(
+        SeenTile(6, k % 7, 150.0 + 48 * k, 300.0, 198.0 + 48 * k, 300.0) for k in range(14)
+    )
+    shown = Scene(tiles=line, facedown=(FaceDownTile(800, 520, 20),))
+    print(f"renderer: 1280x960, {len(line)} tiles, OpenCV threads {cv2.getNumThreads()}")
+    for name, style in (("clean", RenderStyle.clean()), ("harsh", RenderStyle.harsh())):
+        render_frame(shown, style=style, seed=1)  # builds and caches the table texture
+        cpu = []
+        for i in range(repeats):
+            start = time.process_time()
+            render_frame(shown, style=style, seed=1, frame=i)
+            cpu.append((time.process_time() - start) * 1000.0)
+        print(
+            f"render {name:5}  CPU ms per frame: best {min(cpu):.1f}, "
+            f"median {statistics.median(cpu):.1f} ({repeats} frames)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
-    if "--ddd-a" not in words and "--rendered" not in words:
+    if not {"--ddd-a", "--rendered", "--render"} & set(words):
         return vision_sets.main(words)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -280,11 +306,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rendered",
         action="store_true",
-        help="instead of ddd-a, frames from vision.render: every set, table and light",
+        help="instead of ddd-a, frames from tablesim.render: every set, table and light",
+    )
+    parser.add_argument(
+        "--render", action="store_true", help="instead, time the renderer (tablesim.render)"
     )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
     args = parser.parse_args(words)
+    if args.render:
+        cv2.setNumThreads(args.threads)
+        render_speed(max(1, args.repeats))
+        return 0
     if args.rendered:
         cv2.setNumThreads(args.threads)
         rendered(args.tiles, args.seed)
@@ -297,10 +330,10 @@ def main(argv: list[str] | None = None) -> int:
         f"ddd-a: {args.folder}  (OpenCV threads: {cv2.getNumThreads()}, "
         f"time = CPU, best of {args.repeats} runs per photo)"
     )
-    print("vision.detect, tone=light (the Settings default, as the service reads):")
+    print("vision.detector.detect, tone=light (the Settings default, as the service reads):")
     timed_ours = BestOf(detect, args.repeats)
     ours = measure(args.folder, timed_ours)
-    print("vision.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
+    print("vision.detector.detect, tone=auto (light, dark, grey in turn, stopping when confident):")
     timed_auto = BestOf(_auto_detect, args.repeats)
     auto = measure(args.folder, timed_auto)
     print("plain threshold-and-blob baseline:")

@@ -5,7 +5,7 @@
 Sets, read from `../shared/data/vision/` at run time (never copied):
 
 - `ddd-a`: 60 photos of one ivory set on a printed board, scored by the cells of the
-  board's grid (`vision.bench`): a tile counts when it is read right in the right
+  board's grid (`vision.detector.accuracy`): a tile counts when it is read right in the right
   cells. Read with the play area (the grid's outline), once with tone=light (the
   service's default) and once with tone=auto (the command line's).
 - `diverse-dev`: real photos of other sets from several sources; the `certain`,
@@ -44,8 +44,8 @@ from typing import Any
 import cv2
 
 from benchmarks import vision_job
-from vision.bench import Grid, read_labels, score_photo
-from vision.detect import Detection, FoundTile
+from vision.detector.accuracy import Grid, read_labels, score_photo
+from vision.detector.detect import Detection, FoundTile
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "vision"
@@ -156,7 +156,7 @@ def _to_reading(line: dict[str, Any]) -> Reading:
 
 def read_now(photos: list[Photo], repeats: int) -> Iterator[Reading]:
     """Today's detector, in this process."""
-    for k, line in enumerate(vision_job.read_all([p.job() for p in photos], repeats), 1):
+    for k, line in enumerate(vision_job.read_all([p.job() for p in photos], repeats, "now"), 1):
         print(f"\r  {k}/{len(photos)} photos (now)", end="", file=sys.stderr, flush=True)
         yield _to_reading(line)
     print(file=sys.stderr)
@@ -183,9 +183,11 @@ def checkout(rev: str) -> Iterator[Path]:
 
 def read_before(photos: list[Photo], repeats: int, rev: str) -> list[Reading]:
     """The detector of commit `rev`, run in a subprocess on its own checkout."""
-    order = json.dumps({"repeats": repeats, "threads": 1, "jobs": [p.job() for p in photos]})
+    jobs = [p.job() for p in photos]
     source = Path(vision_job.__file__).read_text()
     with checkout(rev) as tree:
+        layout = vision_job.layout_of(tree)
+        order = json.dumps({"repeats": repeats, "threads": 1, "layout": layout, "jobs": jobs})
         done = subprocess.run(
             [sys.executable, "-c", source],
             cwd=tree,

@@ -39,8 +39,8 @@ from config.checks import (
     between,
     toml_type,
 )
+from config.panel import PanelSettings
 from config.rulesets import check_rules
-from hardware.settings import PanelSettings
 
 SYSTEM_STATE_DIR = Path("/var/lib/domino-table")
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
@@ -312,7 +312,7 @@ class Settings(Section):
     camera: CameraSettings = CameraSettings()
     mqtt: MqttSettings = MqttSettings()
     state: StateSettings = StateSettings()
-    panel: PanelSettings = Field(default_factory=PanelSettings)  # defined by `hardware`
+    panel: PanelSettings = Field(default_factory=PanelSettings)
     # Seat zones: seat number (as a TOML key) -> [x0, y0, x1, y1] in mm on the surface.
     zones: dict[int, Rect] = Field(default_factory=dict, strict=False)
     display: DisplaySettings = DisplaySettings()

@@ -12,23 +12,12 @@ import click
 
 from display.errors import SettingsError
 from display.https import https_context, https_options
-from display.mqtt_client import tls_from_flags, tls_options
 from display.server import serve
 from display.settings import LANGUAGES, DisplaySettings
+from mqttweb.client import tls_from_flags, tls_options
+from mqttweb.secret_file import password_from_file
 
 log = logging.getLogger(__name__)
-
-
-def password_from_file(path: Path | None, flag: str = "--mqtt-password-file") -> str | None:
-    """The secret kept in a file (its text, stripped), for the display's and desk's flags;
-    a click error naming `flag` when it cannot be read."""
-    if path is None:
-        return None
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise click.BadParameter(f"cannot read {path}: {why}", param_hint=f"'{flag}'") from exc
 
 
 @click.command()

@@ -18,6 +18,7 @@ from display.errors import CommandError
 TILE = re.compile(r"(1[0-8]|[0-9])-(1[0-8]|[0-9])")  # fullmatch
 COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")  # fullmatch
 LANGUAGES = ("en", "es")
+SETS = ("double-six", "double-nine", "double-twelve")
 
 
 def _seat(value: Any) -> int:
@@ -84,6 +85,12 @@ def _team(value: Any) -> int:
     return value
 
 
+def _set(value: Any) -> str:
+    if value not in SETS:
+        raise CommandError(f"set is one of {', '.join(SETS)}")
+    return str(value)
+
+
 def _language(value: Any) -> str:
     if value not in LANGUAGES:
         raise CommandError("language is en or es")
@@ -106,10 +113,13 @@ ACTIONS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "undo": ({}, {}),
     "correct": ({"tile": _tile, "as": _tile}, {}),
     "count": ({"seat": _seat}, {"tiles": _tiles, "pips": _pips}),
-    "confirm": ({}, {}),
+    "confirm": ({}, {"seat": _seat}),  # a seat: confirms a finished game's result
     "end_hand": ({}, {}),
     "rename": ({"seat": _seat, "name": _text}, {}),
     "redeal": ({}, {}),
+    "snapshot": ({}, {}),
+    "calibrate": ({}, {}),
+    "enrol": ({}, {"set": _set}),
 }
 
 

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from display.camera import CameraFeed
+from display.pages import replace_latest
 from display.payloads import Json, parse_json
 from display.settings import DisplaySettings
 from display.view import TableView
@@ -28,6 +30,7 @@ class Hub:
         self.settings = settings
         self.clock = clock
         self.view = TableView(settings.table, settings.language)
+        self.camera = CameraFeed(clock)  # the Camera page's (its own pages and stream)
         self.pages: set[asyncio.Queue[str | None]] = set()
         self.replies: dict[str, asyncio.Future[Json]] = {}
         self.reread_state: Callable[[], None] = lambda: None
@@ -54,6 +57,11 @@ class Hub:
         if not topic.startswith(prefix):
             return
         rest = topic[len(prefix) :]
+        if rest.startswith("camera/"):  # the Camera page's; the view keeps a summary
+            if self.camera.on_message(rest, payload):
+                self.view.camera = self.camera.summary()
+                self.push()
+            return
         route = self._routes.get(rest.split("/", 1)[0])
         if route is None:
             return
@@ -103,7 +111,7 @@ class Hub:
             return
         text = self.snapshot_json()
         for queue in self.pages:
-            _replace(queue, text)
+            replace_latest(queue, text)
 
     def add_page(self) -> asyncio.Queue[str | None]:
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
@@ -116,7 +124,7 @@ class Hub:
 
     def close_pages(self) -> None:
         for queue in self.pages:
-            _replace(queue, None)
+            replace_latest(queue, None)
 
     # ---- commands -------------------------------------------------------------------
 
@@ -145,10 +153,3 @@ class Hub:
 
 def _failure(command_id: str, why: str, sentence: str) -> Json:
     return {"id": command_id, "ok": False, "error": sentence, "display_error": why}
-
-
-def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
-    """Put `item` in a one-slot queue, dropping what the page has not read yet."""
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(item)

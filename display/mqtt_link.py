@@ -14,13 +14,13 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
-from display.mqtt_client import connect_failure, handoff, new_client
 from display.settings import DisplaySettings
+from mqttweb.client import connect_failure, handoff, new_client
 
 log = logging.getLogger(__name__)
 
 # topic suffixes under domino/<table>/ and the QoS the display asks for
-SUBSCRIPTIONS = ("state", "status", "event/#", "cmd/reply", "result/#")
+SUBSCRIPTIONS = ("state", "status", "event/#", "cmd/reply", "result/#", "camera/+")
 
 
 class Listener(Protocol):

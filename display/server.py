@@ -1,10 +1,14 @@
 """The display's web server (aiohttp): the page, its live view and its commands.
 
-- `GET /`: the page; `GET /static/...`: its scripts, styles and icons.
+- `GET /`: the page; `GET /static/...`: its scripts, styles and icons; `GET /alerts.js`:
+  the alert codes and their hints, made from the engine's (`display.alerts`).
 - `GET /events`: Server-Sent Events. `view` events carry the whole view as JSON, the
   first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
   live link from a dead one.
 - `GET /api/view`: the current view, once.
+- `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
+  events: the camera's status and its latest snapshot's number); `GET
+  /camera/snapshot.jpg`: that snapshot (404 until one came).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -20,13 +24,14 @@ from pathlib import Path
 
 from aiohttp import web
 
+from display.alerts import alerts_module
 from display.commands import build_command
 from display.errors import CommandError
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
 from display.settings import DisplaySettings
-from display.sse import stream
+from mqttweb.sse import stream
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +40,20 @@ HUB = web.AppKey("hub", Hub)
 LINK = web.AppKey("link", MqttLink)
 SETTINGS = web.AppKey("settings", DisplaySettings)
 PIN_GUARD = web.AppKey("pin_guard", PinGuard)
+ALERTS_JS = web.AppKey("alerts_js", str)
 STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
 
 
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def alert_codes(request: web.Request) -> web.Response:
+    return web.Response(
+        text=request.app[ALERTS_JS],
+        content_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 async def view(request: web.Request) -> web.Response:
@@ -55,6 +69,28 @@ async def events(request: web.Request) -> web.StreamResponse:
         return await stream(request, queue, event="view", heartbeat=heartbeat, opening=opening)
     finally:
         hub.remove_page(queue)
+
+
+async def camera_page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "camera.html", headers={"Cache-Control": "no-cache"})
+
+
+async def camera_events(request: web.Request) -> web.StreamResponse:
+    pages = request.app[HUB].camera.pages
+    queue = pages.add()
+    try:
+        heartbeat = request.app[SETTINGS].heartbeat_s
+        opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
+        return await stream(request, queue, event="camera", heartbeat=heartbeat, opening=opening)
+    finally:
+        pages.remove(queue)
+
+
+async def camera_snapshot(request: web.Request) -> web.Response:
+    jpeg = request.app[HUB].camera.jpeg
+    if jpeg is None:
+        raise web.HTTPNotFound(text="the table has published no camera snapshot yet")
+    return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 async def command(request: web.Request) -> web.Response:
@@ -113,6 +149,7 @@ def make_app(settings: DisplaySettings) -> web.Application:
     """The aiohttp app; its start-up connects to MQTT, its clean-up disconnects."""
     app = web.Application()
     app[SETTINGS] = settings
+    app[ALERTS_JS] = alerts_module()
     hub = Hub(settings)
     link = MqttLink(settings, hub)
     hub.reread_state = link.reread_state
@@ -123,12 +160,17 @@ def make_app(settings: DisplaySettings) -> web.Application:
             settings.command_pin, tries=settings.pin_tries, lockout_s=settings.pin_lockout_s
         )
     app.router.add_get("/", index)
+    app.router.add_get("/alerts.js", alert_codes)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)
+    app.router.add_get("/camera", camera_page)
+    app.router.add_get("/camera/events", camera_events)
+    app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(_mqtt)
     app.on_shutdown.append(_close_pages)
+    app.on_shutdown.append(_close_camera_pages)
     return app
 
 
@@ -140,6 +182,10 @@ async def _mqtt(app: web.Application) -> AsyncIterator[None]:
 
 async def _close_pages(app: web.Application) -> None:
     app[HUB].close_pages()
+
+
+async def _close_camera_pages(app: web.Application) -> None:
+    app[HUB].camera.pages.close()
 
 
 async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:

@@ -7,7 +7,7 @@ import ssl
 from dataclasses import dataclass, field
 
 from display.errors import SettingsError
-from display.mqtt_client import MqttTls, port_problem
+from mqttweb.client import MqttTls, port_problem
 
 TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # each is used with fullmatch
 TOPIC_PREFIX = re.compile(r"[^/+#\x00]+(/[^/+#\x00]+)*")

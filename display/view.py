@@ -17,6 +17,7 @@ from typing import Any
 
 from display.payloads import Json, int_or_none, is_event, is_state, kind_of
 from display.settings import LANGUAGES
+from display.tile_set import tile_set
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class TableView:
         self.last_event: Json | None = None
         self.hand_result: Json | None = None
         self.game_over: dict[str, Json] = {}
+        self.camera: Json | None = None  # the camera's state and warnings, when it has one
         self._events: dict[str, Callable[[Json], None]] = {
             "alert": self._alert,
             "play": self._play,
@@ -203,7 +205,16 @@ class TableView:
             "hand_result": self._hand_result(),
             "game_over": self._game_over(),
             "stale": self.stale_reasons(),
+            "camera": self.camera,
+            "set": self._set(),
         }
+
+    def _set(self) -> Json | None:
+        """The game's domino set (for the tile picker), when the engine knows its rules."""
+        state = self.state
+        if state is None or not isinstance(state.get("rules"), str):
+            return None
+        return tile_set(state["rules"], len(state["seats"]))
 
     def stale_reasons(self) -> list[str]:
         """Why the scores shown may not be the table's scores now (empty: current)."""

@@ -14,9 +14,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, NamedTuple
 
+from engine.alerts import AlertCode, Severity
+
 
 class Reason(Enum):
-    """Why a play, pass or count was refused (or OK). Each maps onto an alert code."""
+    """Why a play, pass or count was refused (or OK). Each maps onto an `AlertCode`."""
 
     OK = "ok"
     NO_MATCH = "no_match"  # touches an end showing another number
@@ -33,44 +35,46 @@ class Reason(Enum):
     NOT_IN_HAND = "not_in_hand"  # (full information) the seat does not hold that tile
     OUT_OF_TURN = "out_of_turn"  # another seat's turn
     WRONG_PHASE = "wrong_phase"  # not now (e.g. a play while hands are counted)
-    NO_DRAWING = "no_drawing"  # drawing is not allowed (block game, or could play)
+    NO_DRAWING = "no_drawing"  # a draw the rules forbid (block game, one a turn, could play)
+    MUST_DRAW = "must_draw"  # a pass before the draw the rules ask for
     BONEYARD_EMPTY = "boneyard_empty"
     NOTHING_TO_UNDO = "nothing_to_undo"
 
     @property
-    def alert_code(self) -> str:
-        """The spec/mqtt.md alert code this reason is reported under."""
+    def alert_code(self) -> AlertCode:
+        """The alert code of spec/mqtt.md this reason is reported under (OK has none)."""
         return _ALERT_CODES[self]
 
     @property
-    def severity(self) -> str:
-        return "warning" if self in _WARNINGS else "illegal"
+    def severity(self) -> Severity:
+        """How urgent an alert for this reason is: its code's severity."""
+        return _ALERT_CODES[self].severity
 
 
-# The spec's alert codes have no entry for out-of-turn or out-of-phase input (the table
-# attributes every play to the turn seat, so only commands and replays can be out of turn):
-# they are reported as COUNT_MISMATCH, "the input disagrees with the game".
+# One line per reason. Inputs out of turn or out of the hand's phase (an undo with nothing
+# to take back, a pass before the draw the rules ask for) are OUT_OF_TURN and the draws
+# the rules forbid BAD_DRAW, always `illegal`; COUNT_MISMATCH is kept for counts, and for
+# a tile a known hand does not hold (full information).
 _ALERT_CODES = {
-    Reason.OK: "",
-    Reason.NO_MATCH: "NO_MATCH",
-    Reason.NOT_TOUCHING: "NOT_TOUCHING",
-    Reason.CLOSED_END: "CLOSED_END",
-    Reason.AMBIGUOUS_END: "NOT_TOUCHING",
-    Reason.UNKNOWN_TILE: "UNKNOWN_TILE",
-    Reason.DUPLICATE_TILE: "DUPLICATE_TILE",
-    Reason.BAD_LEAD: "BAD_LEAD",
-    Reason.LEAD_UNKNOWN: "LEAD_UNKNOWN",
-    Reason.EARLY_OUT: "EARLY_OUT",
-    Reason.FALSE_KNOCK: "FALSE_KNOCK",
-    Reason.COUNT_MISMATCH: "COUNT_MISMATCH",
-    Reason.NOT_IN_HAND: "COUNT_MISMATCH",
-    Reason.OUT_OF_TURN: "COUNT_MISMATCH",
-    Reason.WRONG_PHASE: "COUNT_MISMATCH",
-    Reason.NO_DRAWING: "COUNT_MISMATCH",
-    Reason.BONEYARD_EMPTY: "COUNT_MISMATCH",
-    Reason.NOTHING_TO_UNDO: "COUNT_MISMATCH",
+    Reason.NO_MATCH: AlertCode.NO_MATCH,
+    Reason.NOT_TOUCHING: AlertCode.NOT_TOUCHING,
+    Reason.CLOSED_END: AlertCode.CLOSED_END,
+    Reason.AMBIGUOUS_END: AlertCode.NOT_TOUCHING,
+    Reason.UNKNOWN_TILE: AlertCode.UNKNOWN_TILE,
+    Reason.DUPLICATE_TILE: AlertCode.DUPLICATE_TILE,
+    Reason.BAD_LEAD: AlertCode.BAD_LEAD,
+    Reason.LEAD_UNKNOWN: AlertCode.LEAD_UNKNOWN,
+    Reason.EARLY_OUT: AlertCode.EARLY_OUT,
+    Reason.FALSE_KNOCK: AlertCode.FALSE_KNOCK,
+    Reason.COUNT_MISMATCH: AlertCode.COUNT_MISMATCH,
+    Reason.NOT_IN_HAND: AlertCode.COUNT_MISMATCH,
+    Reason.OUT_OF_TURN: AlertCode.OUT_OF_TURN,
+    Reason.WRONG_PHASE: AlertCode.OUT_OF_TURN,
+    Reason.MUST_DRAW: AlertCode.OUT_OF_TURN,
+    Reason.NOTHING_TO_UNDO: AlertCode.OUT_OF_TURN,
+    Reason.NO_DRAWING: AlertCode.BAD_DRAW,
+    Reason.BONEYARD_EMPTY: AlertCode.BAD_DRAW,
 }
-_WARNINGS = {Reason.LEAD_UNKNOWN, Reason.NOTHING_TO_UNDO, Reason.WRONG_PHASE}
 
 
 class HandResult(Enum):
@@ -83,6 +87,21 @@ class Termination(Enum):
 
     TARGET_REACHED = "target_reached"
     BEST_OF_WON = "best_of_won"
+    TIME = "time"  # the round's clock ran out and the hand in play was scored
+    AGREED = "agreed"  # the players (or the desk) ended it
+
+    @property
+    def reason(self) -> str:
+        """The `game` event's `reason` (spec/mqtt.md): target, rounds, time or agreed."""
+        return _GAME_REASONS[self]
+
+
+_GAME_REASONS = {
+    Termination.TARGET_REACHED: "target",
+    Termination.BEST_OF_WON: "rounds",
+    Termination.TIME: "time",
+    Termination.AGREED: "agreed",
+}
 
 
 class Coords(NamedTuple):
@@ -186,7 +205,7 @@ class AlertEvent(NamedTuple):
     coords: Coords | None = None
 
     @property
-    def code(self) -> str:
+    def code(self) -> AlertCode:
         return self.reason.alert_code
 
     @property
@@ -195,8 +214,8 @@ class AlertEvent(NamedTuple):
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "code": self.code,
-            "severity": self.reason.severity,
+            "code": self.code.value,
+            "severity": self.reason.severity.value,
             "message": self.message,
             "resolved": False,
             "seat": self.seat,
@@ -250,7 +269,7 @@ class GameEvent(NamedTuple):
         return "game"
 
     def payload(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "event": self.event,
             "winner": self.winner,
             "team": self.team,
@@ -260,6 +279,9 @@ class GameEvent(NamedTuple):
             "rules": self.rules,
             "target": self.target,
         }
+        if self.termination is not None:
+            out["reason"] = self.termination.reason
+        return out
 
 
 Event = (

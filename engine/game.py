@@ -109,6 +109,7 @@ _STITCHED = ("stitched_up",)
 _PIPS = attrgetter("pips")  # a tile's pips, in C
 _END_PIP = itemgetter(2)  # an OpenEnd's pip, in C
 _POINTS_TABLE = 256  # play points are looked up for ends totals below this
+_PLAY_ON = "play on, or say who went out or that the hand is blocked"
 
 
 # --- the journal of a hand ------------------------------------------------------------
@@ -208,7 +209,11 @@ class _Turn:
     drawn: list[int] = field(default_factory=list)
     passes_in_row: int = 0
     drew_this_turn: int = 0
+    # Each knock: the seat and the numbers open when it knocked (every knock in table
+    # mode; in full information those of block games). `knock_drawn` (table mode only):
+    # with each knock, the tiles its seat had drawn by then.
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
+    knock_drawn: list[int] = field(default_factory=list)
 
 
 class _Pending(Protocol):
@@ -275,6 +280,7 @@ class Game:
         self.winner: int | None = None
         self.winning_team: int | None = None
         self.termination: Termination | None = None
+        self.last_hand = False  # the clock ran out: the hand in play ends the game
         self._start: _HandStart | None = None
         self._journal: Journal = []
         self._refs = 0
@@ -441,6 +447,14 @@ class Game:
         if len(boneyard) <= self._boneyard_keep:
             return False
         return not (self._draw_one and self._turn.drew_this_turn)
+
+    def _drawable(self) -> int | None:
+        """How many tiles may still be drawn this hand (None: the boneyard is not known)."""
+        if self.boneyard is not None:
+            return len(self.boneyard) - self._boneyard_keep
+        if self.boneyard_count is None:
+            return None
+        return self.boneyard_count - self._boneyard_keep
 
     # --- starting -----------------------------------------------------------------------
 
@@ -672,10 +686,25 @@ class Game:
             return None
         end = self._resolve(tile, where)
         if isinstance(end, JoinProblem):
-            reason = _JOIN_REASONS[end]
-            pip = where.pip if isinstance(where, Target) else None
-            return self._refuse(reason, tile, pip=pip, at=coords)
+            pips = self._shown_at(where) if end is JoinProblem.NO_MATCH else ()
+            return self._refuse(_JOIN_REASONS[end], tile, pip=pips, at=coords)
         return None
+
+    def _shown_at(self, where: Where) -> tuple[int, ...]:
+        """The numbers the open end(s) a play named show (every open end: none named)."""
+        if isinstance(where, OpenEnd):
+            return (where.pip,)
+        ends = self._turn.layout.ends
+        if isinstance(where, Target):
+            at = self._turn.layout.index_of(where.to)
+            ends = [
+                e
+                for e in ends
+                if e.node == at
+                and (where.kind is None or e.edge.kind is where.kind)
+                and (where.pip is None or e.pip == where.pip)
+            ]
+        return tuple(dict.fromkeys(e.pip for e in ends))
 
     def _resolve(self, tile: Tile, where: Where) -> OpenEnd | JoinProblem:
         layout = self._turn.layout
@@ -702,6 +731,8 @@ class Game:
             refused = self._check_full_pass()
             if refused is not None:
                 return refused
+        elif self._draw_one and not self._turn.drew_this_turn and (self._drawable() or 0) > 0:
+            return self._refuse(Reason.MUST_DRAW, seat=seat)
         self._refs += 1
         action = PassInput(self._refs)
         events = self._apply(action)
@@ -715,27 +746,39 @@ class Game:
         if moves and self.rules.must_play:
             return self._refuse(Reason.FALSE_KNOCK, moves[0].tile, seat=seat)
         if not moves and self.can_draw(seat):
-            return self._refuse(Reason.NO_DRAWING, seat=seat, detail="draw from the boneyard")
+            return self._refuse(Reason.MUST_DRAW, seat=seat)
         return None
 
     def draw(self, seat: int | None = None, count: int = 1) -> Judgement:
-        """Tiles drawn from the boneyard by the seat (default: the turn seat)."""
+        """Tiles drawn from the boneyard by the seat (default: the turn seat).
+
+        In both modes a draw-one game takes one tile a turn, and no draw takes more tiles
+        than the boneyard is known to hold (less those never drawn, `draw.keep`); full
+        information also knows whether the seat could play instead.
+        """
         if not self.rules.draws:
             return self._refuse(Reason.NO_DRAWING, seat=seat, detail="this is a block game")
         if self.phase is not Phase.PLAY:
             return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no drawing now")
-        if count < 1:
-            return self._refuse(Reason.COUNT_MISMATCH, seat=seat, detail="draw at least one")
         if seat is not None and self.turn is not None and seat != self.turn:
             return self._refuse(Reason.OUT_OF_TURN, seat=seat)
-        if self.hands is not None:
-            if not self.can_draw() or (self.rules.boneyard is Boneyard.DRAW_ONE and count > 1):
-                return self._refuse(Reason.NO_DRAWING, seat=seat, detail="play or pass")
-            assert self.boneyard is not None
-            if len(self.boneyard) - self.rules.boneyard_keep < count:
+        if count < 1:
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail="draw at least one tile")
+        if self._draw_one and (count > 1 or self._turn.drew_this_turn):
+            detail = (
+                f"draw one tile, not {count}"
+                if count > 1
+                else "one tile a turn: play it if it fits, else pass"
+            )
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail=detail)
+        if self.hands is not None and not self.can_draw():
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail="play or pass")
+        drawable = self._drawable()
+        if drawable is not None and drawable < count:
+            if drawable <= 0:
                 return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
-        elif self.boneyard_count is not None and self.boneyard_count < count:
-            return self._refuse(Reason.BONEYARD_EMPTY, seat=seat)
+            detail = f"only {drawable} tile{'s' if drawable > 1 else ''} can be drawn"
+            return self._refuse(Reason.NO_DRAWING, seat=seat, detail=detail)
         action = DrawInput(count)
         events = self._apply(action)
         self._journal.append(action)
@@ -761,11 +804,25 @@ class Game:
         """A seat says it went out (draw games, where the table cannot tell)."""
         if self.phase is not Phase.PLAY or not 0 <= seat < self.seats:
             return self._refuse(Reason.WRONG_PHASE, seat=seat, detail="no hand in play")
-        if self._turn.played and self._turn.played[seat] < self.hand_size:
-            return self._refuse(Reason.EARLY_OUT, seat=seat)
-        if self.hands is not None and self.hands[seat]:
-            return self._refuse(Reason.EARLY_OUT, seat=seat)
+        refused = self._check_out(seat)
+        if refused is not None:
+            return refused
         return Judgement(Reason.OK, tuple(self._end_play(HandResult.DOMINO, seat)))
+
+    def _check_out(self, seat: int) -> Judgement | None:
+        """Why `seat` cannot have gone out (None: it can): it holds tiles by the deal, the
+        draws told and its plays, or a partner who must go out too still holds some."""
+        if self.hands is not None:
+            if self.hands[seat]:
+                return self._refuse(Reason.EARLY_OUT, seat=seat)
+        else:
+            t = self._turn
+            left = self.tiles_left(seat)
+            if (left is not None and left > 0) or (t.played and t.played[seat] < self.hand_size):
+                return self._refuse(Reason.EARLY_OUT, seat=seat)
+        if self._both_out and any(not self._is_out(s) for s in self.teams.side(seat) if s != seat):
+            return self._refuse(Reason.EARLY_OUT, seat=seat)
+        return None
 
     def end_hand(self) -> Judgement:
         """The players agree the hand is blocked (the table cannot see the boneyard)."""
@@ -773,64 +830,178 @@ class Game:
             return self._refuse(Reason.WRONG_PHASE, detail="no hand in play")
         return Judgement(Reason.OK, tuple(self._end_play(HandResult.BLOCKED, None)))
 
-    def count(self, pips: Sequence[int | None]) -> Judgement:
-        """Pips left per seat, given at the end of a hand (table mode): scores the hand.
+    def count(
+        self,
+        pips: Sequence[int | None],
+        tiles: Sequence[Sequence[Tile] | None] | None = None,
+        *,
+        out: int | None = None,
+        blocked: bool = False,
+    ) -> Judgement:
+        """What each seat holds at the end of a hand (table mode): scores the hand.
 
-        Given during play it also ends the hand: blocked if every seat passed in turn (in
-        a draw-one game only once the boneyard is known empty), else the seat that played
-        last went out.
+        `pips` per seat (None: not given); `tiles`, the tiles a seat shows (None for a
+        seat that gives only pips), are checked against the set, the table, the pips
+        given and how many tiles the seat should hold (dealt, plus drawn, minus
+        played), and against the seat's knocks: each knock made while a shown tile
+        fitted is a `FALSE_KNOCK` (see `_reneges`).
+
+        Given during play the count also ends the hand: as the players say (`out`, the
+        seat that went out; `blocked`), else blocked when every seat passed in turn and
+        the boneyard is known to be empty, or gone out by the seat that played last once
+        it holds no tile. Anything else is refused: the hand is not over.
         """
         if len(pips) != self.seats or any(p is not None and p < 0 for p in pips):
             return self._refuse(
                 Reason.COUNT_MISMATCH, detail=f"give {self.seats} counts of 0 or more"
             )
-        if self.phase is Phase.PLAY:
-            ended = self._end_from_counts(pips)
-            if not ended.ok:
-                return ended
-            return Judgement(Reason.OK, ended.events + self.count(pips).events)
-        if self.phase is not Phase.COUNTING:
+        if tiles is not None and len(tiles) != self.seats:
+            return self._refuse(Reason.COUNT_MISMATCH, detail=f"give {self.seats} seats' tiles")
+        if self.phase is not Phase.PLAY and self.phase is not Phase.COUNTING:
             return self._refuse(Reason.WRONG_PHASE, detail="no hand to count")
-        if self.out_seat is not None and pips[self.out_seat]:
-            name = self.names[self.out_seat]
-            return self._refuse(Reason.COUNT_MISMATCH, detail=f"{name} went out with no tiles")
+        shown = list(tiles) if tiles is not None else [None] * self.seats
+        pips = [_pips_of(p, t) for p, t in zip(pips, shown, strict=True)]
+        refused = self._check_shown(pips, shown)
+        if refused is not None:
+            return refused
+        ending = self._ending(pips, out, blocked)
+        if isinstance(ending, Judgement):
+            return ending
+        events = self._end_play(*ending) if self.phase is Phase.PLAY else []
+        assert self.phase is Phase.COUNTING, "an ending checked by _ending ends the hand"
+        events += self._reneges(shown)
         self.counts = list(pips)
-        return Judgement(Reason.OK, tuple(self._score_hand([p or 0 for p in pips])))
+        return Judgement(Reason.OK, (*events, *self._score_hand([p or 0 for p in pips])))
 
     def count_tiles(self, shown: Sequence[Sequence[Tile]]) -> Judgement:
         """The tiles each seat shows at the end: checked against the game, then counted."""
+        return self.count([None] * len(shown), shown)
+
+    def _check_shown(
+        self, pips: Sequence[int | None], shown: Sequence[Sequence[Tile] | None]
+    ) -> Judgement | None:
+        """Why the tiles shown cannot be what the seats hold (None: they can)."""
         on_table = set(self._turn.layout.tiles())
         seen: set[Tile] = set()
         for seat, tiles in enumerate(shown):
+            if tiles is None:
+                continue
             for tile in tiles:
                 if tile not in self._set_tiles:
                     return self._refuse(Reason.UNKNOWN_TILE, tile, seat=seat)
                 if tile in on_table or tile in seen:
                     return self._refuse(Reason.DUPLICATE_TILE, tile, seat=seat)
                 seen.add(tile)
-            left = self.tiles_left(seat)
-            if left is not None and self.phase is Phase.COUNTING and left != len(tiles):
-                return self._refuse(
-                    Reason.COUNT_MISMATCH,
-                    seat=seat,
-                    detail=f"{self.names[seat]} should hold {left} tiles, shows {len(tiles)}",
-                )
-        knock = self._false_knock(shown)
-        judged = self.count([sum(t.pips for t in tiles) for tiles in shown])
-        return Judgement(judged.reason, knock + judged.events)
+            name, held = self.names[seat], sum(t.pips for t in tiles)
+            if pips[seat] != held:
+                detail = f"{name} counts {pips[seat]} pips but shows {held}"
+                return self._refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+            least, most = self._held_bounds(seat)
+            if not least <= len(tiles) <= (most if most is not None else len(tiles)):
+                should = f"{least} tiles" if most is not None else f"at least {least} tiles"
+                detail = f"{name} should hold {should}, shows {len(tiles)}"
+                return self._refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        return None
 
-    def _false_knock(self, shown: Sequence[Sequence[Tile]]) -> tuple[Event, ...]:
-        """A shown tile that fitted an open end when its holder knocked (block games)."""
-        if self.rules.draws:
-            return ()
-        for seat, open_pips in self._turn.knocks:
-            for tile in shown[seat]:
-                if tile.high in open_pips or tile.low in open_pips:
-                    text = message(
-                        Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=tile
-                    )
-                    return (AlertEvent(Reason.FALSE_KNOCK, text, seat, str(tile)),)
-        return ()
+    def _held_bounds(self, seat: int) -> tuple[int, int | None]:
+        """How many tiles the seat holds now: at least, and at most (None: no bound) by
+        the deal, the draws told and its plays. Nothing is known (0, None) while a lead is
+        not attributed; draw-until-playable games need not tell their draws."""
+        t = self._turn
+        if None in t.seats_of_plays or not t.played:
+            return 0, None
+        left = self.tiles_left(seat)
+        if left is not None:
+            return left, left
+        return self.hand_size + t.drawn[seat] - t.played[seat], None
+
+    def _ending(
+        self, pips: Sequence[int | None], out: int | None, blocked: bool
+    ) -> tuple[HandResult, int | None] | Judgement:
+        """How the hand ended, as said or as the game knows it (refused: it has not, or
+        not so), with the seat that went out holding nothing."""
+        if out is not None and blocked:
+            return self._refuse(Reason.COUNT_MISMATCH, detail="a hand is blocked or won, not both")
+        if out is not None and not 0 <= out < self.seats:
+            return self._refuse(Reason.COUNT_MISMATCH, detail=f"there is no seat {out}")
+        said: tuple[HandResult, int | None] | None = None
+        if out is not None:
+            said = (HandResult.DOMINO, out)
+        elif blocked:
+            said = (HandResult.BLOCKED, None)
+        ending: tuple[HandResult, int | None] | Judgement
+        if self.phase is Phase.COUNTING:
+            assert self.result is not None
+            ending = (self.result, self.out_seat)
+            if said is not None and said != ending:
+                who = self.names[self.out_seat or 0]
+                how = "blocked" if self.result is _BLOCKED else f"with {who} out"
+                return self._refuse(Reason.COUNT_MISMATCH, detail=f"the hand ended {how}")
+        elif out is not None:
+            ending = self._gone_out(out)
+        else:
+            ending = said if said is not None else self._ended_by_play()
+        if isinstance(ending, Judgement):
+            return ending
+        seat = ending[1]
+        if seat is not None and pips[seat]:
+            detail = f"{self.names[seat]} went out but holds pips"
+            return self._refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        return ending
+
+    def _ended_by_play(self) -> tuple[HandResult, int | None] | Judgement:
+        """How a hand in play ended, when nobody said: blocked when every seat passed in
+        turn and the boneyard is known to be empty, else gone out by the seat that played
+        last (refused when the game knows neither)."""
+        t = self._turn
+        if t.passes_in_row >= self._active_seats():
+            if self._boneyard_known_empty():
+                return HandResult.BLOCKED, None
+            left = self._drawable()
+            holds = f"holds {left} tiles" if left is not None else "may hold tiles"
+            detail = f"the hand is not over, the boneyard {holds}: {_PLAY_ON}"
+            return self._refuse(Reason.COUNT_MISMATCH, detail=detail)
+        seat = t.seats_of_plays[-1] if t.seats_of_plays else None
+        if seat is None:
+            return self._refuse(Reason.LEAD_UNKNOWN, detail="who went out?")
+        if t.passes_in_row:
+            name = self.names[self._last_passer()]
+            detail = f"the hand is not over, {name} passed since the last play: {_PLAY_ON}"
+            return self._refuse(Reason.COUNT_MISMATCH, detail=detail)
+        return self._gone_out(seat)
+
+    def _gone_out(self, seat: int) -> tuple[HandResult, int | None] | Judgement:
+        """The hand won by `seat` going out, or why it cannot have gone out."""
+        refused = self._check_out(seat)
+        return refused if refused is not None else (HandResult.DOMINO, seat)
+
+    def _last_passer(self) -> int:
+        """The seat that passed last (passes came since the last play)."""
+        seat = self.turn
+        assert seat is not None
+        return (seat - 1) % self.seats
+
+    def _reneges(self, shown: Sequence[Sequence[Tile] | None]) -> list[Event]:
+        """A `FALSE_KNOCK` for each knock (table mode, must-play rules) made while a tile
+        its seat now shows fitted an open end. A tile drawn after the knock may be among
+        those shown: a knock is proven false when more shown tiles fitted than the seat
+        drew since (named, when it drew none; else the fitting tiles, one of which it
+        held). In a block game and after a draw-until-playable pass nobody draws."""
+        if not self.rules.must_play or self.hands is not None:
+            return []
+        t = self._turn
+        out: list[Event] = []
+        for (seat, open_pips), drawn_then in zip(t.knocks, t.knock_drawn, strict=True):
+            tiles = shown[seat]
+            fitting = [x for x in tiles or () if x.high in open_pips or x.low in open_pips]
+            drawn_since = t.drawn[seat] - drawn_then
+            if len(fitting) <= drawn_since:
+                continue
+            sure = fitting[0] if not drawn_since else None
+            said = (sure,) if sure is not None else tuple(fitting)
+            text = message(Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=said)
+            out.append(AlertEvent(Reason.FALSE_KNOCK, text, seat, sure.text if sure else None))
+        return out
 
     def undo(self) -> Judgement:
         """Take back the last play or pass of this hand."""
@@ -899,10 +1070,10 @@ class Game:
         for action in self._settle_journal():
             if strict and isinstance(action, PlayInput):
                 refused = self._check_place(action.tile, action.where, action.coords)
-                if refused is not None or action.tile in self._turn.layout.tiles():
-                    raise _RejectedError(
-                        refused or self._refuse(Reason.DUPLICATE_TILE, action.tile)
-                    )
+                if refused is None and action.tile in self._turn.layout.tiles():
+                    refused = self._refuse(Reason.DUPLICATE_TILE, action.tile)
+                if refused is not None:  # (a refused Judgement is falsy: no `or` here)
+                    raise _RejectedError(refused)
             self._apply(action)
 
     def _apply(self, action: HandInput) -> list[Event]:
@@ -1060,8 +1231,15 @@ class Game:
         seat = self.turn
         t.passes_in_row += 1
         t.drew_this_turn = 0
-        if seat is not None and self._knock_check:
-            t.knocks.append((seat, frozenset(map(_END_PIP, t.layout.ends))))
+        if seat is not None:
+            table = self.hands is None  # (the renege check at the count: table mode)
+            if table or self._knock_check:
+                t.knocks.append((seat, frozenset(map(_END_PIP, t.layout.ends))))
+                if table:
+                    t.knock_drawn.append(t.drawn[seat])
+        left = self.boneyard_count  # (table mode; None in full information)
+        if left is not None and left > self._boneyard_keep and self._draws and not self._draw_one:
+            self.boneyard_count = self._boneyard_keep  # draw until playable: a pass empties it
         events: list[Event] = [_new_move(PassEvent, (self.hand_no, seat, action.ref))]
         active = self._active_seats() if self._both_out else self.seats
         if t.passes_in_row >= active and self._boneyard_known_empty():
@@ -1117,9 +1295,8 @@ class Game:
     def _boneyard_known_empty(self) -> bool:
         if not self._draw_one:
             return True  # block: passes end it; draw-until-playable: a pass means empty
-        if self.boneyard is not None:
-            return len(self.boneyard) <= self.rules.boneyard_keep
-        return self.boneyard_count is not None and self.boneyard_count <= self.rules.boneyard_keep
+        drawable = self._drawable()
+        return drawable is not None and drawable <= 0
 
     def _advance(self) -> None:
         seat = self.turn
@@ -1136,7 +1313,7 @@ class Game:
     def _end_play(self, result: HandResult, out_seat: int | None) -> list[Event]:
         if result is _DOMINO and self._both_out and out_seat is not None:
             side = self.teams.side(out_seat)
-            if not all(self._is_out(s) for s in side):
+            if not all(self._is_out(s) for s in side if s != out_seat):
                 self._advance()
                 return []
         self.result = result
@@ -1146,21 +1323,6 @@ class Game:
         if self.hands is None:
             return []
         return self._score_hand([sum(map(_PIPS, h)) for h in self.hands])
-
-    def _end_from_counts(self, pips: Sequence[int | None]) -> Judgement:
-        t = self._turn
-        if t.passes_in_row >= self._active_seats() and self.rules.boneyard is Boneyard.DRAW_ONE:
-            return Judgement(Reason.OK, tuple(self._end_play(HandResult.BLOCKED, None)))
-        seat = t.seats_of_plays[-1] if t.seats_of_plays else None
-        if seat is None:
-            return self._refuse(Reason.LEAD_UNKNOWN, detail="who went out?")
-        if t.played[seat] < self.hand_size:
-            return self._refuse(Reason.EARLY_OUT, seat=seat)
-        if pips[seat]:
-            return self._refuse(
-                Reason.COUNT_MISMATCH, detail=f"{self.names[seat]} went out but holds pips"
-            )
-        return Judgement(Reason.OK, tuple(self._end_play(HandResult.DOMINO, seat)))
 
     def _score_hand(self, pips: list[int]) -> list[Event]:
         outcome, points, scores = self._tally_hand(pips)
@@ -1180,6 +1342,8 @@ class Game:
         self.phase = _HAND_OVER
         if self._target_reached_at_once() or self._target_reached_end_of_hand():
             events.extend(self._game_over())
+        elif self.last_hand:
+            events.extend(self._game_over(Termination.TIME))
         return events
 
     def _tally_hand(self, pips: list[int]) -> tuple[HandOutcome, int, tuple[int, ...]]:
@@ -1247,15 +1411,35 @@ class Game:
         best = max(scores)
         return best >= target and (len(scores) == 1 or scores.count(best) == 1)
 
-    def _game_over(self) -> list[Event]:
-        _, team, seat = max(self._standings(), key=lambda s: s[0])
-        self.winner = seat if team is None else None
+    def call_time(self) -> Judgement:
+        """The round's clock ran out: the hand in play is the last one.
+
+        Scored, it ends the game (`Termination.TIME`), won by the seat or team ahead
+        (nobody when the lead is shared), unless it reached the target first. Between two
+        hands (`HAND_OVER`) the game ends at once.
+        """
+        if self.phase is Phase.OVER:
+            return self._refuse(Reason.WRONG_PHASE, detail="the game is over")
+        self.last_hand = True
+        if self.phase is _HAND_OVER:
+            return Judgement(Reason.OK, tuple(self._game_over(Termination.TIME)))
+        return Judgement(Reason.OK)
+
+    def _game_over(self, termination: Termination | None = None) -> list[Event]:
+        standings = self._standings()
+        best, team, seat = max(standings, key=lambda s: s[0])
+        winner: int | None = seat
+        if termination is Termination.TIME and [s[0] for s in standings].count(best) > 1:
+            team = winner = None  # level on time: nobody won
+        self.winner = winner if team is None else None
         self.winning_team = team
         self.phase = Phase.OVER
         self.turn = None
-        self.termination = (
-            Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
-        )
+        if termination is None:
+            termination = (
+                Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
+            )
+        self.termination = termination
         return [
             GameEvent(
                 "over",
@@ -1278,7 +1462,7 @@ class Game:
         tile: Tile | None = None,
         *,
         seat: int | None = None,
-        pip: int | None = None,
+        pip: int | tuple[int, ...] | None = None,
         detail: str | None = None,
         at: Coords | None = None,
     ) -> Judgement:
@@ -1371,6 +1555,13 @@ class _Lazy(Game):
         the same inputs into the one journal."""
         self._settle()  # (a `Game` from here on)
         return self.__reduce_ex__(protocol)
+
+
+def _pips_of(pips: int | None, tiles: Sequence[Tile] | None) -> int | None:
+    """A seat's pips: as given, else those of the tiles it shows (None: neither)."""
+    if pips is not None or tiles is None:
+        return pips
+    return sum(t.pips for t in tiles)
 
 
 def _placed(tile: Tile, seat: int | None, coords: Coords | None) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The players' panel: buttons, LEDs and a buzzer through gpiozero (see docs/panel.md).
 
-`PanelSettings` (the `[panel]` settings section) imports without gpiozero; `Panel` is
-imported on first use, so the settings can be checked on any machine.
+It imports nothing of the project outside `hardware/`: its wiring comes as plain values
+(`PanelWiring`; the settings' `config.panel.PanelSettings` is one), what it shows as
+plain calls. `Panel` is imported on first use, so importing `hardware` needs no gpiozero.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hardware.errors import HardwareError, PanelError, PinFactoryError, PinSetupError
-from hardware.settings import PanelSettings
+from hardware.wiring import PanelWiring
 
 if TYPE_CHECKING:
     from hardware.panel import Panel
@@ -18,7 +19,7 @@ __all__ = [
     "HardwareError",
     "Panel",
     "PanelError",
-    "PanelSettings",
+    "PanelWiring",
     "PinFactoryError",
     "PinSetupError",
 ]

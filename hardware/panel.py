@@ -1,15 +1,18 @@
 """The players' panel: PASS / UNDO / NEXT HAND / DRAW buttons, turn LEDs, alert LED, buzzer.
 
 The panel talks to the service only through command payloads (spec/mqtt.md, Commands)
-handed to ``submit``, and shows what the service feeds it through `Panel.show_state`
-(the ``state`` payload) and `Panel.on_alert` (the ``alert`` event payload).
+handed to ``submit``, and shows what the service tells it in plain values: whose turn it
+is (`Panel.show_turn`), the severities of the alerts that stand (`Panel.show_alerts`), an
+alert raised (`Panel.alert`, one buzzer pattern) and whether the table asks who led
+(`Panel.lead_wanted`). It knows no alert code and no game: the service's panel
+subscriber (`service.subscribers.PanelDriver`) translates.
 
 Threads: ``submit`` is called from gpiozero's threads: the pin factory's edge-callback
 thread for presses (lgpio's callback thread on a Pi; with MockFactory, whichever thread
 drives the pin) and the UNDO button's hold thread. It must only hand the command over
 (e.g. ``loop.call_soon_threadsafe``) and return; an exception it raises is logged.
-`show_state` and `on_alert` are meant for the service's loop; they take a lock, so any
-thread may call them.
+The `show_*`, `alert` and `lead_wanted` calls are meant for the service's worker; they
+take a lock, so any thread may call them.
 """
 
 from __future__ import annotations
@@ -18,8 +21,7 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -29,38 +31,28 @@ from hardware.commands import Action, ButtonRole, CommandIds, Submit
 from hardware.debounce import QuietGuard
 from hardware.errors import PinFactoryError, PinSetupError
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, LED_PATTERNS, Pattern, Severity, most_severe
-from hardware.settings import PanelSettings
+from hardware.pin_factory import GpioHost, missing_factory_advice
+from hardware.wiring import PanelWiring
 
-__all__ = ["LEAD_UNKNOWN", "TURN_PHASES", "Panel"]
+__all__ = ["Panel"]
 
 logger = logging.getLogger(__name__)
 
 _Device = TypeVar("_Device")
 
-LEAD_UNKNOWN = "LEAD_UNKNOWN"
-"""While an alert with this code stands, a seat's PASS button names that seat as leader."""
-
-TURN_PHASES = frozenset({"lead", "play"})
-"""Phases in which the turn seat's LED is lit; in every other phase all turn LEDs are off."""
-
-FACTORY_HELP = (
-    "set GPIOZERO_PIN_FACTORY=mock to run without GPIO (testing), "
-    "or disable the panel ([panel] enabled = false)"
-)
-
 
 class Panel:
-    """The players' panel, built from `PanelSettings`; a context manager like gpiozero devices.
+    """The players' panel, built from its `PanelWiring`; a context manager like gpiozero devices.
 
     ``pin_factory`` is injectable like every gpiozero device's (e.g. ``MockFactory()``);
     None means gpiozero's default (lgpio on a Pi 4 or Pi 5, or $GPIOZERO_PIN_FACTORY).
     With ``settings.enabled`` false the panel is inert: it opens no pin, loads no pin
-    factory, and `show_state` / `on_alert` do nothing.
+    factory, and what it is told to show changes nothing.
     """
 
     def __init__(
         self,
-        settings: PanelSettings,
+        settings: PanelWiring,
         submit: Submit,
         *,
         pin_factory: Any = None,
@@ -77,7 +69,8 @@ class Panel:
         self._buzzer: Buzzer | None = None
         self._shown_turn: int | None = None
         self._shown_alert: Severity | None = None
-        self._standing: dict[str, _Standing] = {}
+        self._standing: tuple[Severity, ...] = ()
+        self._lead_wanted = False
         self._warned_seats: set[int] = set()
         self._buzzer_busy_until = 0.0
         self.pin_factory: Any = None
@@ -199,47 +192,31 @@ class Panel:
 
     # -- what the service shows ----------------------------------------------------------
 
-    def show_state(self, state: Mapping[str, Any]) -> None:
-        """Show a ``state`` payload: the turn seat's LED and the standing alerts.
+    def show_turn(self, seat: int | None) -> None:
+        """Light the turn LED of `seat` alone; None puts every turn LED out."""
+        with self._lock:
+            if not self.closed:
+                self._show_turn(seat)
 
-        The turn seat's LED is lit in the ``lead`` and ``play`` phases; all turn LEDs are
-        off when ``turn`` is null or in any other phase. The alert LED blinks the pattern
-        of the most severe alert in ``alerts`` and is off when none stands. The buzzer is
-        never sounded from here (it sounds once, from `on_alert`).
-        """
-        turn = state.get("turn")
-        seat = turn if state.get("phase") in TURN_PHASES and _is_seat(turn) else None
-        standing = {
-            str(alert.get("id")): _Standing(severity, str(alert.get("code")))
-            for alert in state.get("alerts") or ()
-            if not alert.get("resolved") and (severity := _severity(alert)) is not None
-        }
+    def show_alerts(self, standing: Iterable[Severity]) -> None:
+        """The severities of the alerts that stand: the alert LED blinks the pattern of
+        the most severe, and is off when none stands. It never sounds the buzzer."""
         with self._lock:
             if self.closed:
                 return
-            self._show_turn(seat)
-            self._standing = standing
+            self._standing = tuple(standing)
             self._show_alerts()
 
-    def on_alert(self, alert: Mapping[str, Any]) -> None:
-        """Take an ``alert`` event: sound its severity's pattern and light the alert LED.
-
-        A ``resolved: true`` event makes no sound: it only clears that alert, and the
-        alert LED goes off when no other alert stands.
-        """
-        severity = _severity(alert)
-        if severity is None:
-            return
-        alert_id = str(alert.get("id"))
+    def alert(self, severity: Severity) -> None:
+        """An alert was raised: sound its severity's buzzer pattern once."""
         with self._lock:
-            if self.closed:
-                return
-            if alert.get("resolved"):
-                self._standing.pop(alert_id, None)
-            else:
-                self._standing[alert_id] = _Standing(severity, str(alert.get("code")))
+            if not self.closed:
                 self._play(BUZZER_PATTERNS[severity], interrupt=True)
-            self._show_alerts()
+
+    def lead_wanted(self, wanted: bool) -> None:
+        """While `wanted`, the table asks who led: a seat's PASS button names that seat."""
+        with self._lock:
+            self._lead_wanted = wanted
 
     def _show_turn(self, seat: int | None) -> None:
         if seat is not None and seat >= len(self._turn_leds):
@@ -254,7 +231,7 @@ class Panel:
         self._shown_turn = seat
 
     def _show_alerts(self) -> None:
-        severity = most_severe(alert.severity for alert in self._standing.values())
+        severity = most_severe(self._standing)
         if severity == self._shown_alert:
             return
         self._shown_alert = severity
@@ -266,9 +243,9 @@ class Panel:
             _blink(self._alert_led, LED_PATTERNS[severity])
 
     def _naming_leader(self) -> bool:
-        """True while a ``LEAD_UNKNOWN`` alert stands: the table asks who led."""
+        """True while the table asks who led (`lead_wanted`)."""
         with self._lock:
-            return any(alert.code == LEAD_UNKNOWN for alert in self._standing.values())
+            return self._lead_wanted
 
     def _play(self, pattern: Pattern, *, interrupt: bool) -> None:
         """Play `pattern` on the buzzer; unless `interrupt`, not over a pattern still playing."""
@@ -338,15 +315,7 @@ class Panel:
         return f"<Panel {state} seats={self.settings.seats}>"
 
 
-@dataclass(frozen=True)
-class _Standing:
-    """An alert that stands: its severity (for the LED) and code (``LEAD_UNKNOWN``)."""
-
-    severity: Severity
-    code: str
-
-
-def _button_roles(s: PanelSettings) -> list[tuple[ButtonRole, str]]:
+def _button_roles(s: PanelWiring) -> list[tuple[ButtonRole, str]]:
     roles = [(ButtonRole(f"pass[{i}]", Action.PASS, i), pin) for i, pin in enumerate(s.pass_)]
     roles += [(ButtonRole(f"draw[{i}]", Action.DRAW, i), pin) for i, pin in enumerate(s.draw)]
     singles = (
@@ -372,7 +341,7 @@ def _resolve_factory(pin_factory: Any) -> Any:
             detail = f" ({tried})" if tried else ""
             raise PinFactoryError(
                 f"panel: no GPIO pin factory could be loaded: {exc}{detail}. "
-                f"Not on a Raspberry Pi? {FACTORY_HELP}"
+                f"{missing_factory_advice(GpioHost.here())}"
             ) from exc
     for warning in caught:
         logger.warning("panel: %s", warning.message)
@@ -392,15 +361,3 @@ def _blink(device: LED | Buzzer, pattern: Pattern) -> None:
     device.blink(
         on_time=pattern.on_time, off_time=pattern.off_time, n=pattern.count, background=True
     )
-
-
-def _is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _severity(alert: Mapping[str, Any]) -> Severity | None:
-    try:
-        return Severity(str(alert.get("severity")))
-    except ValueError:
-        logger.warning("panel: alert %s has an unknown severity, ignored", alert.get("code"))
-        return None

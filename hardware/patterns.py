@@ -1,6 +1,6 @@
 """What the alert LED and the buzzer do, as data: one pattern per alert severity.
 
-Buzzer (played once, on the `alert` event):
+Buzzer (played once, for each alert raised: `Panel.alert`):
 
 - ``illegal``: three short, quick beeps (0.1 s on, 0.1 s off).
 - ``fault``: two long beeps (0.6 s on, 0.3 s off).

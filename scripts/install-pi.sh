@@ -6,10 +6,10 @@
 # Idempotent: run it again after `git pull` to update. It never overwrites
 # /etc/domino-table/settings.toml or any password file. Steps (docs/install-pi.md):
 #   1 check the system     64-bit, Python >= 3.11, systemd, apt
-#   2 Debian packages      python3-venv, python3-lgpio, ... (only the missing ones)
+#   2 Debian packages      python3-venv, python3-lgpio, python3-picamera2, ... (missing ones)
 #   3 user domino          system user in the dialout, gpio and video groups
 #   4 program              the project copied to /opt/domino-table/src
-#   5 virtual environment  /opt/domino-table/.venv (PEP 668: no system-wide pip)
+#   5 virtual environment  /opt/domino-table/.venv on the system's numpy (scripts/pi-venv.sh)
 #   6 state folder         /var/lib/domino-table (the game's journal)
 #   7 settings             /etc/domino-table/settings.toml from config/examples/
 #   8 udev rule            /dev/domino-board for the board (2e8a:000a)
@@ -120,9 +120,11 @@ apt_packages() {
     step "Debian packages (only the missing ones)"
     local wanted=(python3 python3-venv python3-pip ca-certificates)
     [ "$with_broker" -eq 1 ] && wanted+=(mosquitto mosquitto-clients)
-    # GPIO on Pi 4 and Pi 5 (gpiozero's lgpio pin factory): Raspberry Pi OS has it;
-    # elsewhere (a laptop, plain Debian) the panel runs with mock pins only.
-    local optional=(python3-lgpio)
+    # Only Raspberry Pi OS's archive has these two: GPIO on Pi 4 and Pi 5 (gpiozero's lgpio
+    # pin factory; elsewhere pip installs the lgpio wheel on 64-bit ARM) and the camera
+    # module (picamera2 with libcamera: --camera picamera). Without recommends, as the
+    # Raspberry Pi documentation says for Lite: no Qt or OpenGL preview.
+    local optional=(python3-lgpio python3-picamera2)
     if [ "$use_apt" -eq 0 ]; then
         note "skipped (--no-apt): needs ${wanted[*]} (and ${optional[*]} on a Pi)"
         return
@@ -140,7 +142,7 @@ apt_packages() {
     local install=()
     for p in "${missing[@]}"; do
         if [[ " ${optional[*]} " == *" $p "* ]] && ! apt-cache show "$p" >/dev/null 2>&1; then
-            note "$p is not in this system's apt sources: GPIO needs it on a Pi"
+            note "$p is not in this system's apt sources (Raspberry Pi OS has it)"
         else
             install+=("$p")
         fi
@@ -190,15 +192,11 @@ copy_program() {
 
 virtual_env() {
     step "virtual environment $PREFIX/.venv"
-    # --system-site-packages: Raspberry Pi OS's python3-lgpio (GPIO on Pi 4 and Pi 5) and
-    # python3-picamera2 come from apt; everything else is pip-installed into the venv.
-    if [ -x "$PREFIX/.venv/bin/python" ]; then
-        note "exists: updating it"
-    else
-        run python3 -m venv --system-site-packages "$PREFIX/.venv"
-    fi
-    run env PIP_DISABLE_PIP_VERSION_CHECK=1 "$PREFIX/.venv/bin/python" -m pip install \
-        --quiet --upgrade "$PREFIX/src"
+    # --system-site-packages for apt's python3-lgpio and python3-picamera2, numpy pinned to
+    # the system's (which that camera stack was built for), everything else from pip.
+    local dry=()
+    [ "$dry_run" -eq 1 ] && dry=(--dry-run)
+    "$source_dir/scripts/pi-venv.sh" "${dry[@]}" python3 "$PREFIX/.venv" "$PREFIX/src"
 }
 
 state_folder() {

@@ -4,7 +4,9 @@ Concurrency model (one rule): every thread that has news — the board's reader,
 network loop, gpiozero's button callbacks, the camera — calls `TableService.submit(item)`,
 which puts the item on one queue. One worker thread takes items off that queue in order
 and is the only caller of the `TableCore`. Publishing happens on the worker thread too,
-after the journal has the change (paho's `publish` is thread-safe).
+after the journal has the change (paho's `publish` is thread-safe): the core hands
+each change's typed events to the subscribers registered here at start-up (the MQTT
+link, the panel, the board's LED, the log; `service.subscribers`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from config.settings import Settings
+from engine.alerts import AlertCode
+from engine.messages import message
 from engine.rules import Rules
 from engine.surface import Snapshot
 from firmware_bridge.adapter import (
@@ -30,13 +34,16 @@ from firmware_bridge.adapter import (
     LinkChanged,
 )
 from firmware_bridge.link import LinkSettings
+from mqttweb.envelope import stamp
 from service import commands as cmd
 from service.buttons import command_for
-from service.cli_engine import find_rules
+from service.camera_commands import without_camera
 from service.journal import Journal
 from service.mqtt_link import MqttLink
-from service.payloads import stamp
-from service.table import Published, TableConfig, TableCore
+from service.rulesets import find_rules
+from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
+from service.table import TableConfig, TableCore
+from service.table_events import Answered, Spot, StateChanged
 
 if TYPE_CHECKING:
     from service.camera import SimOptions  # imports OpenCV: only for the type
@@ -97,8 +104,8 @@ class TableService:
         )
         self.inbox: queue.Queue[object] = queue.Queue()
         self._worker: threading.Thread | None = None
-        self._state: dict[str, Any] | None = None
-        self._seats = table.seats
+        self._state: dict[str, Any] | None = None  # the latest `state` payload, stamped
+        self._table: StateChanged | None = None
         self.mqtt: MqttLink | None = None
         if settings.mqtt.enabled:
             self.mqtt = MqttLink(
@@ -108,6 +115,7 @@ class TableService:
                 state=lambda: self._state,
                 on_command=self.submit,
                 seats=table.seats,
+                camera=settings.camera.enabled,
             )
         self.board: BoardAdapter | None = None
         if settings.serial.enabled:
@@ -124,14 +132,32 @@ class TableService:
             BoardFault: self._on_fault,
             BoardIdentity: self._on_identity,
             _FromPanel: self._on_panel,
+            cmd.Command: self._on_command,  # every command: the handler of its base class
+            **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
-        self.core.listeners.append(self._publish)
+        self.core.bus.subscribe(StateChanged, self._state_changed)
+        for subscriber in self._subscribers():
+            subscriber.subscribe(self.core.bus)
         if settings.camera.enabled:
             self._attach_camera()
+
+    def _subscribers(self) -> list[Subscriber]:
+        """The publishers of the parts this table has, and the log."""
+        table = self.settings.table
+        parts: list[tuple[Any, Callable[[Any], Subscriber]]] = [
+            (self.mqtt, lambda link: MqttPublisher(link, table.id, table.seats)),
+            (self.panel, PanelDriver),
+            (self.board, BoardSignal),
+        ]
+        made = [publisher(part) for part, publisher in parts if part is not None]
+        return [EventLog(table.id), *made]
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
         from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
+        from service import camera_events as seen  # noqa: PLC0415
+        from service.camera_commands import with_camera  # noqa: PLC0415
+        from service.camera_publisher import CameraPublisher  # noqa: PLC0415
 
         simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
@@ -144,7 +170,13 @@ class TableService:
             cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),
             cam.CameraUnreadable: self._on_unreadable,
             cam.CameraReadable: lambda _: self.core.resolve_alert("camera:unreadable"),
+            seen.CameraReport: self.core.bus.publish,  # status and snapshots: to the publisher
+            seen.CameraPicture: self.core.bus.publish,
+            **with_camera(self.camera, self.core.bus.publish),
         }
+        if self.mqtt is not None:
+            language = str(self.settings.table.language)
+            CameraPublisher(self.mqtt, self.settings.table.id, language).subscribe(self.core.bus)
 
     # --- the one way in --------------------------------------------------------------------
 
@@ -161,9 +193,7 @@ class TableService:
     def start(self) -> None:
         t0 = time.monotonic()
         self.core.start()
-        self._state = self._stamped(self.core.state())
         if self.mqtt is not None:
-            self.mqtt.set_seats(self.core.game.seats if self.core.game else 4)
             self.mqtt.start()
         if self.board is not None:
             self.board.start()
@@ -209,10 +239,11 @@ class TableService:
                 log.exception("table %s: could not handle %r", self.settings.table.id, item)
 
     def _dispatch(self, item: object) -> None:
-        if isinstance(item, cmd.Command):
-            self._on_command(item)
-            return
-        handler = self._handlers.get(type(item))
+        """The handler of the item's type, or of the nearest base class that has one."""
+        handler = next(
+            (h for kind in type(item).__mro__ if (h := self._handlers.get(kind)) is not None),
+            None,
+        )
         if handler is None:
             log.debug("table: ignored %r", item)
             return
@@ -228,8 +259,7 @@ class TableService:
             error = f"The table failed on this command ({exc}): tell its maintainer."
         if error is not None:
             log.info("table: %s refused: %s", command.action.value, error)
-        if self.mqtt is not None:
-            self.mqtt.reply(command.id, error is None, error)
+        self.core.bus.publish(Answered(command.id, error))
 
     def _on_panel(self, item: _FromPanel) -> None:
         try:
@@ -245,25 +275,21 @@ class TableService:
         self.core.source_status("board", change.online, change.reason)
 
     def _on_button(self, event: ButtonEvent) -> None:
-        body = command_for(event, self._state)
+        body = command_for(event, self._table)
         log.debug("board button %d %s: %s", event.button, event.action, body)
         if body is not None:
             self._on_panel(_FromPanel(body))
 
     def _on_unreadable(self, spot: Any) -> None:
         """A `service.camera.CameraUnreadable`: a standing UNREADABLE warning."""
-        words = {
-            "en": "The camera cannot read a tile here: move the hand or the tile away.",
-            "es": "La cámara no puede leer una ficha aquí: aparte la mano o la ficha.",
-        }
+        code = AlertCode.UNREADABLE
         language = self.core.game.language if self.core.game is not None else "en"
         self.core.raise_alert(
             "camera:unreadable",
-            "UNREADABLE",
-            "warning",
-            words.get(language, words["en"]),
-            xa=round(spot.x_mm),
-            ya=round(spot.y_mm),
+            code,
+            code.severity,
+            message(code, language),
+            at=Spot(round(spot.x_mm), round(spot.y_mm)),
         )
 
     def _on_fault(self, fault: BoardFault) -> None:
@@ -278,49 +304,10 @@ class TableService:
             identity.height_mm,
         )
 
-    # --- publishing (worker thread) --------------------------------------------------------
-
-    def _stamped(self, state: dict[str, Any]) -> dict[str, Any]:
-        return stamp(self.settings.table.id, state)
-
-    def _publish(self, published: Published) -> None:
-        self._state = self._stamped(published.state)
-        seats = len(published.state["seats"])
-        if self.mqtt is not None and seats != self._seats:
-            self._seats = seats
-            self.mqtt.set_seats(seats)  # Home Assistant: one score sensor per seat
-        if self.mqtt is not None:
-            self.mqtt.publish_journaled(published.seqs)
-            self.mqtt.publish_state(self._state)
-            if published.result is not None:
-                self.mqtt.publish_result(self.core.game_id, published.result)
-        if self.panel is not None:
-            self.panel.show_state(published.state)
-            for seq in published.seqs:
-                event = self.journal.event(seq)
-                if event is not None and event.kind == "alert":
-                    self.panel.on_alert(event.payload)
-        self._signal_board(published)
-
-    def _signal_board(self, published: Published) -> None:
-        """Light and beep the board under an illegal tile."""
-        if self.board is None:
-            return
-        for seq in published.seqs:
-            event = self.journal.event(seq)
-            if event is None or event.kind != "alert":
-                continue
-            alert = event.payload
-            try:
-                if alert.get("resolved"):
-                    self.board.leds_off()
-                elif alert.get("severity") == "illegal":
-                    x, y = alert.get("xa"), alert.get("ya")
-                    if isinstance(x, int) and isinstance(y, int):
-                        self.board.led(x, y, "RED")
-                    self.board.beep(200)
-            except Exception as exc:  # the board being away must not stop the table
-                log.info("board: could not signal the alert: %s", exc)
+    def _state_changed(self, changed: StateChanged) -> None:
+        """Keep the latest state: for MQTT's (re)connects and the board's buttons."""
+        self._state = stamp(self.settings.table.id, changed.payload)
+        self._table = changed
 
 
 def _gpio_panel(service: TableService) -> Any:

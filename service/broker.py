@@ -77,8 +77,10 @@ class LocalBroker:
         host: str = "127.0.0.1",
         port: int | None = None,
         binary: str | None = None,
+        extra: str = "",
     ) -> None:
         self.binary = binary or find_mosquitto()
+        self.extra = extra  # more configuration (a bridge section, say)
         self.host = host
         self.port = port or 0
         self._fixed_port = port is not None
@@ -100,7 +102,7 @@ class LocalBroker:
         ]
         if os.geteuid() == 0:
             lines.append("user root")  # as root without it, mosquitto exits silently
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n" + self.extra
 
     def start(self, timeout: float = 10.0) -> None:
         """Start the broker and wait until it accepts connections."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from firmware_bridge.adapter import ButtonEvent
 from firmware_bridge.messages import ButtonAction
+from service.table_events import StateChanged
 
 SEAT_BUTTONS = range(10)
 _SIMPLE = {
@@ -29,16 +30,15 @@ _SIMPLE = {
 _ids = itertools.count(1)
 
 
-def command_for(event: ButtonEvent, state: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The command a board button means now (given the table's state), or None."""
+def command_for(event: ButtonEvent, table: StateChanged | None) -> dict[str, Any] | None:
+    """The command a board button means now (given the table's latest state), or None."""
     cmd_id = f"board-{event.at:.3f}-{next(_ids)}"
     action = _SIMPLE.get((event.button, event.action))
     if action is not None:
         return {"id": cmd_id, "action": action}
     if event.button not in SEAT_BUTTONS or event.action is not ButtonAction.DOWN:
         return None
-    seats = len(state["seats"]) if state else 0
-    if event.button >= seats:
+    if table is None or event.button >= table.seats:
         return None
-    asking = any(a.get("code") == "LEAD_UNKNOWN" for a in (state or {}).get("alerts", []))
-    return {"id": cmd_id, "action": "lead" if asking else "pass", "seat": event.button}
+    action = "lead" if table.lead_wanted else "pass"
+    return {"id": cmd_id, "action": action, "seat": event.button}

@@ -1,8 +1,9 @@
 """The camera as one of the table service's sources.
 
-`CameraSource(settings, submit)` owns a frame source (`vision.source`) and the camera
-path (`vision.pipeline.Pipeline`) on one thread, reading about `camera.fps` frames a
-second. It hands the service, through `submit` (the service's one way in):
+`CameraSource(settings, submit)` owns a frame source (`vision.sources`;
+`tablesim.camera` for `sim`) and the camera path (`vision.Pipeline`) on one
+thread, reading about `camera.fps` frames a second. It hands the service, through
+`submit` (the service's one way in):
 
 - `engine.surface.Snapshot`: a new settled reading of the table, in table mm;
 - `CameraStatus(online, detail)`: the camera started giving frames, or stopped (no
@@ -10,7 +11,10 @@ second. It hands the service, through `submit` (the service's one way in):
   `retry_s` seconds) - for `core.source_status("camera", online, detail)`;
 - `CameraUnreadable(x_mm, y_mm, since, reason)`: unsure places have stood
   `unreadable_s` seconds in settled readings (an `UNREADABLE` alert), and
-  `CameraReadable(at)` when a settled reading has none again (resolve it).
+  `CameraReadable(at)` when a settled reading has none again (resolve it);
+- from its view (`service.camera_view.CameraView`, on the same thread): the camera's
+  status (`CameraReport`), snapshots (`CameraPicture`) and the answers to `snapshot` and
+  `calibrate` (`CameraAnswer`; `ask` hands it those commands).
 """
 
 from __future__ import annotations
@@ -22,27 +26,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
-from vision.errors import VisionError
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings, corners_from
-from vision.source import (
+from service.camera_events import CameraRequest
+from service.camera_view import CameraView, ViewSettings
+from vision import (
+    DetectorSettings,
     DeviceSource,
     Frame,
     FrameSource,
-    SimGame,
-    SimSource,
+    Pipeline,
+    PipelineSettings,
     SourceError,
-    chain_games,
+    Step,
+    Tone,
+    UnreadableSpot,
+    VisionError,
+    corners_from,
     make_source,
-    sim_game,
-    sim_whole_game,
 )
-from vision.stable import UnreadableSpot
-from vision.tuning import Settings as DetectorSettings
+
+if TYPE_CHECKING:  # the simulated table is loaded only for `camera.source = "sim"`
+    from tablesim.scenes import SimGame
 
 __all__ = ["CameraReadable", "CameraSource", "CameraStatus", "CameraUnreadable"]
 
@@ -123,6 +130,17 @@ class CameraSource:
             ),
             Path(settings.state.dir),
         )
+        zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
+        self.view = CameraView(
+            ViewSettings(
+                fps=self.fps,
+                tile_mm=(float(tile.length), float(tile.width)),
+                marker_mm=float(camera.marker_mm),
+                zones=zones,  # type: ignore[arg-type]
+            ),
+            self.pipeline,
+            submit,
+        )
         options = sim or SimOptions()
         self._make = source or (lambda: _from_settings(settings, self.fps, tell, options))
         self._source: FrameSource | None = None
@@ -143,7 +161,8 @@ class CameraSource:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop the thread and close the source; safe to call again."""
+        """Stop the thread and close the source (the status says `offline`); safe to call
+        again."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
@@ -151,6 +170,11 @@ class CameraSource:
         if self._source is not None:
             self._source.close()
             self._source = None
+        self.view.offline()
+
+    def ask(self, request: CameraRequest) -> None:
+        """A `snapshot` or `calibrate` command (any thread): answered by a `CameraAnswer`."""
+        self.view.ask(request)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for a finite source (a folder, a simulated game) to run out. True: done."""
@@ -181,6 +205,7 @@ class CameraSource:
                 continue
             frame = source.read()
             if frame is None:
+                self.view.idle()
                 if source.finished:
                     log.info("camera: %s has no more frames", source.name)
                     return
@@ -209,11 +234,14 @@ class CameraSource:
         return self._source
 
     def _feed(self, frame: Frame) -> None:
+        cpu = time.thread_time()
         try:
-            observation = self.pipeline.feed(frame)
+            step = self.pipeline.step(frame)
         except VisionError as exc:
             log.warning("camera: frame not read: %s", exc)
             return
+        self._show(frame, step, (time.thread_time() - cpu) * 1000.0)
+        observation = step.observation
         if observation is not None:
             self.snapshots += 1
             self.submit(observation)
@@ -225,6 +253,13 @@ class CameraSource:
                 self.submit(CameraReadable(frame.at))
             self._spot = spot
 
+    def _show(self, frame: Frame, step: Step, cpu_ms: float) -> None:
+        """The view's turn: a fault there must not stop the camera path."""
+        try:
+            self.view.frame(frame, step, cpu_ms)
+        except (VisionError, ValueError, OSError) as exc:
+            log.warning("camera: the view of a frame failed: %s", exc)
+
     def _set(self, status: CameraStatus) -> None:
         if self.status is not None and self.status.online == status.online:
             return
@@ -233,6 +268,7 @@ class CameraSource:
             log.info("camera: online (%s)", status.detail)
         else:
             log.warning("camera: offline: %s", status.detail)
+            self.view.offline()
         self.submit(status)
 
 
@@ -244,6 +280,8 @@ def _from_settings(
 ) -> FrameSource:
     spec = settings.camera.source
     if spec == "sim":
+        from tablesim.camera import SimSource  # noqa: PLC0415 - not for a real camera
+
         pace = sim.pace_s
         if sim.whole_game:
             game = _sim_whole_games(settings, sim.seed, sim.games)
@@ -282,6 +320,8 @@ def _sim_game(settings: Settings, seed: int) -> SimGame:
     the game the table referees (its lead, passes and draws are told as players would)."""
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    from tablesim.scenes import sim_game  # noqa: PLC0415 - not for a real camera
+
     try:
         return sim_game(table.rules, table.seats, seed, size_mm=surface)
     except (RulesError, OSError, ValueError) as exc:
@@ -297,6 +337,8 @@ def _sim_whole_games(settings: Settings, seed: int, games: int = 1) -> SimGame:
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
     zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
+    from tablesim.scenes import chain_games, sim_whole_game  # noqa: PLC0415 - not for a camera
+
     try:
         played = [
             sim_whole_game(

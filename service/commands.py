@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from mqttweb.envelope import parse_ts
+
 MAX_PAYLOAD_BYTES = 16 * 1024
 MAX_ID_LENGTH = 128
 MAX_SEAT = 9
@@ -37,6 +39,9 @@ class Action(enum.StrEnum):
     END_HAND = "end_hand"
     RENAME = "rename"
     REDEAL = "redeal"
+    SNAPSHOT = "snapshot"
+    CALIBRATE = "calibrate"
+    ENROL = "enrol"
 
 
 class CommandError(ValueError):
@@ -65,6 +70,12 @@ class Command:
             out[f.metadata.get("json", f.name)] = list(value) if isinstance(value, tuple) else value
         return out
 
+    def as_input(self) -> dict[str, Any]:
+        """The command as the journal keeps it: its fields and `"input": <action>`."""
+        body = self.as_dict()
+        del body["id"], body["action"]
+        return body | {"input": self.action.value}
+
 
 @dataclass(frozen=True, kw_only=True)
 class NewGame(Command):
@@ -75,12 +86,25 @@ class NewGame(Command):
     teams: tuple[int, ...] | None = None
     target: int | None = None
     language: str | None = None
+    # A tournament desk's seating (spec/mqtt.md; kept and echoed by `service.seating`):
+    tournament: str | None = None
+    round: int | None = None
+    players: tuple[str, ...] | None = None
+    ends_at: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out = super().as_dict()
         if self.names is not None:
             out["seats"] = out.pop("names")
         return out
+
+    def as_input(self) -> dict[str, Any]:
+        """A new game's input always says `seats` (a number), `names` and `teams`."""
+        body = super().as_input()
+        body["seats"] = self.seats
+        body["names"] = list(self.names) if self.names else None
+        body["teams"] = list(self.teams) if self.teams else None
+        return body
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,7 +163,10 @@ class Count(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Confirm(Command):
+    """Score the hand as the table counted it; after the game, `seat` confirms the result."""
+
     action = Action.CONFIRM
+    seat: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,6 +184,31 @@ class Rename(Command):
 @dataclass(frozen=True, kw_only=True)
 class Redeal(Command):
     action = Action.REDEAL
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotNow(Command):
+    """Publish `camera/snapshot` now (tables with a camera)."""
+
+    action = Action.SNAPSHOT
+
+
+@dataclass(frozen=True, kw_only=True)
+class Calibrate(Command):
+    """Find the four corner markers on the next still frame (tables with a camera)."""
+
+    action = Action.CALIBRATE
+
+
+SETS = ("double-six", "double-nine", "double-twelve")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Enrol(Command):
+    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
+
+    action = Action.ENROL
+    set_name: str | None = field(default=None, metadata={"json": "set"})
 
 
 # -- field checks: each returns the typed value or raises _FieldError with a sentence --------
@@ -220,6 +272,29 @@ def _teams(name: str, value: Any) -> tuple[int, ...]:
     return tuple(_int(name, item, 0, MAX_SEAT, "a team number") for item in value)
 
 
+def _players(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not 2 <= len(value) <= 10:
+        raise _FieldError(f'"{name}" must list 2 to 10 player ids, one per seat.')
+    return tuple(_text(name, item, 64) for item in value)
+
+
+def _ends_at(name: str, value: Any) -> str:
+    try:
+        parse_ts(value if isinstance(value, str) else "")
+    except ValueError:
+        raise _FieldError(
+            f'"{name}" must be a UTC time such as "2026-11-22T04:14:00.123Z", '
+            f"not {json.dumps(value)}."
+        ) from None
+    return str(value)
+
+
+def _set(name: str, value: Any) -> str:
+    if value not in SETS:
+        raise _FieldError(f'"{name}" must be one of {", ".join(map(json.dumps, SETS))}.')
+    return str(value)
+
+
 def _language(name: str, value: Any) -> str:
     if value not in ("en", "es"):
         raise _FieldError(f'"{name}" must be "en" or "es".')
@@ -240,11 +315,20 @@ _FIELDS: dict[str, _Check] = {
     "teams": _teams,
     "target": lambda n, v: _int(n, v, 1, 100000, "a target score"),
     "language": _language,
+    "tournament": lambda n, v: _text(n, v, 80),
+    "round": lambda n, v: _int(n, v, 1, 10000, "a round number"),
+    "players": _players,
+    "ends_at": _ends_at,
+    "set": _set,
 }
 
 # action -> (class, required JSON fields, optional JSON fields)
 _ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] = {
-    Action.NEW_GAME: (NewGame, ("rules", "seats"), ("teams", "target", "language")),
+    Action.NEW_GAME: (
+        NewGame,
+        ("rules", "seats"),
+        ("teams", "target", "language", "tournament", "round", "players", "ends_at"),
+    ),
     Action.NEXT_HAND: (NextHand, (), ()),
     Action.PASS: (Pass, (), ("seat",)),
     Action.DRAW: (Draw, (), ("seat", "count")),
@@ -253,10 +337,13 @@ _ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] =
     Action.UNDO: (Undo, (), ()),
     Action.CORRECT: (Correct, ("tile", "as"), ()),
     Action.COUNT: (Count, ("seat",), ("tiles", "pips")),
-    Action.CONFIRM: (Confirm, (), ()),
+    Action.CONFIRM: (Confirm, (), ("seat",)),
     Action.END_HAND: (EndHand, (), ()),
     Action.RENAME: (Rename, ("seat", "name"), ()),
     Action.REDEAL: (Redeal, (), ()),
+    Action.SNAPSHOT: (SnapshotNow, (), ()),
+    Action.CALIBRATE: (Calibrate, (), ()),
+    Action.ENROL: (Enrol, (), ("set",)),
 }
 
 
@@ -294,8 +381,11 @@ def _action_of(body: Mapping[str, Any], cmd_id: str) -> Action:
     raise CommandError(f"Unknown action {json.dumps(action)}; the actions are: {known}.", cmd_id)
 
 
+_PYTHON_NAMES = {"as": "actual", "set": "set_name"}  # JSON names that are Python keywords
+
+
 def _python_name(json_name: str) -> str:
-    return "actual" if json_name == "as" else json_name
+    return _PYTHON_NAMES.get(json_name, json_name)
 
 
 def parse_command(raw: bytes) -> Command:
@@ -332,10 +422,9 @@ def parse_command(raw: bytes) -> Command:
 def _cross_check(action: Action, values: Mapping[str, Any], cmd_id: str) -> None:
     if action is Action.COUNT and ("tiles" in values) == ("pips" in values):
         raise CommandError('"count" needs either "tiles" or "pips", not both.', cmd_id)
-    if action is Action.NEW_GAME and "teams" in values:
+    if action is Action.NEW_GAME:
         seats = values["seats"]
         n = seats if isinstance(seats, int) else len(seats)
-        if len(values["teams"]) != n:
-            raise CommandError(
-                f'"teams" must give one team number for each of the {n} seats.', cmd_id
-            )
+        for name, what in (("teams", "one team number"), ("players", "one player id")):
+            if name in values and len(values[name]) != n:
+                raise CommandError(f'"{name}" must give {what} for each of the {n} seats.', cmd_id)

@@ -1,10 +1,12 @@
 """Simulated players at a real (emulated) table, for `domino-table demo`.
 
-The players play a full-information game among themselves. Each tile they play is laid
-on the board emulator where a player would lay it (`engine.geometry.Placer`); what the
-table cannot see they say over MQTT, as a phone at the table would: who led, passes,
-draws, going out, and their tiles at the end of a hand. Then they clear the table and
-the next hand starts. The table service referees all of it exactly as a real table.
+The players play a full-information game among themselves at the simulated table
+(`tablesim.table.play_table`, the same loop the simulated camera renders). Each tile
+they lay goes on the board emulator where a player would lay it; what the table cannot
+see they say over MQTT, as a phone at the table would: who led, passes, draws, going
+out, and their tiles at the end of a hand. Then they clear the table and the next hand
+starts. The table service referees all of it exactly as a real table; the players wait
+for it (its published `state`) before going on.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -22,15 +25,16 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine import rulesets
 from engine.game import Game, Mode, Phase
-from engine.geometry import GeometryError, Placer
 from engine.players import GreedyPlayer, Player, RandomPlayer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import TileAt
+from tablesim.table import Action, Clear, Ending, Lay, PlaySurface, Reveal, Say, Step, play_table
 
 log = logging.getLogger(__name__)
 
 SYNC_TIMEOUT_S = 8.0
+State = dict[str, Any]
 
 
 def _at(seen: SeenTile) -> TileAt:
@@ -59,15 +63,17 @@ class SimulatedPlayers:
         self.rules = rulesets.load(rules) if not rules.endswith(".toml") else None
         self.rules_name = rules
         self.seats = seats
-        self.surface = surface
+        self.surface = PlaySurface(surface)
         self.rng = random.Random(seed)
         self.pace = pace
         self.target = target  # None: the rules' own
         self.players: list[Player] = [
             GreedyPlayer(self.rng) if s % 2 == 0 else RandomPlayer(self.rng) for s in range(seats)
         ]
-        self._state: dict[str, Any] = {}
+        self._state: State = {}
         self._changed = threading.Condition()
+        self._on_board: list[SeenTile] = []
+        self._laid = 0  # tiles laid in this hand's layout
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=f"demo-{uuid.uuid4().hex[:8]}"
         )
@@ -98,7 +104,9 @@ class SimulatedPlayers:
             self._state = state
             self._changed.notify_all()
 
-    def _wait(self, test: Any, stop: threading.Event, timeout: float = SYNC_TIMEOUT_S) -> bool:
+    def _wait(
+        self, test: Callable[[State], bool], stop: threading.Event, timeout: float = SYNC_TIMEOUT_S
+    ) -> bool:
         deadline = time.monotonic() + timeout
         with self._changed:
             while not test(self._state):
@@ -134,70 +142,67 @@ class SimulatedPlayers:
             given = {} if self.target is None else {"target": self.target}
             self._say("new_game", rules=self.rules_name, seats=self.seats, **given)
             self._wait(lambda s: s.get("phase") == "lead" and s.get("hand") == 1, stop)
-        while not stop.is_set():
-            if not self._play_hand(game, stop):
+        for step in play_table(game, self.players, self.surface):
+            if stop.is_set():
                 return
-            if game.phase is Phase.OVER:
-                time.sleep(self.pace * 4)
-                return
-            game.next_hand()
-            # The cleared board starts the table's next hand: lay nothing before it has.
+            self._take(step, game, stop)
+        time.sleep(self.pace * 4)  # the game is over: its result on the display a moment
+
+    def _take(self, step: Step, game: Game, stop: threading.Event) -> None:
+        """Do one step at the table: lay on the board, say over MQTT, or clear the board."""
+        match step:
+            case Lay(seen=seen):
+                time.sleep(self.pace)
+                self._place(seen)
+                self._laid += 1
+                laid = self._laid
+                self._wait(lambda s: _layout_size(s) >= laid, stop)
+            case Reveal(tiles=tiles):  # tiles laid in a seat's zone (a surface with zones)
+                for seen in tiles:
+                    self._place(seen)
+            case Say():
+                self._tell(step, stop)
+            case Clear(ending=ending):
+                self._clear(ending, game, stop)
+
+    def _tell(self, say: Say, stop: threading.Event) -> None:
+        """Say what the table cannot see, once it is ready to hear it."""
+        if say.action is Action.LEAD and self._state.get("turn") is not None:
+            return  # the table knows who led
+        if say.action in (Action.DRAW, Action.PASS, Action.OUT, Action.END_HAND):
+            time.sleep(self.pace)  # a turn, or the end of the hand: at the players' pace
+        elif say.action in (Action.COUNT, Action.CONFIRM):
+            self._wait(lambda s: s.get("phase") in ("counting", "hand_over", "over"), stop)
+        elif say.action is Action.REDEAL:
+            log.info("demo: no room left on the table; the hand is dealt again")
+        body = say.body()
+        self._say(body.pop("action"), **body)
+
+    def _clear(self, ending: Ending, game: Game, stop: threading.Event) -> None:
+        """Take every tile off the board; wait for the table to start the next hand."""
+        if ending is not Ending.REDEAL:
+            self._wait(lambda s: s.get("phase") in ("hand_over", "over"), stop)
+            time.sleep(self.pace * 3)
+        for seen in self._on_board:
+            self.board.lift(seen.tile)
+        self._on_board.clear()
+        self._laid = 0
+        if game.phase is not Phase.OVER and self._state.get("phase") != "over":
+            # The cleared board starts the table's next hand: lay nothing before it has
+            # (or the table ended the game itself: a tournament round's clock ran out).
+            hand = game.hand_no
             self._wait(
-                lambda s, n=game.hand_no: s.get("hand") == n and s.get("phase") == "lead", stop
+                lambda s: (
+                    (s.get("hand") == hand and s.get("phase") == "lead") or s.get("phase") == "over"
+                ),
+                stop,
             )
 
-    def _play_hand(self, game: Game, stop: threading.Event) -> bool:
-        placer = Placer(*self.surface)
-        coords: list[SeenTile] = []
-        while game.phase in (Phase.LEAD, Phase.PLAY) and not stop.is_set():
-            time.sleep(self.pace)
-            seat = game.turn
-            assert seat is not None
-            moves = game.legal_moves()
-            if moves:
-                move = self.players[seat].choose(game, moves)
-                try:
-                    seen = placer.place(game.layout, coords, move.tile, move.end)
-                except GeometryError:
-                    log.info("demo: no room left on the table; the hand is dealt again")
-                    self._say("redeal")
-                    self._clear(coords)
-                    return False
-                lead = not game.layout.nodes
-                game.push(move)
-                coords.append(seen)
-                self.board.place(_at(seen))
-                laid = len(coords)
-                self._wait(lambda s, n=laid: len(s.get("layout", {}).get("tiles", [])) >= n, stop)
-                if lead and self._state.get("turn") is None:
-                    self._say("lead", seat=seat)
-            elif game.can_draw():
-                game.draw()
-                self._say("draw", seat=seat)
-            else:
-                game.push_pass()
-                self._say("pass", seat=seat)
-        self._finish_hand(game, stop)
-        self._clear(coords)
-        return True
+    def _place(self, seen: SeenTile) -> None:
+        self.board.place(_at(seen))
+        self._on_board.append(seen)
 
-    def _finish_hand(self, game: Game, stop: threading.Event) -> None:
-        """Say what the table cannot see at the end of a hand: going out, the tiles left."""
-        time.sleep(self.pace)
-        record = game.history[-1] if game.history else None
-        if record is None:
-            return  # the game ended mid-hand (a target reached at once)
-        if self._state.get("phase") == "play" and record.winner is not None:
-            self._say("out", seat=record.winner)
-        self._wait(lambda s: s.get("phase") in ("counting", "hand_over", "over"), stop)
-        if self._state.get("phase") == "counting":
-            assert game.hands is not None
-            for seat, hand in enumerate(game.hands):
-                if hand or seat != game.out_seat:
-                    self._say("count", seat=seat, tiles=[t.text for t in hand])
-            self._wait(lambda s: s.get("phase") in ("hand_over", "over"), stop)
-        time.sleep(self.pace * 3)
 
-    def _clear(self, coords: list[SeenTile]) -> None:
-        for seen in coords:
-            self.board.lift(seen.tile)
+def _layout_size(state: State) -> int:
+    layout = state.get("layout") or {}
+    return len(layout.get("tiles", []))

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from service.payloads import stamp
+from mqttweb.envelope import stamp
 
 log = logging.getLogger(__name__)
 
@@ -162,12 +162,22 @@ class Journal:
         *,
         reply: Mapping[str, Any] | None = None,
     ) -> list[int]:
+        """Store an input and its events (and a command's reply); their seqs, in order."""
+        return [event.seq for event in self.record(inputs, events, reply=reply)]
+
+    def record(
+        self,
+        inputs: Mapping[str, Any] | None,
+        events: Sequence[tuple[str, Mapping[str, Any]]],
+        *,
+        reply: Mapping[str, Any] | None = None,
+    ) -> list[JournalEvent]:
         """Store an input and its events (and a command's reply) in one transaction.
 
         Each event gets the next seq and is stamped (`v`, `table`, `ts`, `seq`); the
-        seqs are returned in order. `reply`, a stamped reply payload with an `id`, is
-        stored for dedupe in the same transaction, so a command is never applied twice
-        even if the process dies before publishing the reply.
+        events are returned as stored, in order. `reply`, a stamped reply payload with
+        an `id`, is stored for dedupe in the same transaction, so a command is never
+        applied twice even if the process dies before publishing the reply.
         """
         with self._transaction() as db:
             input_id = None
@@ -186,7 +196,7 @@ class Journal:
             db.execute("UPDATE counters SET value=? WHERE name='seq'", (last + len(events),))
             if reply is not None:
                 self._store_reply(db, str(reply["id"]), reply)
-        return seqs
+        return [_event((seq, kind, text)) for seq, _, kind, text in rows]
 
     def event(self, seq: int) -> JournalEvent | None:
         """The stored event with that seq, or None."""

@@ -1,7 +1,10 @@
-"""Home Assistant discovery: one retained config per seat's score and one for the alert.
+"""Home Assistant discovery: one retained config per seat's score, one for the alert,
+and on a table with a camera an MQTT camera showing `camera/snapshot`.
 
-The sensors read `<prefix>/state` with value templates and are available while
+The sensors read `<prefix>/state` with value templates; every entity is available while
 `<prefix>/status` says `online`, so the table shows up in Home Assistant with no YAML.
+On a table without a camera, the camera's config is published empty (which removes an
+entity left from when it had one).
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ def alert_config_topic(table_id: str) -> str:
     return f"{DISCOVERY_PREFIX}/sensor/{table_id}_alert/config"
 
 
-def _common(table_id: str, topics: Topics) -> dict[str, Any]:
+def camera_config_topic(table_id: str) -> str:
+    return f"{DISCOVERY_PREFIX}/camera/{table_id}_camera/config"
+
+
+def _device(table_id: str, topics: Topics) -> dict[str, Any]:
     return {
-        "state_topic": topics.state,
         "availability_topic": topics.status,
         "payload_available": "online",
         "payload_not_available": "offline",
@@ -34,6 +40,10 @@ def _common(table_id: str, topics: Topics) -> dict[str, Any]:
             "model": "Smart domino table",
         },
     }
+
+
+def _common(table_id: str, topics: Topics) -> dict[str, Any]:
+    return {"state_topic": topics.state} | _device(table_id, topics)
 
 
 def seat_config(table_id: str, topics: Topics, seat: int) -> dict[str, Any]:
@@ -65,10 +75,23 @@ def alert_config(table_id: str, topics: Topics) -> dict[str, Any]:
     }
 
 
+def camera_config(table_id: str, topics: Topics) -> dict[str, Any]:
+    """The config of the camera entity: the latest snapshot (raw JPEG bytes)."""
+    return _device(table_id, topics) | {
+        "name": "Camera",
+        "unique_id": f"domino_table_{table_id}_camera",
+        "object_id": f"{table_id}_camera",
+        "topic": topics.camera_snapshot,
+        "icon": "mdi:cctv",
+    }
+
+
 def discovery_messages(
-    table_id: str, topics: Topics, seats: int
+    table_id: str, topics: Topics, seats: int, camera: bool = False
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Every config to publish (retained) for a table with `seats` seats."""
+    """Every config to publish (retained) for a table with `seats` seats; an empty config
+    removes an entity (the camera's, on a table without one)."""
     out = [(seat_config_topic(table_id, n), seat_config(table_id, topics, n)) for n in range(seats)]
     out.append((alert_config_topic(table_id), alert_config(table_id, topics)))
+    out.append((camera_config_topic(table_id), camera_config(table_id, topics) if camera else {}))
     return out

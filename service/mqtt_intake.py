@@ -82,7 +82,9 @@ class CommandIntake:
             return []
         return None
 
-    def answer(self, cmd_id: str, ok: bool, error: str | None = None) -> list[Reply]:
+    def answer(
+        self, cmd_id: str, ok: bool, error: str | None = None, detail: Reply | None = None
+    ) -> list[Reply]:
         """The service's answer to a command; returns it once per time it was received.
 
         When the journal already holds a reply for `cmd_id` (the service stored it with
@@ -91,7 +93,7 @@ class CommandIntake:
         with self._lock:
             reply = self._journal.get_reply(cmd_id) if cmd_id else None
             if reply is None:
-                reply = self._store(reply_payload(self._table, cmd_id, ok, error))
+                reply = self._store(reply_payload(self._table, cmd_id, ok, error, detail))
             times = self._waiting.pop(cmd_id, 1)
         return [reply] * times
 

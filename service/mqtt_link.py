@@ -35,12 +35,13 @@ from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from config.settings import MqttSettings
+from mqttweb.envelope import encode, stamp
 from service.commands import Command
 from service.journal import Journal, JournalError
 from service.mqtt_discovery import discovery_messages, seat_config_topic
 from service.mqtt_intake import CommandIntake
 from service.mqtt_topics import HA_STATUS, Topics
-from service.payloads import encode, reply_payload, stamp
+from service.payloads import reply_payload
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ class MqttLink:
         state: Callable[[], Mapping[str, Any] | None],
         on_command: Callable[[Command], None],
         seats: int = 4,
+        camera: bool = False,
         replay_window: int = REPLAY_WINDOW,
         client_factory: ClientFactory = _default_client,
     ) -> None:
@@ -128,6 +130,8 @@ class MqttLink:
         self._state = state
         self._intake = CommandIntake(table_id, journal, on_command)
         self._seats = seats
+        self._camera = camera  # Home Assistant: a camera entity
+        self._retained: dict[str, tuple[bytes, int]] = {}  # camera topics: sent again on connect
         self._discovered = 0  # seat configs published so far
         self._pub_lock = threading.RLock()
         self._acks = _Acks()
@@ -216,10 +220,16 @@ class MqttLink:
     # -- publishing ---------------------------------------------------------------------
 
     def _publish(
-        self, topic: str, payload: bytes | str, *, retain: bool, seq: int | None = None
+        self,
+        topic: str,
+        payload: bytes | str,
+        *,
+        retain: bool,
+        seq: int | None = None,
+        qos: int = QOS,
     ) -> None:
         """Hand one message to paho (call with `_pub_lock` held)."""
-        info = self._client.publish(topic, payload, qos=QOS, retain=retain)
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
             log.debug("mqtt: %s not sent now (%s)", topic, mqtt.error_string(info.rc))
         if self._acks.sent(info, seq) and seq is not None:
@@ -262,9 +272,23 @@ class MqttLink:
             else:
                 self._unsent_results[topic] = result
 
-    def reply(self, cmd_id: str, ok: bool, error: str | None = None) -> dict[str, Any]:
+    def publish_retained(self, topic: str, payload: bytes, qos: int = QOS) -> None:
+        """Publish `payload` retained on `topic` (the camera's status and snapshot); the
+        latest of each is published again on every reconnect."""
+        with self._pub_lock:
+            self._retained[topic] = (payload, qos)
+            if self._connected.is_set():
+                self._publish(topic, payload, retain=True, qos=qos)
+
+    def reply(
+        self,
+        cmd_id: str,
+        ok: bool,
+        error: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """The service's answer to a command: stored, then published on `<prefix>/cmd/reply`."""
-        replies = self._intake.answer(cmd_id, ok, error)
+        replies = self._intake.answer(cmd_id, ok, error, detail)
         self._publish_replies(replies)
         return replies[0]
 
@@ -285,8 +309,9 @@ class MqttLink:
     def _publish_discovery(self) -> None:
         if not self.settings.discovery:
             return
-        for topic, config in discovery_messages(self.table_id, self.topics, self._seats):
-            self._publish(topic, encode(config), retain=True)
+        messages = discovery_messages(self.table_id, self.topics, self._seats, self._camera)
+        for topic, config in messages:
+            self._publish(topic, encode(config) if config else b"", retain=True)
         for seat in range(self._seats, self._discovered):  # seats that went away
             self._publish(seat_config_topic(self.table_id, seat), b"", retain=True)
         self._discovered = self._seats
@@ -351,6 +376,8 @@ class MqttLink:
         for topic, result in self._unsent_results.items():
             self._publish(topic, encode(result), retain=True)
         self._unsent_results.clear()
+        for topic, (payload, qos) in self._retained.items():
+            self._publish(topic, payload, retain=True, qos=qos)
         self._publish_discovery()
 
     @_guarded

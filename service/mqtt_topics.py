@@ -38,6 +38,14 @@ class Topics:
     def cmd_reply(self) -> str:
         return f"{self.prefix}/cmd/reply"
 
+    @property
+    def camera_status(self) -> str:
+        return f"{self.prefix}/camera/status"
+
+    @property
+    def camera_snapshot(self) -> str:
+        return f"{self.prefix}/camera/snapshot"
+
     def event(self, kind: str) -> str:
         return f"{self.prefix}/event/{topic_level(kind)}"
 

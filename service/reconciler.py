@@ -32,26 +32,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Judgement, Reason
-from engine.game import Game, Phase, Target
+from engine.game import DrawInput, Game, Phase, PlayInput, Target
 from engine.geometry import DEFAULT_TOLERANCE_MM, TileSize, touching
 from engine.layout import JoinProblem, Layout, OpenEnd
-from engine.messages import message
+from engine.messages import Case, Key, message
 from engine.surface import SeenTile, Snapshot
 from engine.tiles import Tile
 
 log = logging.getLogger(__name__)
-
-TILE_LIFTED = "TILE_LIFTED"
-UNREADABLE = "UNREADABLE"
-_UNREAD_TEXT = {
-    "en": "{tile} is not read where it lies, with a tile against it: straighten it.",
-    "es": "No se lee {tile} donde está, con otra ficha junto a ella: enderécela.",
-}
-_LIFTED_TEXT = {
-    "en": "{tile} was lifted from the layout: put it back where it was.",
-    "es": "Se levantó {tile} de la mesa: vuelva a ponerla donde estaba.",
-}
 
 
 # --- outcomes ---------------------------------------------------------------------------------
@@ -68,28 +58,25 @@ class Accepted:
 class Alert:
     """An illegal position that stayed for the grace time; it stands until `Resolved`.
 
-    `code` is the spec's alert code; `reason` the engine's, when the engine judged it
-    (None for TILE_LIFTED, which only the reconciler sees); `seat` the turn seat.
+    `reason` is the engine's, when the engine judged it (None for what only the
+    reconciler sees: TILE_LIFTED, UNREADABLE); `seat` the turn seat.
     """
 
-    code: str
+    code: AlertCode
     tile: Tile | None
     coords: Coords | None
     message: str
     seat: int | None = None
     reason: Reason | None = None
-    warning: bool = False  # not an offence: the source cannot be sure (UNREADABLE)
 
     @property
     def key(self) -> str:
         """What names this alert in `Resolved`: its code and tile (`NO_MATCH:5-3`)."""
-        return f"{self.code}:{self.tile}" if self.tile is not None else self.code
+        return f"{self.code}:{self.tile}" if self.tile is not None else self.code.value
 
     @property
-    def severity(self) -> str:
-        if self.warning:
-            return "warning"
-        return self.reason.severity if self.reason is not None else "illegal"
+    def severity(self) -> Severity:
+        return self.reason.severity if self.reason is not None else self.code.severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,16 +142,12 @@ def _half_gap(placed: SeenTile, seen: SeenTile) -> float:
 
 
 def _last_input_is_play(game: Game, tile: Tile) -> bool:
-    """Whether `game.undo()` would take back the play of `tile` (not a later pass).
-
-    The engine has no public view of its journal yet: this reads it (see the report
-    in docs/reconciler.md); draws are skipped, as `undo` skips them.
-    """
-    journal: Sequence[object] = getattr(game, "_journal", ())
-    for action in reversed(journal):
-        if hasattr(action, "tiles") and not hasattr(action, "ref"):
-            continue  # a draw
-        return getattr(action, "tile", None) is tile
+    """Whether `game.undo()` would take back the play of `tile` (not a later pass);
+    draws are skipped, as `undo` skips them."""
+    for action in reversed(game.hand_inputs()):
+        if isinstance(action, DrawInput):
+            continue
+        return isinstance(action, PlayInput) and action.tile is tile
     return False
 
 
@@ -373,7 +356,7 @@ class Reconciler:
         return False
 
     def _unread(self, node: int) -> Alert:
-        return self._about_node(node, UNREADABLE, _UNREAD_TEXT, warning=True)
+        return self._about_node(node, AlertCode.UNREADABLE, Case.UNREAD_TILE)
 
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
         """Whether another tile lies just where `tile` lay: a misreading (to be corrected
@@ -544,18 +527,16 @@ class Reconciler:
         )
 
     def _lifted(self, node: int) -> Alert:
-        return self._about_node(node, TILE_LIFTED, _LIFTED_TEXT)
+        return self._about_node(node, AlertCode.TILE_LIFTED, AlertCode.TILE_LIFTED)
 
-    def _about_node(
-        self, node: int, code: str, texts: dict[str, str], *, warning: bool = False
-    ) -> Alert:
+    def _about_node(self, node: int, code: AlertCode, saying: Key) -> Alert:
         """An alert about a layout tile, where it was last seen, in the table's language."""
         game = self.game
         tile = game.layout.nodes[node].tile
         placed = self._placed.get(tile)
-        text = texts.get(game.language, texts["en"]).format(tile=tile)
+        text = message(saying, game.language, tile=tile)
         at = coords_of(placed) if placed is not None else None
-        return Alert(code, tile, at, text, warning=warning)
+        return Alert(code, tile, at, text)
 
     # --- the grace timer and the standing alert ------------------------------------------------
 

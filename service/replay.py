@@ -3,8 +3,9 @@
 Input is JSON lines (see docs/replay.md): a header `{"rules": "walnut", "seats": 4}`
 (optional `target`, `names`, `teams`, `language`), then one input per line. Output is
 one JSON line per resulting event, the `event/<kind>` payload of spec/mqtt.md with
-`"type": "<kind>"`. An illegal input yields an `alert` and changes nothing; a malformed
-line yields an error naming its line number, and the replay goes on.
+`"type": "<kind>"`. An illegal input yields an `alert` (its output marked `refused`) and
+changes nothing; a malformed line yields an error naming its line number, and the
+replay goes on. Blank lines and lines starting with `#` (comments) are skipped.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from engine.game import Game, Mode, Phase, Target
 from engine.layout import EdgeKind
 from engine.rules import Rules, RulesError
 from engine.tiles import Tile, TileError
-from service.game_events import Numbering
+from service.payloads import Numbering
 
 
 class ReplayError(ValueError):
@@ -35,6 +36,7 @@ class Output:
     line: int
     payload: dict[str, Any] | None = None
     error: str | None = None
+    refused: bool = False  # the alert of an input the game refused
 
 
 def _int(obj: Mapping[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -47,7 +49,10 @@ def _int(obj: Mapping[str, Any], key: str, *, optional: bool = False) -> int | N
 
 
 def _tile(obj: Mapping[str, Any], key: str) -> Tile:
-    value = obj.get(key)
+    return _parse_tile(obj.get(key), key)
+
+
+def _parse_tile(value: Any, key: str) -> Tile:
     if not isinstance(value, str):
         raise ReplayError(f'"{key}" must be a tile like "6-4", not {json.dumps(value)}')
     try:
@@ -69,13 +74,30 @@ def _target(obj: Mapping[str, Any]) -> Target | None:
     )
 
 
-def _counts(obj: Mapping[str, Any]) -> list[int | None]:
-    value = obj.get("count")
+def _counts(obj: Mapping[str, Any], seats: int) -> list[int | None]:
+    value = obj.get("count", [None] * seats)
     if not isinstance(value, list) or not all(
         v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in value
     ):
         raise ReplayError('"count" must be a list of pip counts, one per seat')
     return list(value)
+
+
+def _shown(obj: Mapping[str, Any]) -> list[list[Tile] | None] | None:
+    """`tiles`: per seat the tiles it shows, or null for a seat that gives only pips."""
+    value = obj.get("tiles")
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(v is None or isinstance(v, list) for v in value):
+        raise ReplayError('"tiles" must be a list, per seat, of the tiles it shows (or null)')
+    return [None if seat is None else [_parse_tile(t, "tiles") for t in seat] for seat in value]
+
+
+def _flag(obj: Mapping[str, Any], key: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise ReplayError(f'"{key}" must be true or false, not {json.dumps(value)}')
+    return value
 
 
 def _play(game: Game, obj: Mapping[str, Any]) -> Judgement:
@@ -101,18 +123,30 @@ def _lead(game: Game, obj: Mapping[str, Any]) -> Judgement:
 
 
 def _count(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    return game.count(_counts(obj))
+    """`count` (pips), `tiles` or both; `out` or `blocked` beside them says how it ended."""
+    out = _int(obj, "out", optional=True)
+    pips = _counts(obj, game.seats)
+    return game.count(pips, _shown(obj), out=out, blocked=_flag(obj, "blocked"))
 
 
-# Each input line is recognised by the key it carries.
+def _blocked(game: Game, obj: Mapping[str, Any]) -> Judgement:
+    if not _flag(obj, "blocked"):
+        raise ReplayError('"blocked" ends a hand: write {"blocked": true}')
+    return game.end_hand()
+
+
+# Each input line is recognised by the first of these keys it carries (a count's `out`
+# or `blocked` belongs to the count).
 _HANDLERS: dict[str, Callable[[Game, Mapping[str, Any]], Judgement]] = {
     "play": _play,
     "pass": _pass,
     "draw": _draw,
     "lead": _lead,
-    "out": lambda g, o: g.declare_out(_int(o, "out") or 0),
-    "end_hand": lambda g, o: g.end_hand(),
     "count": _count,
+    "tiles": _count,
+    "out": lambda g, o: g.declare_out(_int(o, "out") or 0),
+    "blocked": _blocked,
+    "end_hand": lambda g, o: g.end_hand(),
     "undo": lambda g, o: g.undo(),
     "next_hand": lambda g, o: g.next_hand(),
     "redeal": lambda g, o: g.redeal(),
@@ -164,14 +198,14 @@ def replay(
     game: Game | None = None
     numbering = Numbering(table, game_id)
 
-    def emit(line: int, events: Iterable[Event]) -> Iterator[Output]:
+    def emit(line: int, events: Iterable[Event], *, refused: bool = False) -> Iterator[Output]:
         for event in events:
             body = numbering.payload(event, now)
-            yield Output(line, {"type": event.kind, **body})
+            yield Output(line, {"type": event.kind, **body}, refused=refused)
 
     for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue  # blank lines and comments
         try:
             obj = json.loads(text)
             if not isinstance(obj, dict):
@@ -184,7 +218,7 @@ def replay(
             if key is None:
                 raise ReplayError(f"no input recognised; use one of: {', '.join(_HANDLERS)}")
             judgement = _HANDLERS[key](game, obj)
-            yield from emit(number, judgement.events)
+            yield from emit(number, judgement.events, refused=not judgement.ok)
         except json.JSONDecodeError as exc:
             yield Output(number, error=f"line {number}: not JSON: {exc.msg}")
         except ReplayError as exc:

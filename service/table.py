@@ -3,9 +3,10 @@
 `TableCore` is the one place where the game changes. It takes commands (from MQTT,
 the panel or the display, all as `service.commands` values), settled snapshots of the
 surface (through the reconciler) and the sources' status; every change is written to the
-journal (inputs and the events they made, each event with the next `seq`) before
-listeners hear of it. Not thread-safe by design: the service's worker thread is its
-only caller (see `service.app`).
+journal (inputs and the events they made, each event with the next `seq`, as payloads
+made by `service.payloads`) before its typed events go out on the core's `bus` to the
+subscribers (see `service.table_events` for what and in which order). Not thread-safe
+by design: the service's worker thread is its only caller (see `service.app`).
 
 After a crash the game is rebuilt by replaying the journal's inputs through a fresh
 engine: nothing but the journal is needed.
@@ -16,13 +17,23 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from engine import rulesets
-from engine.events import AlertEvent, Coords, Event, GameEvent, Judgement, Reason, UndoEvent
+from engine.alerts import AlertCode, Severity
+from engine.events import (
+    AlertEvent,
+    Coords,
+    Event,
+    GameEvent,
+    Judgement,
+    PlayEvent,
+    Reason,
+    UndoEvent,
+)
 from engine.game import Game, Mode, Phase, PlayInput, Target
 from engine.geometry import GeometryError, TileSize, edge_positions
 from engine.layout import Edge, EdgeKind, OpenEnd
@@ -31,11 +42,11 @@ from engine.rules import Rules, RulesError
 from engine.surface import Snapshot
 from engine.tiles import Tile, TileError
 from service import commands as cmd
-from service.journal import Journal
-from service.payloads import utc_ts
+from service.bus import Bus
+from service.journal import Journal, JournalEvent
+from service.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
 from service.reconciler import (
     Accepted,
-    Alert,
     Cleared,
     Outcome,
     Reconciler,
@@ -43,9 +54,23 @@ from service.reconciler import (
     SeatZone,
     ZoneCounts,
 )
+from service.reconciler import Alert as Problem
+from service.seating import ConfirmError, SeatedGame
+from service.table_events import (
+    Alert,
+    AlertRaised,
+    AlertResolved,
+    GameOver,
+    Recorded,
+    ResultConfirmed,
+    Spot,
+    StateChanged,
+    TableEvent,
+)
 
 log = logging.getLogger(__name__)
 
+_OFFLINE = {"board": AlertCode.BOARD_OFFLINE, "camera": AlertCode.CAMERA_OFFLINE}
 SIDES: dict[int, tuple[str, ...]] = {
     2: ("bottom", "top"),
     3: ("bottom", "left", "right"),
@@ -69,35 +94,25 @@ class TableConfig:
     grace_s: float = 1.5
 
 
-@dataclass(frozen=True)
-class Published:
-    """What listeners hear after each change: the new events' seqs and the state."""
-
-    seqs: tuple[int, ...]
-    state: dict[str, Any]
-    result: dict[str, Any] | None = None  # the `game` event that ended a game
-
-
 @dataclass
 class _Standing:
-    """An alert that stands until resolved; `key` says what resolves it."""
+    """An alert that stands until resolved, and its `alert` event once stored."""
 
-    key: str
-    payload: dict[str, Any]
+    alert: Alert
+    raised: JournalEvent | None = None
+
+    def shown(self) -> dict[str, Any]:
+        """The alert as the state lists it: as published (never published: as made)."""
+        return self.raised.payload if self.raised is not None else alert_payload(self.alert)
 
 
 class CommandRefused(Exception):  # noqa: N818 - a refusal, not an error of ours
     """A command that cannot be applied now; its message is the reply's `error`."""
 
 
-@dataclass
-class _Numbers:
-    """ref (the engine's number of a play or pass) -> seq of its event."""
-
-    ref_seq: dict[int, int] = field(default_factory=dict)
-
-
 class TableCore:
+    """One table's game, journal and alerts; subscribers hear every change on `bus`."""
+
     def __init__(
         self,
         config: TableConfig,
@@ -105,22 +120,24 @@ class TableCore:
         find_rules: Callable[[str], Rules],
         *,
         clock: Callable[[], float] = time.monotonic,
+        bus: Bus | None = None,
     ) -> None:
         self.config = config
         self.journal = journal
         self.find_rules = find_rules
         self.clock = clock
+        self.bus = bus if bus is not None else Bus()
+        self.outbox = Outbox(journal)
         self.game: Game | None = None
         self.game_id = ""
-        self.listeners: list[Callable[[Published], None]] = []
-        self._numbers = _Numbers()
         self._standing: list[_Standing] = []
         self._last: dict[str, Any] | None = None
-        self._pending_counts: dict[int, int] = {}
+        self._pending_counts: dict[int, tuple[int | None, list[Tile] | None]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
         self.reconciler: Reconciler | None = None
         self._zone_counts: ZoneCounts | None = None
+        self.seated = SeatedGame()  # a desk's seating, the round's clock, confirmations
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -141,6 +158,8 @@ class TableCore:
                 len(inputs),
                 self.journal.last_seq(),
             )
+            self.bus.publish(self._state_changed())
+            self._publish_confirmed()  # a confirmation replayed: its result again
             return
         c = self.config
         body = {
@@ -158,61 +177,57 @@ class TableCore:
         try:
             for item in inputs:
                 events = self._apply(item.body)
-                self._renumber(events, item.seqs)
+                stored = [self.journal.event(s) for s in item.seqs]
+                self.outbox.renumber(events, stored)
+                self.seated.recall(stored)
         finally:
             self._replaying = False
-        self._lead_alert(publish=False)
+        self._lead_alert()
         last = self.journal.event(self.journal.last_seq())
         self._last = last.payload if last is not None else None
-
-    def _renumber(self, events: Sequence[Event], seqs: Sequence[int]) -> None:
-        """Pair replayed plays and passes with the seqs their events were stored under."""
-        stored = [self.journal.event(s) for s in seqs]
-        stored_refs = [e.seq for e in stored if e is not None and e.kind in ("play", "pass")]
-        refs = [e.ref for e in events if e.kind in ("play", "pass")]  # type: ignore[union-attr]
-        for ref, seq in zip(refs, stored_refs, strict=False):
-            self._numbers.ref_seq[ref] = seq
 
     # --- reading ---------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
         """The `state` payload of spec/mqtt.md (without the envelope's `v`/`table`/`ts`)."""
         game = self._require_game()
-        summary = game.summary()
-        sides = SIDES.get(game.seats, ())
-        for seat in summary["seats"]:
-            seat["side"] = sides[seat["seat"]] if sides else None
-        self._locate_ends(game, summary["layout"]["open_ends"])
-        width, height = self.config.surface
-        return {
-            "seq": self.journal.last_seq(),
-            "game_id": self.game_id,
-            **summary,
-            "surface": {"width_mm": width, "height_mm": height},
-            "alerts": [s.payload for s in self._standing],
-            "last": self._last,
-            "language": game.language,
-            "sources": dict(self._sources),
-            "zone_counts": list(self._zone_counts.pips) if self._zone_counts else None,
-        }
+        payload = state_payload(
+            game,
+            seq=self.journal.last_seq(),
+            game_id=self.game_id,
+            sides=SIDES.get(game.seats, ()),
+            ends_at=self._ends_at(game),
+            surface=self.config.surface,
+            alerts=[s.shown() for s in self._standing],
+            last=self._last,
+            sources=self._sources,
+            zone_counts=self._zone_counts.pips if self._zone_counts is not None else None,
+        )
+        return payload | self.seated.state_fields(game)
 
-    def _locate_ends(self, game: Game, open_ends: list[dict[str, Any]]) -> None:
-        """Give each open end its `x, y` (mm): where the next tile joins, when known."""
+    def _state_changed(self) -> StateChanged:
+        game = self._require_game()
+        standing = tuple(s.alert for s in self._standing)
+        return StateChanged(self.state(), game.phase, game.turn, game.seats, standing)
+
+    def _ends_at(self, game: Game) -> list[tuple[int, int] | None]:
+        """Where each open end takes its next tile (mm), when the tiles' places are known."""
         placed = self.reconciler.placed() if self.reconciler is not None else []
         layout = game.layout
         if not layout.nodes or any(p is None for p in placed) or len(placed) < len(layout.nodes):
-            return
+            return []
         length, width = self.config.tile_mm
         try:
             edges = edge_positions(
                 layout, [p for p in placed if p is not None], TileSize(length, width)
             )
         except GeometryError:
-            return
-        for end, entry in zip(layout.ends, open_ends, strict=True):
+            return []
+        out: list[tuple[int, int] | None] = []
+        for end in layout.ends:
             at = next((e for e in edges[end.node] if e.edge is end.edge), None)
-            if at is not None:
-                entry["x"], entry["y"] = round(at.x), round(at.y)
+            out.append((round(at.x), round(at.y)) if at is not None else None)
+        return out
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -223,7 +238,7 @@ class TableCore:
 
     def command(self, command: cmd.Command) -> str | None:
         """Apply a command; None when done, else the reason it was refused (nothing changed)."""
-        body = _command_input(command)
+        body = command.as_input()
         try:
             self._allowed(body)
             events = self._apply(body)
@@ -303,6 +318,7 @@ class TableCore:
         if not body.get("game_id"):
             body["game_id"] = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
         self.game_id = str(body["game_id"])
+        self.seated.begin(body)
         self._standing = []
         self._pending_counts = {}
         return list(game.start())
@@ -315,62 +331,64 @@ class TableCore:
             self._outcomes(self.reconciler.observe(snapshot))
 
     def tick(self) -> None:
-        """Time passes: a pending alert's grace time may run out."""
+        """Time passes: a pending alert's grace time may run out, the round's clock too."""
         if self.reconciler is not None:
             self._outcomes(self.reconciler.tick())
+        if self.game is not None and self.seated.time_is_up(self.game):
+            body = self.seated.time_input()
+            self._commit(body, self._apply(body))
 
     def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
+        for outcome in outcomes:
+            _ON_OUTCOME[type(outcome)](self, outcome)
+
+    def _accepted(self, outcome: Accepted) -> None:
         game = self._require_game()
         inputs = {a.ref: a for a in game.hand_inputs() if isinstance(a, PlayInput)}
-        for outcome in outcomes:
-            if isinstance(outcome, Accepted):
-                self._accepted(outcome, inputs)
-            elif isinstance(outcome, Alert):
-                where = outcome.coords.fields() if outcome.coords is not None else {}
-                self.raise_alert(
-                    outcome.key,
-                    outcome.code,
-                    outcome.severity,
-                    outcome.message,
-                    seat=outcome.seat,
-                    tile=str(outcome.tile) if outcome.tile is not None else None,
-                    **where,
-                )
-            elif isinstance(outcome, Resolved):
-                self.resolve_alert(outcome.key)
-            elif isinstance(outcome, ZoneCounts):
-                self._zone_counts = outcome
-                self._commit(None, [])
-            elif isinstance(outcome, Cleared) and game.phase is Phase.HAND_OVER:
-                body = {"input": "next_hand"}
-                self._commit(body, self._apply(body))
-
-    def _accepted(self, outcome: Accepted, inputs: Mapping[int, PlayInput]) -> None:
         events = outcome.judgement.events
         body: dict[str, Any] | None = None
         for event in events:
-            if event.kind == "play":
-                action = inputs.get(event.ref)  # type: ignore[union-attr]
-                body = play_input(action) if action is not None else None
-            elif event.kind == "undo":
-                body = {"input": "undo"}
+            journaled = _JOURNALED.get(type(event))
+            if journaled is not None:
+                body = journaled(event, inputs)
         if body is None:
             log.warning("table: an accepted input could not be journaled: %s", events)
         self._commit(body, events)
+
+    def _problem(self, problem: Problem) -> None:
+        tile = str(problem.tile) if problem.tile is not None else None
+        self.raise_alert(
+            problem.key,
+            problem.code,
+            problem.severity,
+            problem.message,
+            seat=problem.seat,
+            tile=tile,
+            at=problem.coords,
+        )
+
+    def _resolved(self, resolved: Resolved) -> None:
+        self.resolve_alert(resolved.key)
+
+    def _counted(self, counts: ZoneCounts) -> None:
+        self._zone_counts = counts
+        self._commit(None, [])
+
+    def _cleared(self, cleared: Cleared) -> None:
+        if self._require_game().phase is Phase.HAND_OVER:
+            body = {"input": "next_hand"}
+            self._commit(body, self._apply(body))
 
     def source_status(self, source: str, online: bool, detail: str = "") -> None:
         """The board or the camera went offline or came back: a standing fault alert."""
         if self._sources.get(source) == online:
             return
         self._sources[source] = online
-        code = "BOARD_OFFLINE" if source == "board" else "CAMERA_OFFLINE"
+        code = _OFFLINE[source]
         key = f"source:{source}"
         if not online:
-            text = {
-                "en": f"The {source} is offline: plays are not seen. {detail}".strip(),
-                "es": f"El {'tablero' if source == 'board' else 'cámara'} no responde.",
-            }
-            self.raise_alert(key, code, "fault", text.get(self._language(), text["en"]))
+            text = message(code, self._language(), detail=detail)
+            self.raise_alert(key, code, code.severity, text)
         else:
             self.resolve_alert(key)
 
@@ -382,89 +400,33 @@ class TableCore:
     def raise_alert(
         self,
         key: str,
-        code: str,
-        severity: str,
+        code: AlertCode,
+        severity: Severity,
         text: str,
-        **where: Any,
+        *,
+        seat: int | None = None,
+        tile: str | None = None,
+        at: Coords | Spot | None = None,
     ) -> None:
         """Publish an alert that stands until `resolve_alert(key)`."""
-        if any(s.key == key for s in self._standing):
+        if any(s.alert.key == key for s in self._standing):
             return
-        payload: dict[str, Any] = {
-            "code": code,
-            "severity": severity,
-            "message": text,
-            "resolved": False,
-            "id": f"{code.lower()}-{self.journal.last_seq() + 1}",
-            **{k: v for k, v in where.items() if v is not None},
-        }
-        self._standing.append(_Standing(key, payload))
-        self._commit(None, [], extra=[("alert", payload)])
+        alert = Alert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
+        self._standing.append(_Standing(alert))
+        self._commit(None, alerts=[AlertRaised(alert)])
 
     def resolve_alert(self, key: str) -> None:
-        found = [s for s in self._standing if s.key == key]
+        found = [s for s in self._standing if s.alert.key == key]
         if not found:
             return
-        self._standing = [s for s in self._standing if s.key != key]
-        extra = [("alert", {**s.payload, "resolved": True}) for s in found]
-        self._commit(None, [], extra=extra)
+        self._standing = [s for s in self._standing if s.alert.key != key]
+        self._commit(None, alerts=[AlertResolved(s.alert, s.raised) for s in found])
 
-    # --- committing ------------------------------------------------------------------------
+    def _new_alert_id(self, code: AlertCode) -> str:
+        """An id for an alert made now: numbered by the seq of the next event stored."""
+        return alert_id(code, self.journal.last_seq() + 1)
 
-    def _commit(
-        self,
-        body: Mapping[str, Any] | None,
-        events: Iterable[Event],
-        *,
-        extra: Sequence[tuple[str, dict[str, Any]]] = (),
-        reply_id: str | None = None,
-    ) -> None:
-        """Journal the input and its events (stamped with seqs), then tell the listeners."""
-        if self._replaying:
-            return
-        events = list(events)
-        payloads = [(e.kind, self._payload(e)) for e in events]
-        payloads.extend(extra)
-        payloads.extend(self._lead_alert(publish=True))
-        for _, payload in payloads:
-            payload.setdefault("game_id", self.game_id)
-        reply = None
-        if reply_id is not None:
-            reply = {"v": 1, "table": self.config.table, "ts": utc_ts(), "id": reply_id}
-            reply |= {"ok": True, "error": None}
-        seqs = self.journal.append(dict(body) if body else None, payloads, reply=reply)
-        for event, seq in zip(events, seqs, strict=False):
-            ref = getattr(event, "ref", 0)
-            if event.kind in ("play", "pass") and ref:
-                self._numbers.ref_seq[ref] = seq
-        result = None
-        for seq in seqs:
-            stored = self.journal.event(seq)
-            if stored is None:
-                continue
-            self._last = stored.payload
-            if stored.kind == "game" and stored.payload["event"] == "over":
-                result = stored.payload
-            if stored.kind == "alert":  # standing alerts are shown as published
-                for standing in self._standing:
-                    if standing.payload["id"] == stored.payload["id"]:
-                        standing.payload = stored.payload
-        published = Published(tuple(seqs), self.state(), result)
-        for listener in self.listeners:
-            listener(published)
-
-    def _payload(self, event: Event) -> dict[str, Any]:
-        body = event.payload()
-        body["game_id"] = self.game_id
-        if isinstance(event, UndoEvent):
-            body["undone"] = self._numbers.ref_seq.get(event.undone, event.undone)
-        if isinstance(event, AlertEvent):
-            body["id"] = f"{event.code.lower()}-{self.journal.last_seq() + 1}"
-        if isinstance(event, GameEvent):
-            body["game_id"] = self.game_id
-        return body
-
-    def _lead_alert(self, *, publish: bool) -> list[tuple[str, dict[str, Any]]]:
+    def _lead_alert(self) -> list[TableEvent]:
         """LEAD_UNKNOWN stands while a lead is down and nobody said who laid it."""
         game = self.game
         waiting = (
@@ -473,38 +435,71 @@ class TableCore:
             and game.turn is None
             and len(game.layout) > 0
         )
-        standing = next((s for s in self._standing if s.key == "lead"), None)
+        standing = next((s for s in self._standing if s.alert.key == "lead"), None)
         if waiting and standing is None and game is not None:
-            text = message(Reason.LEAD_UNKNOWN, self._language())
-            payload = {
-                "code": "LEAD_UNKNOWN",
-                "severity": "warning",
-                "message": text,
-                "resolved": False,
-                "id": f"lead_unknown-{self.journal.last_seq() + 1}",
-                "tile": game.layout.nodes[0].tile.text,
-            }
-            self._standing.append(_Standing("lead", payload))
-            return [("alert", dict(payload))] if publish else []
+            code = AlertCode.LEAD_UNKNOWN
+            text = message(code, self._language())
+            tile = game.layout.nodes[0].tile.text
+            alert = Alert("lead", code, code.severity, text, self._new_alert_id(code), tile=tile)
+            self._standing.append(_Standing(alert))
+            return [AlertRaised(alert)]
         if not waiting and standing is not None:
             self._standing.remove(standing)
-            return [("alert", {**standing.payload, "resolved": True})] if publish else []
+            return [AlertResolved(standing.alert, standing.raised)]
         return []
 
+    # --- committing ------------------------------------------------------------------------
 
-# --- command -> journal input ---------------------------------------------------------------
+    def _commit(
+        self,
+        body: Mapping[str, Any] | None,
+        events: Sequence[Event] = (),
+        *,
+        alerts: Sequence[AlertRaised | AlertResolved] = (),
+        reply_id: str | None = None,
+    ) -> None:
+        """Journal the input and its events (stamped with seqs), then tell the subscribers."""
+        if self._replaying:
+            return
+        told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
+        reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
+        stored = self.outbox.record(
+            body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
+        )
+        self.seated.recall(stored)
+        if stored:
+            self._last = stored[-1].payload
+        raised = {
+            e.alert.id: s for e, s in zip(told, stored, strict=True) if type(e) is AlertRaised
+        }
+        for standing in self._standing:  # standing alerts are shown as published
+            standing.raised = raised.get(standing.alert.id, standing.raised)
+        for event in told:
+            self.bus.publish(event)
+        self.bus.publish(Recorded(tuple(stored)))
+        self.bus.publish(self._state_changed())
+        for event, saved in zip(told, stored, strict=True):
+            if isinstance(event, GameEvent) and event.event == "over":
+                self.bus.publish(GameOver(self.game_id, saved))
+        self._publish_confirmed()
+
+    def _publish_confirmed(self) -> None:
+        confirmed = self.seated.take_confirmed()
+        if confirmed is not None:
+            self.bus.publish(ResultConfirmed(self.game_id, confirmed))
 
 
-def _command_input(command: cmd.Command) -> dict[str, Any]:
-    body = command.as_dict()
-    body.pop("id", None)
-    action = body.pop("action")
-    body["input"] = action
-    if isinstance(command, cmd.NewGame):
-        body["seats"] = command.seats
-        body["names"] = list(command.names) if command.names else None
-        body["teams"] = list(command.teams) if command.teams else None
-    return body
+_ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
+    Accepted: TableCore._accepted,
+    Problem: TableCore._problem,
+    Resolved: TableCore._resolved,
+    ZoneCounts: TableCore._counted,
+    Cleared: TableCore._cleared,
+}
+"""What the core does with each of the reconciler's outcomes."""
+
+
+# --- journal inputs ---------------------------------------------------------------------------
 
 
 def _tile(value: Any) -> Tile:
@@ -528,30 +523,41 @@ def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 
 def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """One seat's count; the hand is scored once every seat has one."""
+    """One seat's count; the hand is scored once every seat has one. Tiles given are
+    the engine's to check (against the pips given, the tiles the seat should hold, its
+    knocks); counts it refuses stay pending, to be corrected seat by seat."""
     seat = int(body["seat"])
     if not 0 <= seat < game.seats:
         raise CommandRefused(f"There is no seat {seat}.")
     if game.phase not in (Phase.PLAY, Phase.COUNTING):
         raise CommandRefused("There is no hand to count now.")
-    if body.get("tiles") is not None:
-        pips = sum(_tile(t).pips for t in body["tiles"])
-    else:
-        pips = int(body["pips"])
-    core._pending_counts[seat] = pips
+    tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
+    pips = int(body["pips"]) if body.get("pips") is not None else None
+    if pips is None and tiles is None:
+        raise CommandRefused("Give the seat's pips or its tiles.")
+    core._pending_counts[seat] = (pips, tiles)
     needed = [s for s in range(game.seats) if s != game.out_seat]
     if any(s not in core._pending_counts for s in needed):
         return Judgement(Reason.OK)
-    counts = [core._pending_counts.get(s, 0) for s in range(game.seats)]
-    core._pending_counts = {}
-    return game.count(counts)
+    given = [core._pending_counts.get(s, (0, None)) for s in range(game.seats)]
+    judged = game.count([p for p, _ in given], [t for _, t in given])
+    if judged.ok:
+        core._pending_counts = {}
+    return judged
 
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """The counts the table made from the seat zones are right: score the hand.
+    """The counts the table made from the seat zones are right: score the hand. After the
+    game: `seat` confirms its result (`service.seating`).
 
     The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
     """
+    if game.phase is Phase.OVER:
+        try:
+            core.seated.confirm(game, _seat_or_turn(body))
+        except ConfirmError as exc:
+            raise CommandRefused(str(exc)) from None
+        return Judgement(Reason.OK)
     if "tiles" not in body:
         counts = core._zone_counts
         if counts is None:
@@ -581,6 +587,7 @@ _HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] 
     "next_hand": lambda c, g, b: g.next_hand(),
     "redeal": lambda c, g, b: g.redeal(),
     "rename": lambda c, g, b: _rename(g, int(b["seat"]), str(b["name"])),
+    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.seating`)
 }
 
 
@@ -594,16 +601,30 @@ def _rename(game: Game, seat: int, name: str) -> Judgement:
 def play_input(action: PlayInput) -> dict[str, Any]:
     """A play accepted by the engine as a journal input that replays exactly."""
     body: dict[str, Any] = {"input": "play", "tile": action.tile.text}
-    where = action.where
-    if isinstance(where, OpenEnd):
-        body |= {"node": where.node, "edge": int(where.edge), "pip": where.pip}
-    elif isinstance(where, Target):
-        body |= {"to": where.to.text, "end": where.pip}
-        if where.kind is not None:
-            body["kind"] = where.kind.value
+    body |= _WHERE[type(action.where)](action.where)
     if action.coords is not None:
         body["coords"] = list(action.coords)
     return body
 
 
-__all__ = ["CommandRefused", "Published", "TableConfig", "TableCore", "play_input"]
+def _target(where: Target) -> dict[str, Any]:
+    body = {"to": where.to.text, "end": where.pip}
+    return body | ({"kind": where.kind.value} if where.kind is not None else {})
+
+
+_WHERE: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
+    OpenEnd: lambda end: {"node": end.node, "edge": int(end.edge), "pip": end.pip},
+    Target: _target,
+    type(None): lambda _: {},
+}
+"""A play's `where` (an open end, a tile to join, or none for a lead) as journal fields."""
+
+_JOURNALED: dict[type[Any], Callable[[Any, Mapping[int, PlayInput]], dict[str, Any] | None]] = {
+    PlayEvent: lambda e, inputs: play_input(inputs[e.ref]) if e.ref in inputs else None,
+    UndoEvent: lambda e, inputs: {"input": "undo"},
+}
+"""The journal input of an event the reconciler's play or take-back made (by the
+play's engine input, `ref` -> `PlayInput`)."""
+
+
+__all__ = ["SIDES", "CommandRefused", "TableConfig", "TableCore", "play_input"]

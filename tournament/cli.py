@@ -1,4 +1,4 @@
-"""`domino-table tournament`: the tournament desk and its standings page."""
+"""`domino-table tournament`: the tournament desk and its pages."""
 
 from __future__ import annotations
 
@@ -11,22 +11,37 @@ from typing import Any
 import click
 
 from config.settings import default_state_dir
-from display.cli import password_from_file
-from display.mqtt_client import tls_from_flags, tls_options
-from tournament.errors import TournamentError
+from mqttweb.client import tls_from_flags, tls_options
+from mqttweb.secret_file import password_from_file
+from tournament.errors import EventFileError, TournamentError
+from tournament.event import load
 from tournament.server import serve
 from tournament.settings import DeskSettings
 
 log = logging.getLogger(__name__)
+FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command()
+@click.option(
+    "--event",
+    "event_file",
+    type=FILE,
+    default=None,
+    help="Run this event (TOML: roster, rounds, tables); without it, standings only.",
+)
+@click.option(
+    "--director-password-file",
+    type=FILE,
+    default=None,
+    help="A file holding the director's page password (needed with --event).",
+)
 @click.option("--mqtt-host", default="localhost", show_default=True, help="The central broker.")
 @click.option("--mqtt-port", default=1883, show_default=True, type=int)
 @click.option("--mqtt-username", default=None, help="The desk's own MQTT user.")
 @click.option(
     "--mqtt-password-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     default=None,
     help="A file holding the MQTT password (never given on the command line).",
 )
@@ -37,7 +52,7 @@ log = logging.getLogger(__name__)
     "--state-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where the desk keeps its standings seq  [default: <the state folder>/tournament].",
+    help="Where the desk keeps its journal and seq  [default: <the state folder>/tournament].",
 )
 @click.option(
     "--publish-interval",
@@ -46,8 +61,17 @@ log = logging.getLogger(__name__)
     type=float,
     help="Least seconds between two standings publications.",
 )
+@click.option(
+    "--resend-interval",
+    default=3.0,
+    show_default=True,
+    type=float,
+    help="Seconds between two sendings of a new_game a table has not answered.",
+)
 def tournament(
     *,
+    event_file: Path | None,
+    director_password_file: Path | None,
     mqtt_host: str,
     mqtt_port: int,
     mqtt_username: str | None,
@@ -56,11 +80,19 @@ def tournament(
     http_port: int,
     state_dir: Path | None,
     publish_interval: float,
+    resend_interval: float,
     **tls_flags: Any,
 ) -> None:
     """Keep the tournament's standings from every table's finished games on the central
-    broker; publish them on domino/tournament/standings and serve them as a page."""
+    broker, or with --event run a whole event: roster, rounds, seating, results."""
     tls = tls_from_flags(**tls_flags)
+    if event_file is not None:
+        if director_password_file is None:
+            raise click.UsageError("--event needs --director-password-file (the director's page)")
+        try:
+            load(event_file)  # every problem now, before anything connects
+        except EventFileError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--event'") from exc
     try:
         settings = DeskSettings(
             state_dir=state_dir or default_state_dir() / "tournament",
@@ -71,7 +103,12 @@ def tournament(
             http_host=http_host,
             http_port=http_port,
             publish_interval_s=publish_interval,
+            resend_s=resend_interval,
             mqtt_tls=tls,
+            event_file=event_file,
+            director_password=password_from_file(
+                director_password_file, "--director-password-file"
+            ),
         )
     except TournamentError as exc:
         raise click.UsageError(str(exc)) from exc

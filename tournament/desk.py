@@ -30,12 +30,12 @@ from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
-from display.mqtt_client import connect_failure, handoff, new_client
-from service.payloads import encode, utc_ts
+from mqttweb.client import connect_failure, handoff, new_client
+from mqttweb.envelope import encode, utc_ts
 from tournament.board import Board
 from tournament.errors import StateDirError
 from tournament.settings import DeskSettings
@@ -156,7 +156,7 @@ def ts_seconds(payload: bytes) -> float | None:
     return moment.replace(tzinfo=UTC).timestamp()
 
 
-def _summary(lags: deque[float]) -> dict[str, float | int | None]:
+def lag_summary(lags: deque[float]) -> dict[str, float | int | None]:
     ordered = sorted(lags)
     if not ordered:
         return {"samples": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
@@ -201,7 +201,7 @@ class LagStats:
         self.board.extend(now - t for t in covered)
 
     def summary(self) -> dict[str, dict[str, float | int | None]]:
-        return {"intake": _summary(self.intake), "board": _summary(self.board)}
+        return {"intake": lag_summary(self.intake), "board": lag_summary(self.board)}
 
 
 class Desk:
@@ -376,13 +376,24 @@ class Desk:
         }
 
 
-class DeskLink:
-    """The desk's paho client: subscriptions, the sync marker, standings out."""
+class LinkUser(Protocol):
+    """What the link hands messages to: a `Desk`, or an `EventDesk` running an event."""
 
-    def __init__(self, settings: DeskSettings) -> None:
+    def on_connection(self, connected: bool) -> None: ...
+    def on_synced(self) -> None: ...
+    def on_message(self, topic: str, payload: bytes, retained: bool) -> None: ...
+
+
+class DeskLink:
+    """The desk's paho client: subscriptions, the sync marker, publications out."""
+
+    def __init__(
+        self, settings: DeskSettings, subscriptions: tuple[str, ...] = SUBSCRIPTIONS
+    ) -> None:
         self.settings = settings
+        self.subscriptions = subscriptions
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.desk: Desk | None = None
+        self.desk: LinkUser | None = None
         self.stopping = False
         self._up = False
         self._refusal: str | None = None
@@ -395,9 +406,10 @@ class DeskLink:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.max_inflight_messages_set(100)
         self.client = client
 
-    def start(self, loop: asyncio.AbstractEventLoop, desk: Desk) -> None:
+    def start(self, loop: asyncio.AbstractEventLoop, desk: LinkUser) -> None:
         self.loop, self.desk = loop, desk
         s = self.settings
         how = "TLS" if s.mqtt_tls is not None else "plain MQTT"
@@ -412,7 +424,11 @@ class DeskLink:
 
     def publish(self, payload: bytes) -> bool:
         """The standings, retained, QoS 1; False when the broker is not there."""
-        info = self.client.publish(STANDINGS, payload, qos=1, retain=True)
+        return self.send(STANDINGS, payload, retain=True)
+
+    def send(self, topic: str, payload: bytes, retain: bool) -> bool:
+        """One message at QoS 1; False when the broker is not there."""
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
         return bool(info.rc == mqtt.MQTT_ERR_SUCCESS)
 
     # ---- paho's thread ----------------------------------------------------------------
@@ -431,10 +447,10 @@ class DeskLink:
         assert self.desk is not None
         self._up, self._refusal = True, None
         self._handoff(self.desk.on_connection, True)
-        topics = [*SUBSCRIPTIONS, self.sync_topic]
+        topics = [*self.subscriptions, self.sync_topic]
         client.subscribe([(t, 1) for t in topics])
         client.publish(self.sync_topic, b"sync", qos=1)
-        log.info("mqtt: connected, subscribed to %s", ", ".join(SUBSCRIPTIONS))
+        log.info("mqtt: connected, subscribed to %s", ", ".join(self.subscriptions))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         s = self.settings

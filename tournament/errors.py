@@ -17,3 +17,19 @@ class SettingsError(TournamentError, ValueError):
 
 class StateDirError(TournamentError, OSError):
     """The desk cannot read or write its state directory."""
+
+
+class EventFileError(TournamentError, ValueError):
+    """The event file cannot run an event; one line per problem, each naming its key."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+class JournalError(TournamentError, OSError):
+    """The desk's journal cannot be read or written, or belongs to another event."""
+
+
+class CommandError(TournamentError, ValueError):
+    """A desk command that is malformed or out of place; the message says why."""

@@ -1,4 +1,5 @@
-"""The standings page (aiohttp), live over Server-Sent Events.
+"""The standings page (aiohttp), live over Server-Sent Events; with an event file, the
+event's pages instead (`tournament.pages`).
 
 - `GET /`: the page; `GET /static/...`: its script and style.
 - `GET /events`: Server-Sent Events. `board` events carry `{"connected", "synced",
@@ -18,7 +19,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from display.sse import stream
+from mqttweb.sse import stream
+from tournament import event, pages
 from tournament.desk import Desk, DeskLink
 from tournament.settings import DeskSettings
 
@@ -105,9 +107,16 @@ async def _close_pages(app: web.Application) -> None:
         _replace(queue, None)
 
 
+def app_for(settings: DeskSettings) -> web.Application:
+    """The standings-only desk, or with an event file the desk running the event."""
+    if settings.event_file is None:
+        return make_app(settings)
+    return pages.make_event_app(settings, event.load(settings.event_file))
+
+
 async def serve(settings: DeskSettings, ready: asyncio.Event | None = None) -> None:
-    """Run the desk and its page until cancelled."""
-    runner = web.AppRunner(make_app(settings), shutdown_timeout=2.0)
+    """Run the desk and its pages until cancelled."""
+    runner = web.AppRunner(app_for(settings), shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, settings.http_host, settings.http_port)
     await site.start()

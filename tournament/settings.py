@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from display.mqtt_client import MqttTls, port_problem
+from mqttweb.client import MqttTls, port_problem
 from tournament.errors import SettingsError
 
 
 @dataclass(frozen=True)
 class DeskSettings:
-    """Where the central broker is, where to serve the board and keep the desk's state.
+    """Where the central broker is, where to serve the board and keep the desk's state,
+    and the event it runs (with the director's password for its page).
 
     `publish_interval_s` is the least time between two standings publications: a burst
     of messages (a whole table catching up after its link returned) is one update.
@@ -28,6 +29,9 @@ class DeskSettings:
     sync_timeout_s: float = 5.0
     heartbeat_s: float = 5.0
     mqtt_tls: MqttTls | None = None  # None: plain MQTT
+    event_file: Path | None = None  # None: standings only, no event
+    director_password: str | None = field(default=None, repr=False)
+    resend_s: float = 3.0  # a table's new_game is sent again until it answers
 
     def __post_init__(self) -> None:
         problem = port_problem(self.mqtt_port, self.http_port)
@@ -35,6 +39,8 @@ class DeskSettings:
             raise SettingsError(problem)
         if self.publish_interval_s < 0:
             raise SettingsError("the publish interval cannot be negative")
+        if self.resend_s <= 0:
+            raise SettingsError("the resend interval must be positive seconds")
         if self.sync_timeout_s <= 0 or self.heartbeat_s <= 0:
             raise SettingsError("sync timeout and heartbeat must be positive seconds")
         if self.mqtt_password is not None and self.mqtt_username is None:

@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.area import PlayArea
-from vision.bench import (
+from vision.calibration.aruco_markers import write_marker_sheet
+from vision.detector.accuracy import (
     DDD_A_CELLS,
     DDD_A_GRID,
     BenchDataError,
@@ -23,11 +23,11 @@ from vision.bench import (
     run,
     summarise,
 )
-from vision.detect import Detection, FrameError, Settings, detect
+from vision.detector.detect import Detection, FrameError, Settings, detect
+from vision.detector.overlay import draw
+from vision.detector.play_area import PlayArea
 from vision.errors import VisionError
-from vision.markers import write_marker_sheet
-from vision.marks import Tone
-from vision.overlay import draw
+from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
 

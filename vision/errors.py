@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 class VisionError(Exception):
-    """Something in the camera path failed: a frame, a calibration, a scene."""
+    """Something in the camera path failed: a frame, a calibration."""
 
 
 class CalibrationError(VisionError):
@@ -31,7 +31,3 @@ class MarkersMissingError(CalibrationError, LookupError):
 
 class CalibrationNotFoundError(CalibrationError, FileNotFoundError):
     """No saved calibration in the state directory."""
-
-
-class RenderError(VisionError, ValueError):
-    """A synthetic scene that cannot be drawn (bad size, unknown pips, no tiles)."""

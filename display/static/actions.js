@@ -137,7 +137,7 @@ export function openMore(focus) {
         field(L("f_pips"), h("input", { name: "pips", type: "number", min: 0 })),
         field(L("f_tiles"), h("input", { name: "tiles" }))],
         (d) => ["count", { seat: Number(d.seat), ...(d.tiles.trim() ? { tiles: d.tiles.trim().split(/[\s,]+/) } : { pips: Number(d.pips || 0) }) }]),
-      form("correct", L("b_correct"), [field(L("f_tile_read"), h("input", { name: "tile", required: true, placeholder: "6-4" })),
+      form("correct", `${L("b_correct")} (${L("tap_to_correct").toLowerCase()})`, [field(L("f_tile_read"), h("input", { name: "tile", required: true, placeholder: "6-4" })),
         field(L("f_tile_as"), h("input", { name: "as", required: true, placeholder: "6-1" }))],
         (d) => ["correct", { tile: d.tile.trim(), as: d.as.trim() }]),
       form("rename", L("b_rename"), [field(L("f_seat"), seatSelect("seat")), field(L("f_name"), h("input", { name: "name", required: true, maxlength: 32 }))],

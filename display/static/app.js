@@ -5,6 +5,7 @@ import { renderActions, renderSheet } from "./actions.js";
 import { $, app, clock, hooks, L, partnership, query, state, staleReasons } from "./context.js";
 import { clear, h, icon } from "./dom.js";
 import { LANGUAGES } from "./i18n.js";
+import { installCorrect } from "./correct.js";
 import { renderAlerts, renderBoard, renderResult, renderScores } from "./panels.js";
 
 // ---- the live link --------------------------------------------------------------------
@@ -79,14 +80,27 @@ function renderBar(st, stale) {
     if (st.hand) parts.push(h("span", { id: "hand-no" }, L("hand", { n: st.hand })));
     if (st.target) parts.push(h("span", {}, L("to", { n: st.target })));
     if (st.boneyard !== null && st.boneyard !== undefined) parts.push(h("span", {}, L("boneyard", { n: st.boneyard })));
+    if (st.tournament) parts.push(h("span", { id: "round" }, L("round_of", { name: st.tournament, n: st.round ?? "?" })));
+    if (st.ends_at) parts.push(h("span", { id: "ends-at" }, L("ends_at", { time: clock(st.ends_at, false) })));
   }
   const live = stale.length === 0;
   clear(
     $("bar"),
     h("div", { class: "game-info" }, parts),
+    cameraLink(),
     h("div", { id: "link", class: live ? "link-live" : "link-stale" },
       icon(live ? "ok" : "offline"), live ? L("live") : L("offline")),
   );
+}
+
+// the Camera page, on a table that has published a camera status; a warning mark while
+// the camera is not fine
+function cameraLink() {
+  const cam = app.view && app.view.camera;
+  if (!cam) return null;
+  const fine = cam.state === "ok" && cam.warnings.length === 0;
+  return h("a", { id: "camera-link", href: `/camera${location.search}`, class: fine ? "cam-fine" : "cam-warn" },
+    icon(fine ? "camera" : "warning"), L("b_camera"));
 }
 
 function renderBanners(stale) {
@@ -102,5 +116,6 @@ function renderBanners(stale) {
 }
 
 hooks.render = render;
+installCorrect();
 render();
 connect();

@@ -46,9 +46,11 @@ export function partnership() {
   return Boolean(st && Array.isArray(st.teams) && st.teams.length > 0);
 }
 
-export function clock(iso) {
+export function clock(iso, seconds = true) {
   if (!iso) return "";
-  return new Date(iso).toLocaleTimeString(app.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (seconds) shown.second = "2-digit";
+  return new Date(iso).toLocaleTimeString(app.lang, shown);
 }
 
 export function staleReasons() {

@@ -56,6 +56,10 @@ const ICONS = {
     s("circle", { cx: 12, cy: 17.5, r: 1.8, class: "ic-fill" }),
   ],
   ok: () => [s("path", { d: "M3 13 L9 19 L21 5", class: "ic-stroke-dark" })],
+  camera: () => [
+    s("path", { d: "M2 7h5l2-3h6l2 3h5v13H2z", class: "ic-fill" }),
+    s("circle", { cx: 12, cy: 13, r: 4.2, class: "ic-cut" }),
+  ],
   no: () => [s("path", { d: "M5 5 L19 19 M19 5 L5 19", class: "ic-stroke-dark" })],
   wait: () => [
     s("circle", { cx: 12, cy: 12, r: 10, class: "ic-ring" }),

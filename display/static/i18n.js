@@ -1,5 +1,7 @@
 // English and Spanish texts of the page. `t(lang, key, params)` fills {name} slots.
 
+import { CODE, HINTS } from "/alerts.js";
+
 const TEXT = {
   en: {
     title: "Domino table",
@@ -112,6 +114,14 @@ const TEXT = {
     pin_cancelled: "{action}: not sent (no PIN)",
     pin_wrong: "wrong PIN, nothing was sent",
     pin_locked: "too many wrong PINs: try again in {n} s",
+    // a tournament's game
+    round_of: "{name} · round {n}",
+    ends_at: "until {time}",
+    last_hand: "Time is up: last hand",
+    over_time: "Time is up: the last hand is scored",
+    confirm_title: "Each player: tap your name to confirm the result",
+    confirmed_seat: "{name} confirmed",
+    b_confirm_result: "Confirm the result",
   },
   es: {
     title: "Mesa de dominó",
@@ -221,49 +231,31 @@ const TEXT = {
     pin_cancelled: "{action}: no enviado (sin PIN)",
     pin_wrong: "PIN incorrecto, no se envió nada",
     pin_locked: "demasiados PIN incorrectos: vuelva a intentarlo en {n} s",
+    // una partida de torneo
+    round_of: "{name} · ronda {n}",
+    ends_at: "hasta las {time}",
+    last_hand: "Se acabó el tiempo: última mano",
+    over_time: "Se acabó el tiempo: la última mano está contada",
+    confirm_title: "Cada jugador: toque su nombre para confirmar el resultado",
+    confirmed_seat: "{name} confirmó",
+    b_confirm_result: "Confirmar el resultado",
   },
 };
 
-// The display's own words for each alert code, beside the controller's message.
-const ALERTS = {
-  en: {
-    NO_MATCH: "The tile's number does not match the end it touches.",
-    NOT_TOUCHING: "The tile does not join an open end.",
-    CLOSED_END: "That end is not open yet.",
-    UNKNOWN_TILE: "That tile is not in this set.",
-    DUPLICATE_TILE: "That tile is already on the table.",
-    TILE_LIFTED: "A played tile was lifted: put it back.",
-    BAD_LEAD: "That tile cannot lead.",
-    LEAD_UNKNOWN: "Who led? Tap their name.",
-    EARLY_OUT: "Too early to be out.",
-    FALSE_KNOCK: "A tile fitted when its holder passed.",
-    COUNT_MISMATCH: "The counted tiles do not agree with the game.",
-    UNREADABLE: "The camera cannot read a tile: straighten it.",
-    BOARD_OFFLINE: "The board is not answering.",
-    CAMERA_OFFLINE: "The camera is not answering.",
-  },
-  es: {
-    NO_MATCH: "El número de la ficha no coincide con la punta que toca.",
-    NOT_TOUCHING: "La ficha no toca ninguna punta abierta.",
-    CLOSED_END: "Esa punta todavía no está abierta.",
-    UNKNOWN_TILE: "Esa ficha no es de este juego.",
-    DUPLICATE_TILE: "Esa ficha ya está en la mesa.",
-    TILE_LIFTED: "Se levantó una ficha jugada: devuélvala a su sitio.",
-    BAD_LEAD: "Esa ficha no puede salir.",
-    LEAD_UNKNOWN: "¿Quién salió? Toque su nombre.",
-    EARLY_OUT: "Todavía no puede haber dominó.",
-    FALSE_KNOCK: "Pasó teniendo una ficha que servía.",
-    COUNT_MISMATCH: "Las fichas contadas no cuadran con la partida.",
-    UNREADABLE: "La cámara no lee una ficha: enderécela.",
-    BOARD_OFFLINE: "El tablero no responde.",
-    CAMERA_OFFLINE: "La cámara no responde.",
-  },
-};
+// The display's own words for each alert code, beside the controller's message, and the
+// codes themselves: both made by the display server from the engine's (display/alerts.py).
+export { CODE };
+const ALERTS = HINTS;
 
 export const LANGUAGES = Object.keys(TEXT);
 
 // for tests: every language must say everything, and know every alert code
 export const CATALOGUE = { text: TEXT, alerts: ALERTS };
+
+// Words kept beside the parts that use them (camera_words.js) join the catalogue here.
+export function addWords(more) {
+  for (const [lang, words] of Object.entries(more)) Object.assign(TEXT[lang] || (TEXT[lang] = {}), words);
+}
 
 export function t(lang, key, params = {}) {
   const table = TEXT[lang] || TEXT.en;

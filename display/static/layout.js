@@ -4,6 +4,7 @@
 // surface's edge when it is within view.
 
 import { s } from "./dom.js";
+import { CODE } from "./i18n.js";
 
 // pip positions on a 3x3 grid (-1..1) for 0-9; larger numbers are written as digits
 const G = { tl: [-1, -1], tc: [0, -1], tr: [1, -1], ml: [-1, 0], c: [0, 0], mr: [1, 0], bl: [-1, 1], bc: [0, 1], br: [1, 1] };
@@ -100,7 +101,7 @@ export function layoutSvg(state, lastPlay, words, alerts = []) {
   const unread = []; // UNREADABLE places: where the camera sees something it cannot read
   for (const a of Array.isArray(alerts) ? alerts : []) {
     if (!a || a.resolved) continue;
-    if (a.code === "UNREADABLE" && Number.isFinite(a.xa) && Number.isFinite(a.ya)) {
+    if (a.code === CODE.UNREADABLE && Number.isFinite(a.xa) && Number.isFinite(a.ya)) {
       const g = geometry(a);
       unread.push({ a, x: g ? g.mx : a.xa, y: g ? g.my : a.ya });
       continue;

@@ -2,7 +2,7 @@
 
 import { $, app, hooks, L, partnership, renderIf, seatName, seats, teamName } from "./context.js";
 import { clear, h, icon } from "./dom.js";
-import { alertText } from "./i18n.js";
+import { alertText, CODE } from "./i18n.js";
 import { layoutSvg } from "./layout.js";
 import { send } from "./send.js";
 import { tallySvg } from "./tally.js";
@@ -26,7 +26,7 @@ function drawAlerts(alerts) {
           h("div", { class: "alert-message" }, a.message),
           alertText(app.lang, a.code) && alertText(app.lang, a.code) !== a.message
             ? h("div", { class: "alert-help" }, alertText(app.lang, a.code)) : null,
-          a.code === "LEAD_UNKNOWN" ? seatButtons("lead") : null)),
+          a.code === CODE.LEAD_UNKNOWN ? seatButtons("lead") : null)),
     ),
   );
 }
@@ -95,7 +95,9 @@ export function renderBoard(st) {
     clear($("layout-wrap"));
     return clear($("board-info"));
   }
-  clear($("phase"), st.turn !== null && (st.phase === "play" || st.phase === "lead") ? icon("turn") : null, phaseText(st));
+  clear($("phase"),
+    st.last_hand && st.phase !== "over" ? h("span", { id: "last-hand", class: "last-hand" }, icon("wait"), L("last_hand")) : null,
+    st.turn !== null && (st.phase === "play" || st.phase === "lead") ? icon("turn") : null, phaseText(st));
   const lastPlay = app.view.last_play;
   const words = { spinner: L("spinner"), no_tiles: L("no_tiles") };
   const { svg, unplaced } = layoutSvg(st, lastPlay, words, app.view.alerts);
@@ -165,6 +167,19 @@ function gameOverPanel(over, st) {
   return h("div", { class: "panel over-panel" },
     icon("trophy", "trophy"),
     h("div", { class: "panel-title", id: "game-over-title" }, title),
+    over.reason === "time" ? h("div", { class: "panel-kicker", id: "game-over-reason" }, L("over_time")) : null,
     h("table", { class: "final" }, h("caption", {}, L("final_scores")),
-      rows.map(([name, score, won]) => h("tr", { class: won ? "winner" : "" }, h("td", {}, name), h("td", {}, score)))));
+      rows.map(([name, score, won]) => h("tr", { class: won ? "winner" : "" }, h("td", {}, name), h("td", {}, score)))),
+    "tournament" in st ? confirmBox(st) : null);
+}
+
+// A tournament's game: each player confirms the result here; the result then says who.
+function confirmBox(st) {
+  const confirmed = Array.isArray(st.confirmed_by) ? st.confirmed_by : [];
+  return h("div", { class: "confirm-result", id: "confirm-result" },
+    h("div", { class: "confirm-title" }, L("confirm_title")),
+    h("div", { class: "seat-buttons" }, seats().map((x) => confirmed.includes(x.seat)
+      ? h("span", { class: "confirmed", "data-seat": x.seat }, icon("ok"), L("confirmed_seat", { name: seatName(x.seat) }))
+      : h("button", { class: "btn", "data-action": "confirm", "data-seat": x.seat,
+        onclick: () => send("confirm", { seat: x.seat }, "b_confirm_result") }, seatName(x.seat)))));
 }

@@ -6,6 +6,12 @@ import { clear, h, icon } from "./dom.js";
 // The toast sits just above the buttons on a phone, and over the layout's felt (above its
 // "Ends" and last-play line) on a wide screen: never over a score card or a button.
 function placeToast(box) {
+  if (!$("board")) { // a page without the layout and its buttons (the Camera page): at the top
+    box.style.left = box.style.maxWidth = "";
+    box.style.bottom = "auto";
+    box.style.top = "8px";
+    return;
+  }
   if (window.matchMedia("(max-width: 600px)").matches) {
     box.style.left = box.style.maxWidth = "";
     box.style.bottom = `${$("actions").offsetHeight + 8}px`;
@@ -78,8 +84,9 @@ async function post(body) {
   return { ok: false, display_error: "unreachable" };
 }
 
-export async function send(action, fields) {
-  const label = L(`b_${action}`);
+// `labelKey`: the button's words for this command, when they are not `b_<action>`
+export async function send(action, fields, labelKey = `b_${action}`) {
+  const label = L(labelKey);
   const body = JSON.stringify({ id: newId(), action, ...fields });
   if (app.pinNeeded && !app.pin) {
     app.pin = await askPin(action);
@@ -96,7 +103,7 @@ export async function send(action, fields) {
     reply = await post(body);
   }
   // the reply is told in the page's language now: a new game may have changed it
-  const told = L(`b_${action}`);
+  const told = L(labelKey);
   let error = reply.error;
   if (reply.display_error === "timeout") error = L("no_answer");
   if (reply.display_error === "broker") error = L("stale_broker_lost");

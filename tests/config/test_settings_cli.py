@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from service.settings_cli import settings
+from cli.settings import settings
 
 
 def test_prints_redacted_settings(tmp_path: Path) -> None:

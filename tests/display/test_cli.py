@@ -54,7 +54,7 @@ def test_the_command_serves_the_table(
         "--language",
         "es",
     ]
-    command = [sys.executable, "-c", "from service.cli import main; main()", "display", *args]
+    command = [sys.executable, "-c", "from cli.main import main; main()", "display", *args]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         url = f"http://127.0.0.1:{port}/api/view"

@@ -17,6 +17,7 @@ from tests.fixtures.spec import validate
         {"action": "draw", "count": 2},
         {"action": "undo"},
         {"action": "confirm"},
+        {"action": "confirm", "seat": 1},  # a finished game's result, confirmed by seat 1
         {"action": "next_hand"},
         {"action": "end_hand"},
         {"action": "redeal"},
@@ -28,6 +29,10 @@ from tests.fixtures.spec import validate
         {"action": "rename", "seat": 0, "name": "Ana"},
         {"action": "new_game", "rules": "walnut", "seats": ["Ana", "Ben"], "target": 100},
         {"action": "new_game", "rules": "puerto-rico", "seats": 4, "teams": [0, 1, 0, 1]},
+        {"action": "snapshot"},
+        {"action": "calibrate"},
+        {"action": "enrol"},
+        {"action": "enrol", "set": "double-twelve"},
     ],
 )
 def test_valid_commands_get_an_id_and_match_the_schema(body: dict[str, object]) -> None:
@@ -63,6 +68,8 @@ def test_tiles_are_written_high_first() -> None:
         ({"action": "draw", "count": True}, "count"),
         ({"action": "new_game", "rules": "walnut", "seats": 4, "teams": [[0, 2]]}, "team"),
         ({"action": "rename", "seat": 0, "name": "x" * 33}, "1 to 32"),
+        ({"action": "enrol", "set": "double-five"}, "set is one of"),
+        ({"action": "calibrate", "now": True}, "takes no now"),
     ],
 )
 def test_bad_commands_are_refused_with_a_reason(body: object, words: str) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from engine.alerts import AlertCode
+from engine.messages import hint
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, start_display_on, wait_for
 from tests.fixtures.mosquitto import Mosquitto
@@ -188,3 +190,14 @@ def test_a_refused_login_is_told_and_the_right_one_gets_in(tmp_path: Path) -> No
             right.stop()
     finally:
         secured.stop()
+
+
+def test_the_page_learns_every_alert_code_and_hint_from_the_engine(
+    display_server: DisplayServer,
+) -> None:
+    with urllib.request.urlopen(f"{display_server.url}/alerts.js", timeout=5) as response:
+        assert response.headers["Content-Type"].startswith("text/javascript")
+        text = response.read().decode()
+    for code in AlertCode:
+        assert f'"{code.name}": "{code.value}"' in text
+        assert json.dumps(hint(code, "es"), ensure_ascii=False) in text

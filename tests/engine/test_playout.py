@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from engine import Event, Game, Mode, Phase, Rules, rulesets
 from engine.game import _Lazy
 from engine.players import RandomPlayer, play_hand, play_turn
-from engine.playout import play_out, replay_events
+from engine.playout import play_out, replay_events, unplayed
 from engine.rules import (
     ArmsOpen,
     Boneyard,
@@ -68,6 +68,15 @@ def variants() -> dict[str, Rules]:
             load("outdoor"), spinner=SpinnerRule.FIRST_DOUBLE, boneyard=Boneyard.NONE
         ),
         "exact-walnut": replace(load("walnut"), exact_target=True, target=60),
+        "divided-singles": replace(
+            load("revisited"),
+            play_scoring=PlayScoring.FIVES_DIVIDED,
+            double_counts_both=False,
+            players=(2, 4),
+        ),
+        # Options a `RandomPlayer` never takes: the play-out must not either.
+        "draw-while-playable": replace(load("wooden"), draw_while_playable=True),
+        "no-must-play": replace(load("straight-block"), must_play=False),
     }
 
 
@@ -163,8 +172,8 @@ def assert_same_games(rules: Rules, seats: int, seed: int, *, head: int = 0) -> 
             return hand
         for game in (per_turn, played_out, replayed, unread):
             assert game.next_hand().ok
-        if not head and rules.both_partners_out is False:  # the lazy path is the one tried
-            assert type(unread) is _Lazy
+        if not head:  # a `_Lazy` when the play-out's own path played (not the per-turn)
+            assert (type(unread) is _Lazy) is (unplayed(rules) is None)
     raise AssertionError("the game did not end")
 
 

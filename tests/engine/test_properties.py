@@ -130,8 +130,11 @@ def test_every_game_ends_with_a_winner_at_the_target(setup: tuple[str, int, int]
     assert max(over.scores) >= game.target
 
 
-def lockstep(name: str, seats: int, seed: int) -> tuple[list[Event], list[Event]]:
-    """The same game in full information and in table mode, told as a table is told."""
+def lockstep(
+    name: str, seats: int, seed: int, *, show_tiles: bool = False
+) -> tuple[list[Event], list[Event]]:
+    """The same game in full information and in table mode, told as a table is told
+    (`show_tiles`: each hand counted from the tiles left in the hands, not their pips)."""
     rules = rulesets.load(name)
     full = Game(rules, seats, mode=Mode.FULL, seed=seed)
     table = Game(rules, seats, mode=Mode.TABLE)
@@ -163,7 +166,9 @@ def lockstep(name: str, seats: int, seed: int) -> tuple[list[Event], list[Event]
             table_events += table.end_hand().events
         if table.phase is Phase.COUNTING:
             assert isinstance(hand, HandEvent)
-            judged = table.count(list(hand.pips))
+            assert full.hands is not None
+            shown = [list(h) for h in full.hands] if show_tiles else None
+            judged = table.count(list(hand.pips), shown)
             assert judged.ok, judged
             table_events += judged.events
         if full.phase is Phase.OVER:

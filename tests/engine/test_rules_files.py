@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli.engine import rules, simulate
 from engine import Game, Mode, Rules, RulesError, rulesets
 from engine.players import RandomPlayer, play_game
-from service.cli_engine import rules, simulate
 
 SHIPPED = ["outdoor", "puerto-rico", "revisited", "straight", "straight-block", "walnut", "wooden"]
 

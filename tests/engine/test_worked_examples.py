@@ -7,28 +7,11 @@ leaflets' own, copied from RULES.md.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
 
 from click.testing import CliRunner
 
-from service.cli_engine import replay
-from tests.fixtures.spec import validate
-
-REPLAYS = Path(__file__).parent / "replays"
-
-
-def run(name: str) -> list[dict[str, Any]]:
-    result = CliRunner().invoke(replay, [str(REPLAYS / name)])
-    assert result.exit_code == 0, result.output
-    events = [json.loads(line) for line in result.stdout.splitlines()]
-    for event in events:
-        validate(event["type"], event)
-    return events
-
-
-def plays(events: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
-    return [(e["tile"], e["ends_total"], e["points"]) for e in events if e["type"] == "play"]
+from cli.engine import replay
+from tests.engine.replaying import plays, run
 
 
 def test_walnut_examples_a_to_c() -> None:
@@ -83,7 +66,7 @@ def test_walnut_blocked_hand_bonus() -> None:
 
 
 def test_revisited_illustrated_hand() -> None:
-    events = run("revisited-example.jsonl")
+    events = run("revisited-example.jsonl", refused=True)
     assert plays(events) == [
         ("4-0", 4, 0),  # 1. lead 0-4: 4, no score
         ("6-0", 10, 10),  # 2. 6 + 4 = 10

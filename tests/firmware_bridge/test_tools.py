@@ -125,7 +125,7 @@ def test_the_board_emulator_command(tmp_path: Path) -> None:
     command = [
         sys.executable,
         "-c",
-        "from service.cli import main; main()",
+        "from cli.main import main; main()",
         "board-emulator",
         str(script),
         "--link",
@@ -164,7 +164,7 @@ def test_the_board_emulator_command(tmp_path: Path) -> None:
 
 
 def test_the_board_emulator_command_explains_a_bad_link(tmp_path: Path) -> None:
-    command = [sys.executable, "-c", "from service.cli import main; main()", "board-emulator"]
+    command = [sys.executable, "-c", "from cli.main import main; main()", "board-emulator"]
     done = subprocess.run(
         [*command, "--link", str(tmp_path / "no" / "dir" / "board")],
         capture_output=True,

@@ -1,4 +1,4 @@
-"""Fixtures for the panel tests: gpiozero's MockFactory, a recording `submit`, payloads."""
+"""Fixtures for the panel tests: gpiozero's MockFactory, a recording `submit`, pins."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from config.panel import PanelSettings
 from hardware.panel import Panel
-from hardware.settings import PanelSettings
 from tests.fixtures.spec import validate
 
 # A four-seat panel: per-seat PASS and DRAW, NEXT HAND, turn LEDs, alert LED, buzzer. UNDO
@@ -105,56 +105,3 @@ def pulses(mock: MockPin) -> list[float]:
         for before, after in itertools.pairwise(states)
         if before.state and not after.state
     ]
-
-
-def state_payload(
-    turn: int | None = None, phase: str = "play", alerts: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """A whole `state` payload, valid against the MQTT v1 schema."""
-    state = {
-        "v": 1,
-        "table": "t1",
-        "ts": "2026-11-22T05:00:00.000Z",
-        "seq": 7,
-        "game_id": "g1",
-        "rules": "walnut",
-        "target": 100,
-        "hand": 1,
-        "phase": phase,
-        "turn": turn,
-        "surface": {"width_mm": 600, "height_mm": 600},
-        "seats": [
-            {"seat": s, "name": f"P{s}", "team": None, "side": side, "score": 0, "tiles_left": 5}
-            for s, side in enumerate(["bottom", "right", "top", "left"])
-        ],
-        "teams": [],
-        "layout": {"tiles": [], "spinner": None, "open_ends": [], "ends_total": 0},
-        "boneyard": 8,
-        "alerts": alerts or [],
-        "history": [],
-        "last": None,
-    }
-    validate("state", state)
-    return state
-
-
-def alert_payload(
-    severity: str, *, alert_id: str = "a1", code: str = "NO_MATCH", resolved: bool = False
-) -> dict[str, Any]:
-    """An `alert` event payload, valid against the MQTT v1 schema."""
-    alert = {
-        "v": 1,
-        "table": "t1",
-        "ts": "2026-11-22T05:00:00.000Z",
-        "seq": 8,
-        "game_id": "g1",
-        "code": code,
-        "severity": severity,
-        "message": "That tile does not match the end it touches.",
-        "resolved": resolved,
-        "id": alert_id,
-        "seat": 1,
-        "tile": "6-4",
-    }
-    validate("alert", alert)
-    return alert

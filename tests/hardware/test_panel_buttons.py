@@ -9,15 +9,13 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from config.panel import PanelSettings
 from hardware.panel import Panel
-from hardware.settings import PanelSettings
 from tests.hardware.conftest import (
     MakePanel,
     Sent,
-    alert_payload,
     pin,
     press,
-    state_payload,
     wait_for,
 )
 
@@ -174,12 +172,11 @@ def test_while_the_table_asks_who_led_a_seats_pass_button_names_the_leader(
     factory: MockFactory, sent: Sent, make_panel: MakePanel
 ) -> None:
     panel = make_panel()
-    asking = alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN")
-    panel.show_state(state_payload(turn=None, phase="play", alerts=[asking]))
+    panel.lead_wanted(True)
     press(factory, 13)  # pass[2]
     assert sent.commands == [{"id": "panel-test-1", "action": "lead", "seat": 2}]
 
-    panel.on_alert(alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN", resolved=True))
+    panel.lead_wanted(False)
     time.sleep(0.06)
     press(factory, 13)
     assert sent.commands[-1] == {"id": "panel-test-2", "action": "pass", "seat": 2}
@@ -189,6 +186,6 @@ def test_the_shared_pass_button_never_names_a_leader(
     factory: MockFactory, sent: Sent, make_panel: MakePanel
 ) -> None:
     panel = make_panel(**{"pass": [], "shared_pass": 5})
-    panel.on_alert(alert_payload("warning", alert_id="L", code="LEAD_UNKNOWN"))
+    panel.lead_wanted(True)
     press(factory, 5)
     assert sent.commands == [{"id": "panel-test-1", "action": "pass"}]

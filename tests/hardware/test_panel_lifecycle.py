@@ -6,8 +6,10 @@ import pytest
 from gpiozero import LED, Button, Device
 from gpiozero.pins.mock import MockFactory
 
-from hardware import Panel, PanelError, PanelSettings, PinFactoryError, PinSetupError
-from tests.hardware.conftest import FOUR_SEATS, MakePanel, Sent, pin, press, state_payload
+from config.panel import PanelSettings
+from hardware import Panel, PanelError, PinFactoryError, PinSetupError
+from hardware.patterns import Severity
+from tests.hardware.conftest import FOUR_SEATS, MakePanel, Sent, pin, press
 
 ALL_PINS = {**FOUR_SEATS, "undo": 17}
 
@@ -15,7 +17,7 @@ ALL_PINS = {**FOUR_SEATS, "undo": 17}
 def test_close_is_idempotent_and_releases_every_pin(factory: MockFactory, sent: Sent) -> None:
     settings = PanelSettings.model_validate(ALL_PINS)
     panel = Panel(settings, sent, pin_factory=factory)
-    panel.show_state(state_payload(turn=1))
+    panel.show_turn(1)
     assert pin(factory, 16).state
     panel.close()
     panel.close()
@@ -40,8 +42,9 @@ def test_a_closed_panel_ignores_presses_and_state(
     panel = make_panel()
     panel.close()
     press(factory, 5)
-    panel.show_state(state_payload(turn=0))
-    panel.on_alert({"severity": "illegal", "id": "a", "resolved": False, "code": "NO_MATCH"})
+    panel.show_turn(0)
+    panel.alert(Severity.ILLEGAL)
+    panel.show_alerts([Severity.ILLEGAL])
     assert sent.commands == []
     assert not pin(factory, 12).state
     assert panel.status()["closed"]
@@ -67,8 +70,9 @@ def test_a_disabled_panel_is_inert_and_loads_no_pin_factory(
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     settings = PanelSettings.model_validate({**ALL_PINS, "enabled": False})
     with Panel(settings, sent) as panel:
-        panel.show_state(state_payload(turn=0))
-        panel.on_alert({"severity": "fault", "id": "f", "resolved": False, "code": "BOARD_OFFLINE"})
+        panel.show_turn(0)
+        panel.alert(Severity.FAULT)
+        panel.show_alerts([Severity.FAULT])
         assert panel.status() == {
             "enabled": False,
             "closed": True,
@@ -117,7 +121,7 @@ def test_the_same_settings_run_on_a_pi_4_and_a_pi_5(revision: str, sent: Sent) -
     settings = PanelSettings.model_validate({**ALL_PINS, "next_hand": "BOARD13"})
     with Panel(settings, sent, pin_factory=factory, id_prefix="p") as panel:
         press(factory, "GPIO27")  # BOARD13
-        panel.show_state(state_payload(turn=3))
+        panel.show_turn(3)
         assert pin(factory, 21).state
     assert sent.commands == [{"id": "p-1", "action": "next_hand"}]
     factory.reset()

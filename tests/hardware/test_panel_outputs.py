@@ -1,4 +1,5 @@
-"""Outputs: turn LEDs and the alert LED follow `state`; the buzzer answers `alert` events."""
+"""Outputs: the turn LEDs follow the turn, the alert LED the standing alerts; the buzzer
+sounds each alert raised."""
 
 from __future__ import annotations
 
@@ -8,15 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.patterns import BUZZER_PATTERNS, CHIRP, Severity
-from tests.hardware.conftest import (
-    MakePanel,
-    alert_payload,
-    pin,
-    press,
-    pulses,
-    state_payload,
-    wait_for,
-)
+from tests.hardware.conftest import MakePanel, pin, press, pulses, wait_for
 
 TURN_LEDS = (12, 16, 20, 21)
 ALERT_LED = 4
@@ -44,51 +37,40 @@ def play_and_wait(factory: MockFactory, beeps: int) -> list[float]:
 def test_the_turn_seats_led_is_lit(factory: MockFactory, make_panel: MakePanel) -> None:
     panel = make_panel()
     assert lit(factory) == [False] * 4
-    panel.show_state(state_payload(turn=2))
+    panel.show_turn(2)
     assert lit(factory) == [False, False, True, False]
-    panel.show_state(state_payload(turn=3))
+    panel.show_turn(3)
     assert lit(factory) == [False, False, False, True]
     assert panel.status()["turn_led"] == 3
 
 
-@pytest.mark.parametrize(
-    ("turn", "phase"),
-    [(None, "play"), (None, "lead"), (1, "counting"), (1, "hand_over"), (1, "over"), (1, "idle")],
-)
-def test_all_turn_leds_are_off_without_a_turn(
-    factory: MockFactory, make_panel: MakePanel, turn: int | None, phase: str
-) -> None:
+def test_all_turn_leds_are_off_without_a_turn(factory: MockFactory, make_panel: MakePanel) -> None:
     panel = make_panel()
-    panel.show_state(state_payload(turn=0))
-    panel.show_state(state_payload(turn=turn, phase=phase))
+    panel.show_turn(0)
+    panel.show_turn(None)
     assert lit(factory) == [False] * 4
-
-
-def test_the_leader_is_lit_in_the_lead_phase(factory: MockFactory, make_panel: MakePanel) -> None:
-    panel = make_panel()
-    panel.show_state(state_payload(turn=1, phase="lead"))
-    assert lit(factory) == [False, True, False, False]
+    assert panel.status()["turn_led"] is None
 
 
 def test_a_seat_without_a_led_lights_nothing_and_warns_once(
     factory: MockFactory, make_panel: MakePanel, caplog: pytest.LogCaptureFixture
 ) -> None:
     panel = make_panel()
-    panel.show_state(state_payload(turn=1))
-    panel.show_state(state_payload(turn=5))
-    panel.show_state(state_payload(turn=5))
+    panel.show_turn(1)
+    panel.show_turn(5)
+    panel.show_turn(5)
     assert lit(factory) == [False] * 4
     assert caplog.text.count("seat 5 has the turn but has no turn LED") == 1
 
 
-def test_repeating_the_same_state_does_not_touch_the_leds(
+def test_repeating_the_same_turn_does_not_touch_the_leds(
     factory: MockFactory, make_panel: MakePanel
 ) -> None:
     panel = make_panel()
-    panel.show_state(state_payload(turn=2))
+    panel.show_turn(2)
     led = pin(factory, 20)
     led.clear_states()
-    panel.show_state(state_payload(turn=2))
+    panel.show_turn(2)
     assert len(led.states) == 1
 
 
@@ -99,11 +81,11 @@ def test_illegal_and_fault_sound_distinct_buzzer_patterns(
     buzzer = pin(factory, BUZZER)
 
     buzzer.clear_states()
-    panel.on_alert(alert_payload("illegal"))
+    panel.alert(Severity.ILLEGAL)
     illegal = play_and_wait(factory, beeps=3)
 
     buzzer.clear_states()
-    panel.on_alert(alert_payload("fault", alert_id="a2", code="CAMERA_OFFLINE"))
+    panel.alert(Severity.FAULT)
     fault = play_and_wait(factory, beeps=2)
 
     assert len(illegal) == 3
@@ -116,23 +98,21 @@ def test_illegal_and_fault_sound_distinct_buzzer_patterns(
 def test_a_warning_is_one_short_beep(factory: MockFactory, make_panel: MakePanel) -> None:
     panel = make_panel(chirp=False)
     pin(factory, BUZZER).clear_states()
-    panel.on_alert(alert_payload("warning", code="UNREADABLE"))
+    panel.alert(Severity.WARNING)
     beeps = play_and_wait(factory, beeps=1)
     assert len(beeps) == 1
     assert lasted(beeps, 0.15)
 
 
-def test_a_resolved_alert_is_silent_and_puts_the_alert_led_out(
+def test_standing_alerts_are_silent_and_none_puts_the_alert_led_out(
     factory: MockFactory, make_panel: MakePanel
 ) -> None:
     panel = make_panel(chirp=False)
-    panel.on_alert(alert_payload("warning", code="UNREADABLE"))
-    assert panel.status()["alert"] == "warning"
-    play_and_wait(factory, beeps=1)
-
     buzzer = pin(factory, BUZZER)
     buzzer.clear_states()
-    panel.on_alert(alert_payload("warning", code="UNREADABLE", resolved=True))
+    panel.show_alerts([Severity.WARNING])
+    assert panel.status()["alert"] == "warning"
+    panel.show_alerts([])
     time.sleep(0.2)
     assert len(buzzer.states) == 1  # no sound
     assert panel.status()["alert"] is None
@@ -145,13 +125,13 @@ def test_the_alert_led_blinks_while_an_alert_stands(
     panel = make_panel()
     led = pin(factory, ALERT_LED)
     led.clear_states()
-    panel.show_state(state_payload(turn=1, alerts=[alert_payload("illegal")]))
+    panel.show_alerts([Severity.ILLEGAL])
     time.sleep(0.7)
     flashes = pulses(led)
     assert len(flashes) >= 1
     assert lasted(flashes, 0.2)
 
-    panel.show_state(state_payload(turn=1))  # the alert no longer stands
+    panel.show_alerts([])  # the alert no longer stands
     assert panel.status()["alert"] is None
     assert not led.state
     led.clear_states()
@@ -161,16 +141,17 @@ def test_the_alert_led_blinks_while_an_alert_stands(
 
 def test_the_most_severe_standing_alert_sets_the_led_pattern(make_panel: MakePanel) -> None:
     panel = make_panel()
-    panel.on_alert(alert_payload("warning", alert_id="w", code="UNREADABLE"))
+    warning, illegal, fault = Severity.WARNING, Severity.ILLEGAL, Severity.FAULT
+    panel.show_alerts([warning])
     assert panel.status()["alert"] == "warning"
-    panel.on_alert(alert_payload("illegal", alert_id="i"))
+    panel.show_alerts([warning, illegal])
     assert panel.status()["alert"] == "illegal"
-    panel.on_alert(alert_payload("fault", alert_id="f", code="BOARD_OFFLINE"))
+    panel.show_alerts([fault, warning, illegal])
     assert panel.status()["alert"] == "fault"
-    panel.on_alert(alert_payload("fault", alert_id="f", code="BOARD_OFFLINE", resolved=True))
+    assert panel.status()["standing_alerts"] == 3
+    panel.show_alerts([warning, illegal])
     assert panel.status()["alert"] == "illegal"
-    panel.on_alert(alert_payload("illegal", alert_id="i", resolved=True))
-    panel.on_alert(alert_payload("warning", alert_id="w", code="UNREADABLE", resolved=True))
+    panel.show_alerts([])
     assert panel.status() | {"pins": None} == {
         "enabled": True,
         "closed": False,
@@ -181,21 +162,11 @@ def test_the_most_severe_standing_alert_sets_the_led_pattern(make_panel: MakePan
     }
 
 
-def test_show_state_replaces_the_standing_alerts(make_panel: MakePanel) -> None:
+def test_sounding_an_alert_does_not_light_the_alert_led(make_panel: MakePanel) -> None:
     panel = make_panel()
-    panel.on_alert(alert_payload("fault", alert_id="f", code="CAMERA_OFFLINE"))
-    panel.show_state(state_payload(alerts=[alert_payload("warning", alert_id="w")]))
-    assert panel.status()["alert"] == "warning"
-    assert panel.status()["standing_alerts"] == 1
-
-
-def test_an_unknown_severity_is_ignored_with_a_warning(
-    make_panel: MakePanel, caplog: pytest.LogCaptureFixture
-) -> None:
-    panel = make_panel()
-    panel.on_alert({"code": "NO_MATCH", "severity": "catastrophic", "id": "x", "resolved": False})
+    panel.alert(Severity.FAULT)
     assert panel.status()["alert"] is None
-    assert "unknown severity" in caplog.text
+    assert panel.status()["standing_alerts"] == 0
 
 
 def test_a_sent_command_chirps(factory: MockFactory, make_panel: MakePanel) -> None:
@@ -214,7 +185,7 @@ def test_a_chirp_never_cuts_an_alert_pattern_short(
     panel = make_panel()
     buzzer = pin(factory, BUZZER)
     buzzer.clear_states()
-    panel.on_alert(alert_payload("illegal"))
+    panel.alert(Severity.ILLEGAL)
     time.sleep(0.05)
     press(factory, 6)  # a PASS during the illegal-play beeps: sent, but no chirp
     beeps = play_and_wait(factory, beeps=3)
@@ -235,5 +206,5 @@ def test_active_low_leds_and_buzzer(factory: MockFactory, make_panel: MakePanel)
     panel = make_panel(led_active_high=False, buzzer_active_high=False)
     assert [pin(factory, n).state for n in TURN_LEDS] == [True] * 4  # all off (high)
     assert pin(factory, BUZZER).state
-    panel.show_state(state_payload(turn=0))
+    panel.show_turn(0)
     assert [pin(factory, n).state for n in TURN_LEDS] == [False, True, True, True]

@@ -96,6 +96,11 @@ class SecureBroker(Mosquitto):
         ]
         return "\n".join(base) + "\n" + text
 
+    def start(self, timeout: float = 10.0) -> None:
+        """Start, and wait for both listeners: the plain one can open after the TLS one."""
+        super().start(timeout)
+        self.wait_listening(self.plain_port, timeout)
+
 
 @pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[SecureBroker]:

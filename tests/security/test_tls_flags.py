@@ -1,5 +1,5 @@
 """The MQTT TLS flags of `domino-table display` and `domino-table tournament` (one set,
-display/mqtt_client.py): each wrong file is a usage error naming its flag and saying
+mqttweb/client.py): each wrong file is a usage error naming its flag and saying
 what is wrong, before anything connects."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from display.cli import display
-from display.mqtt_client import MqttTls, tls_from_flags
+from mqttweb.client import MqttTls, tls_from_flags
 from tests.security.broker import make_ca_and_server_cert, openssl
 from tournament.cli import tournament
 

@@ -15,7 +15,7 @@ from engine.geometry import Placer
 from engine.layout import OpenEnd
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.messages import TileAt
+from firmware_bridge.messages import Colour, TileAt
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS, Service, send
@@ -142,6 +142,8 @@ def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
         state = [s.json() for s in rec.seen if s.topic == f"{P}/state"][-1]
         assert [t["tile"] for t in state["layout"]["tiles"]] == ["6-6"]
         assert board.wait_until(lambda: bool(board.beeps), timeout=5)  # the board beeps
+        lit = (alert["xa"], alert["ya"])  # and lights red under the tile
+        assert board.wait_until(lambda: board.leds.get(lit) is Colour.RED, timeout=5)
         board.lift(Tile.parse("5-4"))
         rec.wait_for(
             lambda s: any(
@@ -152,6 +154,7 @@ def test_an_illegal_tile_on_the_board_is_an_alert_and_changes_nothing(
             ),
             timeout=15,
         )
+        assert board.wait_until(lambda: not board.leds, timeout=5)  # dark again
         assert not rec.errors
     assert json.dumps(alert)
 

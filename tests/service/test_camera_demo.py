@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from service.cli_run import seat_zones
+from cli.run import seat_zones
+from tablesim.scenes import sim_whole_game
 from tests.fixtures.mosquitto import free_port
-from vision.source import sim_whole_game
 
 BIN = Path(sys.executable).parent / "domino-table"
 

@@ -14,13 +14,15 @@ from config.settings import Settings
 from engine.surface import Snapshot
 from service.app import TableService
 from service.camera import CameraSource, CameraStatus
+from tablesim.camera import SimSource
+from tablesim.render import RenderStyle, TileStyle, render_sequence
+from tablesim.scenes import sim_game
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS, send
-from vision.pipeline import Pipeline
-from vision.render import RenderStyle, TileStyle, render_sequence
-from vision.source import Frame, SimSource, sim_game
-from vision.stable import same_reading
+from vision.camera_path.pipeline import Pipeline
+from vision.camera_path.settled import same_reading
+from vision.frames import Frame
 
 P = "domino/t1"
 FPS = 10.0

@@ -15,9 +15,12 @@ from engine import rulesets
 from engine.surface import SeenTile, Snapshot
 from service import camera as cam
 from service.camera import CameraSource, SimOptions
-from vision.marks import Tone
-from vision.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.source import CameraOpenError, FolderSource, SimSource, SourceError, sim_game
+from tablesim.camera import SimSource
+from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.scenes import sim_game
+from vision.frames import SourceError
+from vision.sources import CameraOpenError, FolderSource
+from vision.tiles.dark_marks import Tone
 
 TILES = (
     SeenTile(6, 6, 450, 288, 450, 312),

@@ -4,7 +4,7 @@ Mosquitto, checked against the simulated players' own full-information game.
 
 At the end of each hand the players lay their tiles face up in their seat zones, the
 camera reads them, a player confirms the count, they clear the table and the next hand
-starts (tests/vision/test_source_whole_game.py shows the same games to a table core
+starts (tests/tablesim/test_scenes_whole_game.py shows the same games to a table core
 without a camera, over more rulesets).
 """
 
@@ -21,10 +21,11 @@ from config.settings import Settings
 from engine.surface import Snapshot
 from service.app import TableService
 from service.camera import CameraSource, SimOptions
+from tablesim.camera import SimSource
+from tablesim.scenes import SimWholeGame
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import TOPICS
-from vision.source import SimSource, SimWholeGame
 
 P = "domino/t1"
 ZONES = {0: [90, 510, 810, 600], 1: [90, 0, 810, 90]}  # seat 0 bottom, seat 1 top

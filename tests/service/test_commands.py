@@ -102,6 +102,9 @@ def test_every_action_parses_and_round_trips() -> None:
         {"id": "k", "action": "end_hand"},
         {"id": "l", "action": "rename", "seat": 0, "name": "Zoë"},
         {"id": "m", "action": "redeal"},
+        {"id": "n", "action": "snapshot"},
+        {"id": "o", "action": "calibrate"},
+        {"id": "p", "action": "enrol", "set": "double-nine"},
     ]
     assert {b["action"] for b in bodies} == {a.value for a in Action}
     for body in bodies:
@@ -123,6 +126,8 @@ def test_every_action_parses_and_round_trips() -> None:
         ({"id": "x" * 129, "action": "pass"}, "", 'needs an "id"'),
         ({"id": "c1"}, "c1", "Unknown action null"),
         ({"id": "c1", "action": "shuffle"}, "c1", 'Unknown action "shuffle"'),
+        ({"id": "c1", "action": "enrol", "set": "double-five"}, "c1", '"set" must be one of'),
+        ({"id": "c1", "action": "snapshot", "now": True}, "c1", '"snapshot" does not take'),
         ({"id": "c1", "action": "lead"}, "c1", '"lead" needs "seat"'),
         (
             {"id": "c1", "action": "lead", "seat": "2"},

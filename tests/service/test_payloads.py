@@ -6,7 +6,8 @@ import json
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
-from service.payloads import encode, reply_payload, stamp, utc_ts
+from mqttweb.envelope import encode, stamp, utc_ts
+from service.payloads import reply_payload
 from tests.fixtures.spec import validate
 
 TS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")

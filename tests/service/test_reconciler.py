@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from engine import Edge, Game, OpenEnd, Phase, PlayEvent, Tile, UndoEvent, rulesets
+from engine import Edge, Game, OpenEnd, Phase, PlayEvent, Reason, Tile, UndoEvent, rulesets
+from engine.alerts import AlertCode, Severity
 from engine.geometry import Placer, TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
 from service.reconciler import (
@@ -88,7 +89,7 @@ def phase(game: Game) -> Phase:
     return game.phase  # read afresh (mypy would keep an earlier narrowing)
 
 
-def alerts(out: Sequence[Outcome]) -> list[str]:
+def alerts(out: Sequence[Outcome]) -> list[AlertCode]:
     return [o.code for o in out if isinstance(o, Alert)]
 
 
@@ -118,14 +119,14 @@ def test_a_quick_pair_is_two_plays(table: Table) -> None:
 @pytest.mark.parametrize(
     ("seen", "code"),
     [
-        (SeenTile(5, 3, 522, 300, 546, 300), "NO_MATCH"),  # at the 4 end
-        (SeenTile(1, 4, 522, 300, 546, 300), "NO_MATCH"),  # the 1 touches the 4
-        (SeenTile(2, 1, 100, 100, 124, 100), "NOT_TOUCHING"),  # far from the layout
-        (SeenTile(6, 4, 100, 100, 124, 100), "DUPLICATE_TILE"),  # a second 6-4
+        (SeenTile(5, 3, 522, 300, 546, 300), AlertCode.NO_MATCH),  # at the 4 end
+        (SeenTile(1, 4, 522, 300, 546, 300), AlertCode.NO_MATCH),  # the 1 touches the 4
+        (SeenTile(2, 1, 100, 100, 124, 100), AlertCode.NOT_TOUCHING),  # far from the layout
+        (SeenTile(6, 4, 100, 100, 124, 100), AlertCode.DUPLICATE_TILE),  # a second 6-4
     ],
 )
 def test_an_illegal_tile_is_an_alert_only_after_the_grace_time(
-    table: Table, seen: SeenTile, code: str
+    table: Table, seen: SeenTile, code: AlertCode
 ) -> None:
     before = table.game.layout.tiles()
     assert table.lay(seen) == []
@@ -145,7 +146,7 @@ def test_an_unknown_tile_at_an_end() -> None:
     table = Table()
     table.play("6-6", None)
     assert table.lay(SeenTile(7, 6, 486, 300, 462, 300)) == []  # no 7 in double-six
-    assert alerts(table.tick(GRACE)) == ["UNKNOWN_TILE"]
+    assert alerts(table.tick(GRACE)) == [AlertCode.UNKNOWN_TILE]
 
 
 def test_a_tile_on_a_spinner_arm_not_open_yet() -> None:
@@ -154,7 +155,7 @@ def test_a_tile_on_a_spinner_arm_not_open_yet() -> None:
     table.play("6-4", OpenEnd(0, Edge.SIDE0, 6))
     on_arm = SeenTile(6, 2, 450, 264, 450, 240)
     assert table.lay(on_arm) == []
-    assert alerts(table.tick(GRACE)) == ["CLOSED_END"]
+    assert alerts(table.tick(GRACE)) == [AlertCode.CLOSED_END]
     assert len(table.game.layout) == 2
 
 
@@ -218,8 +219,8 @@ def test_the_last_play_unread_with_a_tile_against_it_is_unreadable_not_taken_bac
     assert table.lay(joined) == []  # no undo, no NOT_TOUCHING
     assert table.game.layout.tiles() == [t("6-6"), t("6-4")]
     (alert,) = table.tick(GRACE)
-    assert isinstance(alert, Alert) and (alert.code, alert.tile) == ("UNREADABLE", t("6-4"))
-    assert alert.severity == "warning" and alert.coords == (474, 300, 498, 300)
+    assert isinstance(alert, Alert) and (alert.code, alert.tile) == (AlertCode.UNREADABLE, t("6-4"))
+    assert alert.severity is Severity.WARNING and alert.coords == (474, 300, 498, 300)
     assert "6-4" in alert.message
     # read again: the new tile is the next play, and the warning goes
     out = table.lay(seen)
@@ -242,7 +243,7 @@ def test_lifting_an_earlier_tile_stands_until_it_is_put_back(table: Table) -> No
     seen = table.lift("6-4")
     assert table.look() == []
     out = table.tick(GRACE)
-    assert alerts(out) == ["TILE_LIFTED"]
+    assert alerts(out) == [AlertCode.TILE_LIFTED]
     alert = out[0]
     assert isinstance(alert, Alert) and alert.tile is t("6-4") and alert.reason is None
     assert alert.coords == (474, 300, 498, 300)
@@ -258,7 +259,7 @@ def test_after_a_pass_lifting_the_last_play_is_no_take_back(table: Table) -> Non
     assert table.game.pass_turn().ok
     table.lift("6-4")
     assert table.look() == []
-    assert alerts(table.tick(GRACE)) == ["TILE_LIFTED"]
+    assert alerts(table.tick(GRACE)) == [AlertCode.TILE_LIFTED]
     assert len(table.game.layout) == 2
 
 
@@ -266,7 +267,7 @@ def test_a_bad_lead_after_the_grace_time() -> None:
     table = Table()
     out = table.lay(SeenTile(6, 4, 438, 300, 462, 300), after=0)
     assert out == []
-    assert alerts(table.tick(GRACE)) == ["BAD_LEAD"]  # walnut: a double leads
+    assert alerts(table.tick(GRACE)) == [AlertCode.BAD_LEAD]  # walnut: a double leads
 
 
 def test_an_unsure_snapshot_is_not_judged(table: Table) -> None:
@@ -291,7 +292,10 @@ def test_zones_count_each_seats_tiles_then_the_cleared_surface(table: Table) -> 
     assert counts.pips == (15, 1, 0, 7)
     assert counts.tiles == ((t("5-5"), t("3-2")), (t("1-0"),), (), (t("6-1"),))
     assert table.look() == []  # reported once
-    assert table.game.count_tiles(counts.tiles).ok and phase(table.game) is Phase.HAND_OVER
+    # Two tiles cannot be the hand of seat 0, dealt 5 with one played: the engine refuses
+    # them as the seat's tiles (COUNT_MISMATCH); their pips score the hand.
+    assert table.game.count_tiles(counts.tiles).reason is Reason.COUNT_MISMATCH
+    assert table.game.count(list(counts.pips)).ok and phase(table.game) is Phase.HAND_OVER
     table.surface.clear()
     assert table.look() == [Cleared()]
     assert table.look() == []
@@ -303,7 +307,7 @@ def test_the_last_play_read_as_another_tile_is_no_take_back(table: Table) -> Non
     assert table.lay(misread) == []
     assert len(table.game.layout) == 2
     out = table.tick(GRACE)
-    assert alerts(out) == ["TILE_LIFTED"]
+    assert alerts(out) == [AlertCode.TILE_LIFTED]
     # the players correct the reading from the display: the surface is legal again
     assert table.game.correct(t("6-4"), t("6-1")).ok
     assert table.look() == [Resolved(out[0].key)]  # type: ignore[union-attr]
@@ -314,12 +318,12 @@ def test_a_new_illegal_position_replaces_the_standing_alert(table: Table) -> Non
     wrong = SeenTile(5, 3, 522, 300, 546, 300)
     table.lay(wrong)
     (first,) = table.tick(GRACE)
-    assert isinstance(first, Alert) and first.code == "NO_MATCH"
+    assert isinstance(first, Alert) and first.code == AlertCode.NO_MATCH
     table.surface.remove(wrong)
     far = SeenTile(2, 1, 100, 100, 124, 100)
     assert table.lay(far) == []  # its own grace time
     assert table.tick(GRACE) == [Resolved(first.key), table.rec.standing]
-    assert table.rec.standing is not None and table.rec.standing.code == "NOT_TOUCHING"
+    assert table.rec.standing is not None and table.rec.standing.code == AlertCode.NOT_TOUCHING
 
 
 def test_a_play_taken_back_by_command_is_not_played_again_while_it_lies_there(
@@ -353,7 +357,7 @@ def test_a_pair_with_one_illegal_tile_changes_nothing(table: Table) -> None:
     legal = table.where("4-1", OpenEnd(1, Edge.LOW, 4))
     wrong = SeenTile(5, 2, 426, 300, 402, 300)  # at the 6-6's other side
     assert table.lay(legal, wrong) == []
-    assert alerts(table.tick(GRACE)) == ["NO_MATCH"]
+    assert alerts(table.tick(GRACE)) == [AlertCode.NO_MATCH]
     assert len(table.game.layout) == 2
     table.surface.remove(wrong)
     out = table.look()

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from engine import Game, Mode, Phase, PlayEvent, rulesets
+from engine.alerts import AlertCode
 from engine.geometry import DoubleLie, GeometryError, Placer, TileSize
 from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
@@ -134,7 +135,7 @@ class Lockstep:
         assert self.look((*self.surface, seen)) == []
         self.now += 1.6
         (alert,) = self.rec.tick()
-        assert isinstance(alert, Alert) and alert.code == "NO_MATCH" and alert.tile is tile
+        assert isinstance(alert, Alert) and alert.code == AlertCode.NO_MATCH and alert.tile is tile
         assert (self.table.layout.tiles(), self.table.scores()) == before
         assert self.look(tuple(self.surface)) == [Resolved(alert.key)]
 

@@ -10,7 +10,8 @@ from engine import Game, rulesets
 from engine.game import PlayInput
 from service import commands as cmd
 from service.journal import Journal
-from service.table import Published, TableConfig, TableCore, play_input
+from service.table import TableConfig, TableCore, play_input
+from service.table_events import Recorded
 from tests.fixtures.spec import validate
 
 
@@ -20,11 +21,11 @@ def last_play(game: Game) -> PlayInput:
     return action
 
 
-def core_at(state_dir: Path, **config: object) -> tuple[TableCore, list[Published]]:
+def core_at(state_dir: Path, **config: object) -> tuple[TableCore, list[Recorded]]:
     journal = Journal(state_dir, "t1")
     core = TableCore(TableConfig(table="t1", **config), journal, rulesets.load)  # type: ignore[arg-type]
-    heard: list[Published] = []
-    core.listeners.append(heard.append)
+    heard: list[Recorded] = []
+    core.bus.subscribe(Recorded, heard.append)
     core.start()
     return core, heard
 
@@ -99,4 +100,15 @@ def test_counts_score_the_hand_once_every_seat_is_counted(tmp_path: Path, rules:
     state = core.state()
     assert state["phase"] == "hand_over"
     assert state["history"][0]["pips"] == [3, 5, 11, 13]
+    check_all(core)
+
+
+def test_a_source_offline_alert_says_its_detail_in_the_tables_language(tmp_path: Path) -> None:
+    core, _ = core_at(tmp_path, rules="walnut", seats=4, language="es")
+    core.source_status("board", False, "sin respuesta desde hace 3 s")
+    (alert,) = core.state()["alerts"]
+    assert (alert["code"], alert["severity"]) == ("BOARD_OFFLINE", "fault")
+    assert alert["message"] == "El tablero no responde. sin respuesta desde hace 3 s"
+    core.source_status("board", True)
+    assert not core.state()["alerts"]
     check_all(core)

@@ -10,21 +10,24 @@ service's own `Numbering`, so every payload is one the table service would publi
 from __future__ import annotations
 
 import json
+import queue
 import random
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine import Game, Mode, Phase, rulesets
-from engine.events import Event, GameEvent
+from engine.events import Event, GameEvent, HandEvent, Termination
 from engine.players import RandomPlayer, play_turn
-from service.game_events import Numbering
-from service.payloads import encode, stamp
+from mqttweb.envelope import encode, stamp
+from service.payloads import Numbering
 from service.table import SIDES
+from tests.fixtures.spec import validate
 
 
 def engine_events(game: Game, seed: int) -> Iterator[Event]:
@@ -180,3 +183,173 @@ def publish_once(host: str, port: int, topic: str, payload: Any, retain: bool = 
     finally:
         client.disconnect()  # first: the network thread then ends at once
         client.loop_stop()
+
+
+class SeatedTable:
+    """A table seated by the desk: it speaks spec/mqtt.md's tournament fields.
+
+    It listens on `domino/<table>/cmd` of its own broker (bridged to the central one) and
+    answers each command on `cmd/reply`, the same reply again for an id it has handled.
+    A `new_game` starts an engine game with the names, teams and target it names; the
+    table keeps `tournament`, `round`, `players` and `ends_at` in its `state` and echoes
+    them in the `game` events and `result/<game_id>`, which says `reason`: `target`, or
+    `time` when `ends_at` had passed at the end of a hand (the leader wins).
+
+    For tests of the desk's patience: `ignore` first new_games get no answer at all,
+    `refuse` more get `ok: false`; with `hold` set, a finished game's result waits until
+    `release()`.
+    """
+
+    def __init__(
+        self,
+        table: str,
+        host: str,
+        port: int,
+        *,
+        seed: int = 1,
+        pause_s: float = 0.0,
+        ignore: int = 0,
+        refuse: int = 0,
+        hold: bool = False,
+    ) -> None:
+        self.table, self.prefix, self.seed, self.pause_s = table, f"domino/{table}", seed, pause_s
+        self.ignore, self.refuse = ignore, refuse
+        self.hold = threading.Event()
+        if not hold:
+            self.hold.set()
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.commands: list[dict[str, Any]] = []  # every command received, in order
+        self.results: list[tuple[str, dict[str, Any]]] = []
+        self.published_at: dict[str, float] = {}  # game_id -> when its result went out
+        self.errors: list[str] = []
+        self.games = 0
+        self.numbering = Numbering(table, "")
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._lock = threading.Lock()
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"domino-table-{table}")
+        client.will_set(f"{self.prefix}/status", b"offline", qos=1, retain=True)
+        client.max_inflight_messages_set(100)
+        client.on_connect = self._on_connect
+        client.on_message = self._on_message
+        self.connected = threading.Event()
+        self.client = client
+        client.connect(host, port, keepalive=10)
+        client.loop_start()
+        assert self.connected.wait(10), f"table {table} could not connect"
+        self._worker = threading.Thread(target=self._work, name=f"seated-{table}", daemon=True)
+        self._worker.start()
+
+    def _on_connect(self, client: mqtt.Client, *args: Any) -> None:
+        client.subscribe(f"{self.prefix}/cmd", qos=1)
+        client.publish(f"{self.prefix}/status", b"online", qos=1, retain=True)
+        self.connected.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        if msg.retain:
+            return
+        try:
+            body = json.loads(msg.payload)
+            validate("command", body)
+        except (AssertionError, ValueError) as exc:
+            self.errors.append(f"bad command {msg.payload[:200]!r}: {exc}")
+            return
+        with self._lock:
+            self.commands.append(body)
+            known = self.replies.get(body["id"])
+        if known is not None:
+            self._send("cmd/reply", stamp(self.table, known))
+        else:
+            self._queue.put(body)
+
+    def _send(self, suffix: str, payload: dict[str, Any], retain: bool = False) -> None:
+        self.client.publish(f"{self.prefix}/{suffix}", encode(payload), qos=1, retain=retain)
+
+    def _answer(self, body: dict[str, Any], ok: bool, error: str | None) -> None:
+        reply = {"id": body["id"], "ok": ok, "error": error}
+        with self._lock:
+            self.replies[body["id"]] = reply
+        self._send("cmd/reply", stamp(self.table, reply))
+
+    def _work(self) -> None:
+        while (body := self._queue.get()) is not None:
+            if body["action"] != "new_game":
+                self._answer(body, False, "this emulated table only knows new_game")
+            elif self.ignore > 0:
+                self.ignore -= 1
+                with self._lock:
+                    self.commands.append({"ignored": body["id"]})
+            elif self.refuse > 0:
+                self.refuse -= 1
+                self._answer(body, False, "a game is being scored: try again")
+            else:
+                self._answer(body, True, None)
+                try:
+                    self._play(body)
+                except Exception as exc:  # the test reads it from `errors`
+                    self.errors.append(f"{self.table}: {exc!r}")
+
+    def _play(self, cmd: dict[str, Any]) -> None:
+        self.games += 1
+        game_id = f"{self.table}-g{self.games}"
+        self.numbering.game_id = game_id
+        teams = cmd.get("teams")
+        groups = None
+        if teams:
+            groups = [[s for s, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
+        rules = rulesets.load(cmd["rules"])
+        names = cmd["seats"]
+        game = Game(rules, len(names), mode=Mode.FULL, names=names, teams=groups,
+                    target=cmd.get("target"), seed=self.seed * 1000 + self.games)  # fmt: skip
+        echo = {k: cmd.get(k) for k in ("tournament", "round", "players")}
+        ends_at = cmd.get("ends_at")
+        for event in _until_time(game, self.seed * 1000 + self.games, ends_at):
+            payload = {**self.numbering.payload(event), **echo}  # an end says its `reason`
+            self._send(f"event/{event.kind}", payload)
+            state = state_payload(game, self.numbering, payload) | echo | {"ends_at": ends_at}
+            self._send("state", state, retain=True)
+            if isinstance(event, GameEvent) and event.event == "over":
+                self.hold.wait()
+                self.published_at[game_id] = time.time()
+                self._send(f"result/{game_id}", payload, retain=True)
+                self.results.append((game_id, payload))
+            if self.pause_s:
+                time.sleep(self.pause_s)
+
+    def release(self) -> None:
+        self.hold.set()
+
+    def close(self, clean: bool = True) -> None:
+        self._queue.put(None)
+        self.hold.set()
+        self._worker.join(10)
+        if clean:
+            self.client.publish(f"{self.prefix}/status", b"offline", qos=1, retain=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def _until_time(game: Game, seed: int, ends_at: str | None) -> Iterator[Event]:
+    """`engine_events`, but once `ends_at` has passed at the end of a hand, the game is
+    over there: won by the seat or team ahead (as the engine's `Game.call_time` would)."""
+    deadline = None
+    if ends_at:
+        deadline = datetime.strptime(ends_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    for event in engine_events(game, seed):
+        yield event
+        ended = isinstance(event, HandEvent) and game.phase is not Phase.OVER
+        if ended and deadline is not None and datetime.now(UTC) >= deadline:
+            yield _time_over(game)
+            return
+
+
+def _time_over(game: Game) -> GameEvent:
+    summary = game.summary()
+    scores = tuple(s["score"] for s in summary["seats"])
+    team_scores = tuple(t["score"] for t in summary["teams"])
+    if team_scores:
+        best = max(range(len(team_scores)), key=lambda t: team_scores[t])
+        winner, team = None, best
+    else:
+        winner, team = max(range(len(scores)), key=lambda s: scores[s]), None
+    return GameEvent("over", winner, team, scores, team_scores, tuple(game.names),
+                     game.rules.name, game.target, Termination.TIME)  # fmt: skip

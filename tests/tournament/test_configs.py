@@ -56,7 +56,7 @@ def secure_central(tmp_path: Path) -> Mosquitto:
     text = (
         text.replace("listener 1883", "")
         .replace("/etc/mosquitto/domino/passwd", str(passwd))
-        .replace("/etc/mosquitto/domino/acl.conf", str(CONFIGS / "acl.conf"))
+        .replace("/etc/mosquitto/domino/central-acl.conf", str(CONFIGS / "central-acl.conf"))
     )
     central = Mosquitto(tmp_path / "central", extra=text)
     central.config_text = lambda: Mosquitto.config_text(central).replace(  # type: ignore[method-assign]

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.detect import Detection
-from vision.render_scene import Rendered, TileTruth, Truth
+from tablesim.render.scene import Rendered, TileTruth, Truth
+from vision.detector.detect import Detection
 
 
 @dataclass

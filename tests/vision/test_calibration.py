@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.surface import SeenTile
-from vision.calibration import (
+from tablesim.render import Camera, Rendered, RenderStyle, Scene, render_frame
+from tablesim.render.styles import Lighting, Surface, TileStyle
+from vision.calibration.homography import (
     CALIBRATION_FILE,
     Calibration,
     CalibrationMethod,
@@ -28,8 +30,6 @@ from vision.errors import (
     MarkersMissingError,
     VisionError,
 )
-from vision.render import Camera, Rendered, RenderStyle, Scene, render_frame
-from vision.render_styles import Lighting, Surface, TileStyle
 
 SIZE = (900.0, 600.0)
 TILES = (
@@ -189,7 +189,7 @@ def test_moved_mm_is_zero_for_the_same_calibration() -> None:
 def test_wrong_marker_size_shows_as_reprojection_error(caplog: pytest.LogCaptureFixture) -> None:
     image = _frame().image
     right = calibrate_markers(image, SIZE, marker_mm=40)
-    with caplog.at_level(logging.WARNING, logger="vision.calibration"):
+    with caplog.at_level(logging.WARNING, logger="vision.calibration.homography"):
         wrong = calibrate_markers(image, SIZE, marker_mm=60)
     assert wrong.reprojection_px > 5 * right.reprojection_px
     assert any("fit badly" in r.getMessage() for r in caplog.records)

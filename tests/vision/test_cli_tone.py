@@ -1,6 +1,6 @@
 """`vision detect` on sets of unknown tone: auto (the default) tries light, dark and grey.
 
-Rendered frames (`vision.render`) of a laid-out game in a black set and in a wooden
+Rendered frames (`tablesim.render`) of a laid-out game in a black set and in a wooden
 set are written to files and read through the command line with no `--tone`, and
 with `--tone auto`: both sets are found and read. With `--tone light` (the default
 before) neither is.
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render.scene import Truth
+from tablesim.scenes import sim_game
 from vision.cli import vision
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.render_scene import Truth
-from vision.source import sim_game
 
 LOOKS = [
     pytest.param(RenderStyle(tiles=TileStyle.BLACK, surface=Surface.WOOD), id="black-on-wood"),

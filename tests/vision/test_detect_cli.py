@@ -9,7 +9,7 @@ import cv2
 import pytest
 from click.testing import CliRunner
 
-from service.cli import cli
+from cli.main import cli
 from tests.vision.test_detect_synthetic import background, draw_tile
 
 

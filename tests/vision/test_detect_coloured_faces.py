@@ -1,5 +1,5 @@
 """Coloured plastic sets: faces of a saturated colour with white or yellow pips, on
-tables no lighter or darker than them in any tone. Before `vision.faces`, none of
+tables no lighter or darker than them in any tone. Before `vision.tiles.face_colours`, none of
 the tiles below was read (red, green, blue faces on felt, wood or a dark table;
 pink faces with yellow pips on white paper), with `tone=auto`."""
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import Colour, Look, blur, draw, table
-from vision.detect import Settings, detect
-from vision.faces import face_colours, face_image
+from vision.detector.detect import Settings, detect
+from vision.tiles.face_colours import face_colours, face_image
 
 VALUES = [(6, 6), (5, 6), (4, 6), (3, 6), (6, 2), (1, 6), (5, 5), (4, 5), (0, 3), (2, 5)]
 ANGLES = [0.0, 90.0, 35.0, -20.0, 60.0]

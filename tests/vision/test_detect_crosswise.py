@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 
 from engine.surface import SeenTile
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render.scene import Truth
 from tests.vision.scoring import score
-from vision.detect import Detection, Settings, detect
-from vision.marks import Tone
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.render_scene import Truth
+from vision.detector.detect import Detection, Settings, detect
+from vision.tiles.dark_marks import Tone
 
 # (double, the neighbour before it, the neighbour after it)
 GROUPS = [

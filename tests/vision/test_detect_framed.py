@@ -1,13 +1,13 @@
 """Tiles cut by the frame's edge are unsure places, not tiles read in part (before
-`vision.framed`, the cut tiles below were reported with the pips that showed)."""
+`vision.detector.frame_edge`, the cut tiles below were reported with the pips that showed)."""
 
 from __future__ import annotations
 
 from tests.vision.drawn import Look, blur, draw, table
-from vision.detect import Settings, detect
-from vision.framed import CUT, cut_by_frame, outline
-from vision.results import FoundTile
-from vision.search import Found
+from vision.detector.detect import Settings, detect
+from vision.detector.frame_edge import CUT, cut_by_frame, outline
+from vision.detector.results import FoundTile
+from vision.detector.search_pass import Found
 
 
 def test_a_tile_cut_by_the_edge_is_unsure_and_one_inside_it_is_read() -> None:

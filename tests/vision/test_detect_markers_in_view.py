@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import pytest
 
+from tablesim.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
 from tests.vision.scoring import camera_area
 from tests.vision.test_detect_light_blank import _scene, _score
-from vision.detect import Settings, detect
-from vision.marks import Tone
-from vision.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
+from vision.detector.detect import Settings, detect
+from vision.tiles.dark_marks import Tone
 
 
 @pytest.mark.parametrize(

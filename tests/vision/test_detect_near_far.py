@@ -1,9 +1,9 @@
 """Near and far tiles in one frame: one width per frame is the frame's median, and
 tiles nearer or farther than most (a phone held at a tilt) are read at their own.
 
-Before `search._resized` and `search._smaller`, the farthest tiles of the drawn
+Before `search_pass._resized` and `search_pass._smaller`, the farthest tiles of the drawn
 frame below looked partly covered (the table around them, sampled at the frame's
-width, passed for a hand) and were not reported; before `search._blank_outlined`,
+width, passed for a hand) and were not reported; before `search_pass._blank_outlined`,
 a 0-0 larger than the others was taken for a line on the table.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import replace
 import numpy as np
 
 from tests.vision.drawn import Look, blur, draw, table
-from vision.detect import Settings, detect
-from vision.dividers import TileHypothesis
+from vision.detector.detect import Settings, detect
+from vision.tiles.dividers import TileHypothesis
 
 VALUES = [(6, 6), (5, 6), (4, 6), (3, 6), (6, 2), (1, 6), (5, 5), (4, 5), (3, 5), (2, 5)]
 ANGLES = [0.0, 90.0, 35.0, -20.0, 60.0]

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from tests.vision.test_detect_synthetic import LAYOUTS
-from vision.area import PlayArea
-from vision.dividers import TileHypothesis, overlap, suppress
-from vision.marks import Tone, find_blobs, tone_image
-from vision.pips import symmetric
-from vision.tuning import Settings
+from vision.detector.play_area import PlayArea
+from vision.detector.settings import Settings
+from vision.pips.counting import symmetric
+from vision.tiles.dark_marks import Tone, find_blobs, tone_image
+from vision.tiles.dividers import TileHypothesis, overlap, suppress
 
 
 def test_play_area_from_the_command_line() -> None:

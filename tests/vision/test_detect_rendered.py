@@ -1,7 +1,7 @@
 """Detection on rendered frames of laid-out games, looks the detector once failed on.
 
-The scenes are random legal hands laid out by the engine's Placer (`vision.source.
-sim_game`), rendered by `vision.render` with the answer in pixels. Each test pins how
+The scenes are random legal hands laid out by the engine's Placer (`tablesim.scenes.
+sim_game`), rendered by `tablesim.render` with the answer in pixels. Each test pins how
 many tiles are read right (pips and both half centres within 8 px) and that none is
 read wrong.
 """
@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from engine.surface import SeenTile
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render.scene import Truth
+from tablesim.scenes import sim_game
 from tests.vision.scoring import score
-from vision.detect import Detection, Settings, detect
-from vision.marks import Tone, threshold_surface, tone_image
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.render_scene import Truth
-from vision.source import sim_game
+from vision.detector.detect import Detection, Settings, detect
+from vision.tiles.dark_marks import Tone, threshold_surface, tone_image
 
 
 def _frame(seed: int, style: RenderStyle) -> tuple[np.ndarray, Truth]:

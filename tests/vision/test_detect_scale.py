@@ -2,8 +2,8 @@
 
 A close-up (a phone held over one tile, a camera low over the table) gives tiles of
 250-330 px whose dividers and pips are larger than the frame-wide bound on what a
-mark may be; before `marks.slight_holes` and `vision.scales`, none of these frames
-was read right (a 0-0 with its pips unseen, or nothing).
+mark may be; before `dark_marks.slight_holes` and `vision.detector.scales`, none of
+these frames was read right (a 0-0 with its pips unseen, or nothing).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from engine.surface import SeenTile
-from vision.detect import Settings, detect
-from vision.marks import slight_holes, tile_mask
-from vision.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.results import FoundTile
-from vision.scales import coarser_scales, scaled
-from vision.search import Found
+from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
+from vision.detector.detect import Settings, detect
+from vision.detector.results import FoundTile
+from vision.detector.scales import coarser_scales, scaled
+from vision.detector.search_pass import Found
+from vision.tiles.dark_marks import slight_holes, tile_mask
 
 
 def _closeup(a: int, b: int, size: tuple[float, float], style: RenderStyle) -> np.ndarray:

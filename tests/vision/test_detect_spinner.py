@@ -14,9 +14,9 @@ from dataclasses import replace
 import numpy as np
 
 from tests.vision.drawn import Look, blur, draw, table
-from vision.detect import Settings, detect
-from vision.dividers import TileHypothesis, consensus, line_like
-from vision.marks import Blobs
+from vision.detector.detect import Settings, detect
+from vision.tiles.dark_marks import Blobs
+from vision.tiles.dividers import TileHypothesis, consensus, line_like
 
 TILES = [
     ((2, 3), 0.0),

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.area import PlayArea
-from vision.detect import Detection, FrameError, Settings, detect
-from vision.marks import Tone
+from vision.detector.detect import Detection, FrameError, Settings, detect
+from vision.detector.play_area import PlayArea
+from vision.tiles.dark_marks import Tone
 
 Colour = tuple[int, int, int]
 Image = NDArray[np.uint8]

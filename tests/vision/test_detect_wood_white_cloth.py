@@ -24,13 +24,13 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.detect as detect_module
+import vision.detector.detect as detect_module
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render.scene import Rendered
+from tablesim.scenes import sim_game
 from tests.vision.scoring import camera_area, score
-from vision.detect import Detection, Settings, detect
-from vision.marks import Tone, lower_split
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.render_scene import Rendered
-from vision.source import sim_game
+from vision.detector.detect import Detection, Settings, detect
+from vision.tiles.dark_marks import Tone, lower_split
 
 
 def _render(seed: int, scene_index: int, style: RenderStyle) -> tuple[Rendered, Scene]:

@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from engine.surface import SeenTile, Snapshot
-from vision.calibration import Calibration
+from tablesim.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
+from vision.calibration.aruco_markers import detect_markers
+from vision.calibration.homography import Calibration
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.camera_path.settled import same_reading
 from vision.cli import vision as vision_cli
-from vision.markers import detect_markers
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, Hand, RenderStyle, Scene, TileStyle, render_frame
-from vision.source import Frame
-from vision.stable import same_reading
+from vision.frames import Frame
 
 TILES = (
     SeenTile(6, 6, 450, 288, 450, 312),

@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.surface import SeenTile, Snapshot
-from vision.calibration import Calibration, CalibrationMethod
-from vision.marks import Tone
-from vision.pipeline import Pipeline, PipelineSettings
-from vision.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
-from vision.source import Frame
-from vision.tuning import Settings
+from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
+from vision.calibration.homography import Calibration, CalibrationMethod
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.settings import Settings
+from vision.frames import Frame
+from vision.tiles.dark_marks import Tone
 
 CAMERA = Camera.overhead((900, 600), keystone=0.04, rotation_deg=2)
 WOOD_ON_CLOTH = RenderStyle(

@@ -8,9 +8,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.dividers import TileHypothesis
-from vision.marks import find_blobs
-from vision.pips import read_half
+from vision.pips.counting import read_half
+from vision.tiles.dark_marks import find_blobs
+from vision.tiles.dividers import TileHypothesis
 
 R = 4.5  # pip radius, px, on a tile 50 px wide
 

@@ -36,3 +36,15 @@ def test_every_source_is_printed_beside_the_earlier_detector(
         assert row is not None, (source, out)
     ddd = re.search(r"^ddd-a \(light\)\s+1\s+\d+\s+([\d.]+)%\s+([\d.]+)%", out, re.M)
     assert ddd is not None and ddd.groups() == ("100.0", "100.0"), out
+
+
+def test_the_renderer_time_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """The figure `tests/vision/test_render.py` once asserted (a frame in under 100 ms)."""
+    assert main(["--render", "--repeats", "2"]) == 0
+    out = capsys.readouterr().out
+    for style in ("clean", "harsh"):
+        row = re.search(
+            rf"^render {style}\s+CPU ms per frame: best ([\d.]+), median ([\d.]+)", out, re.M
+        )
+        assert row is not None, out
+        assert 0 < float(row.group(1)) <= float(row.group(2)), out

@@ -1,0 +1,51 @@
+"""The commands about the camera (`snapshot`, `calibrate`, `enrol`), by command type.
+
+`TableService` adds these handlers to its dispatch: `without_camera` on every table
+(each answered at once: this table has no camera), `with_camera` over them on a table
+with one (`snapshot` and `calibrate` go to the camera's thread, which answers with a
+`CameraAnswer`). Every answer becomes an `Answered` on the table's bus, which the MQTT
+publisher turns into the reply.
+
+`enrol` is answered `ok: false` until set enrolment (issue 13) replaces its handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from service import commands as cmd
+from service.camera_events import CameraAnswer, CameraAsk, CameraRequest
+from service.table_events import Answered
+
+__all__ = ["NO_CAMERA", "NO_ENROLMENT", "with_camera", "without_camera"]
+
+Handlers = dict[type[Any], Callable[[Any], None]]
+NO_CAMERA = "This table has no camera ([camera] enabled = false in its settings)."
+NO_ENROLMENT = "Set enrolment is not available yet: set camera.tone in the settings instead."
+
+
+class Asks(Protocol):
+    """What takes the camera's commands (`service.camera.CameraSource`)."""
+
+    def ask(self, request: CameraRequest) -> None: ...
+
+
+def without_camera(answer: Callable[[Answered], None]) -> Handlers:
+    """Handlers that refuse the camera's commands: no camera here."""
+
+    def refuse(command: cmd.Command) -> None:
+        answer(Answered(command.id, NO_CAMERA))
+
+    return {cmd.SnapshotNow: refuse, cmd.Calibrate: refuse, cmd.Enrol: refuse}
+
+
+def with_camera(camera: Asks, answer: Callable[[Answered], None]) -> Handlers:
+    """Handlers that hand `snapshot` and `calibrate` to the camera, and turn its answers
+    into replies."""
+    return {
+        cmd.SnapshotNow: lambda c: camera.ask(CameraRequest(CameraAsk.SNAPSHOT, c.id)),
+        cmd.Calibrate: lambda c: camera.ask(CameraRequest(CameraAsk.CALIBRATE, c.id)),
+        cmd.Enrol: lambda c: answer(Answered(c.id, NO_ENROLMENT)),
+        CameraAnswer: lambda a: answer(Answered(a.command_id, a.error, a.detail)),
+    }

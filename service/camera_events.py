@@ -1,0 +1,52 @@
+"""What the camera's view hands the service (through `submit`), and what the service
+asks of it: plain values, no OpenCV.
+
+- `CameraReport`: the camera's status (`camera/status`), to publish in the table's
+  language;
+- `CameraPicture`: a snapshot (`camera/snapshot`), JPEG bytes;
+- `CameraAnswer`: the answer to a `snapshot` or `calibrate` command, for its reply;
+- `CameraRequest`: such a command, for the camera's thread.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from service.camera_status import CameraFacts
+
+__all__ = ["CameraAnswer", "CameraAsk", "CameraPicture", "CameraReport", "CameraRequest"]
+
+
+@dataclass(frozen=True, slots=True)
+class CameraReport:
+    facts: CameraFacts
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CameraPicture:
+    jpeg: bytes
+
+    def __repr__(self) -> str:
+        return f"CameraPicture({len(self.jpeg)} bytes)"
+
+
+@dataclass(frozen=True, slots=True)
+class CameraAnswer:
+    """`error` None: done; `detail` goes into the reply's `detail`."""
+
+    command_id: str
+    error: str | None
+    detail: dict[str, Any] | None = None
+
+
+class CameraAsk(enum.StrEnum):
+    SNAPSHOT = "snapshot"
+    CALIBRATE = "calibrate"
+
+
+@dataclass(frozen=True, slots=True)
+class CameraRequest:
+    ask: CameraAsk
+    command_id: str

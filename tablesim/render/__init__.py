@@ -1,0 +1,48 @@
+"""Synthetic camera frames of a domino table, with their ground truth.
+
+`render_frame` draws one frame of a `Scene` (tiles in table millimetres) as a
+`Camera` sees it, in a `RenderStyle`, and returns the BGR image with the pixel
+positions of every tile half, pip and marker (`Truth`). The same seed gives the same
+frame; `frame` (the index in a sequence) changes only the sensor noise.
+`render_sequence` plays a game out as frames, with hands passing between placements.
+
+This module is the renderer's public face; the work is done in its modules (`tablesim.render.*`).
+"""
+
+from __future__ import annotations
+
+from tablesim.render.draw import render_frame
+from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.scene import (
+    Camera,
+    FaceDownTile,
+    FaceDownTruth,
+    Hand,
+    MarkerTruth,
+    Rendered,
+    Scene,
+    TileTruth,
+    Truth,
+)
+from tablesim.render.sequence import SequenceFrame, render_sequence
+from tablesim.render.styles import Lighting, RenderStyle, Surface, TileStyle
+
+__all__ = [
+    "Camera",
+    "FaceDownTile",
+    "FaceDownTruth",
+    "Hand",
+    "Lighting",
+    "MarkerTruth",
+    "RenderStyle",
+    "Rendered",
+    "Scene",
+    "SequenceFrame",
+    "Surface",
+    "TileStyle",
+    "TileTruth",
+    "Truth",
+    "pip_layout",
+    "render_frame",
+    "render_sequence",
+]

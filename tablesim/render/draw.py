@@ -1,0 +1,187 @@
+"""Drawing one synthetic frame: table canvas, tiles, warp into the camera, hand, light.
+
+The table is drawn top-down on a canvas a little finer than the camera sees it,
+warped into the camera by its homography, then the hand, light and sensor effects
+are added in image space. The ground truth comes from the same geometry.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablesim.render.effects import finish
+from tablesim.render.hand import draw_hand
+from tablesim.render.scene import (
+    Camera,
+    Hand,
+    Rendered,
+    Scene,
+)
+from tablesim.render.styles import PALETTES, RenderStyle
+from tablesim.render.textures import surface_texture
+from tablesim.render.tiles import (
+    Canvas,
+    TileShape,
+    draw_face,
+    draw_marker,
+    facedown_outline,
+    fill,
+    side_hull,
+    tile_shape,
+)
+from tablesim.render.truth import ground_truth
+from vision.calibration.aruco_markers import Corner
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+Points = npt.NDArray[np.float64]
+
+BACKGROUND: Final = (38, 44, 52)  # the floor around the table
+SHADOW_DEPTH: Final = 0.45  # how much light a tile's shadow takes away at its darkest
+SHADOW_SOFTNESS_MM: Final = 2.5
+SHADOW_SUBSAMPLE: Final = 4
+LIGHT_FROM: Final = np.array([-0.35, -0.5])  # shadows fall down and to the right
+
+
+def render_frame(
+    scene: Scene,
+    camera: Camera | None = None,
+    style: RenderStyle | None = None,
+    seed: int = 0,
+    *,
+    frame: int = 0,
+    hand: Hand | None = None,
+    exposure: float = 1.0,
+) -> Rendered:
+    """One camera frame of `scene` and its ground truth.
+
+    `camera` defaults to `Camera.overhead(scene.size_mm)` (1280x960) and `style` to
+    `RenderStyle()`. `seed` fixes the table texture, light and tile shading; `frame`
+    varies the sensor noise only; `hand`, when given, reaches over the table;
+    `exposure` scales the light of the whole scene (1 = as the style says).
+    """
+    cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+    look = style or RenderStyle()
+    canvas = _canvas(scene, cam)
+    table, shapes = _draw_table(scene, cam, canvas, look, seed)
+    image = _warp(table, canvas, cam)
+    mask = None
+    if hand is not None:
+        scale = cam.px_per_mm(cam.centre_mm())
+        mask = draw_hand(image, hand, scale, shadow=look.shadows)
+    image = finish(image, look, seed, frame, exposure)
+    log.debug(
+        "render: frame %d, %d tiles, %d face down, seed %d, hand %s",
+        frame,
+        len(scene.tiles),
+        len(scene.facedown),
+        seed,
+        hand is not None,
+    )
+    return Rendered(image, ground_truth(scene, cam, shapes, mask))
+
+
+def _draw_table(
+    scene: Scene, cam: Camera, canvas: Canvas, look: RenderStyle, seed: int
+) -> tuple[Image, list[TileShape]]:
+    """The table seen straight from above: surface, shadows, markers, tiles."""
+    x0, y0, x1, y1 = scene.surface_rect_mm
+    ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
+    table = surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed).copy()
+    foot = np.array(cam.centre_mm())
+    shapes = [tile_shape(t, scene.tile_mm, small_pips=_small(look)) for t in scene.tiles]
+    backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]
+    lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
+    back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
+    if look.shadows:
+        _shadows(table, canvas, backs + [s.outline for s in shapes], back_lifts + lifts, scene)
+    if scene.markers:
+        for corner in Corner:
+            centre = np.array(corner.position_mm(*scene.size_mm))
+            draw_marker(table, canvas, int(corner), centre, scene.marker_mm)
+    _draw_backs(table, canvas, look, backs, back_lifts)
+    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes, lifts=lifts)
+    return table, shapes
+
+
+def _small(style: RenderStyle) -> bool:
+    return PALETTES[style.tiles].double_twelve
+
+
+def _canvas(scene: Scene, cam: Camera) -> Canvas:
+    """A top-down canvas a little finer than the camera sees the table."""
+    x0, y0, x1, y1 = scene.surface_rect_mm
+    finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
+    return Canvas(min(8.0, max(1.0, 1.15 * finest)), (x0, y0))
+
+
+def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
+    """How far a tile's top face appears shifted from its base (table mm)."""
+    return np.asarray((centre - foot) * (scene.thickness_mm / cam.height_mm), dtype=np.float64)
+
+
+def _shadows(
+    table: Image, canvas: Canvas, tops: list[Points], lifts: list[Points], scene: Scene
+) -> None:
+    """Darken the table under soft tile shadows (computed at a quarter of the scale)."""
+    h, w = table.shape[:2]
+    small = Canvas(canvas.scale / SHADOW_SUBSAMPLE, canvas.origin)
+    mask = np.zeros((h // SHADOW_SUBSAMPLE + 1, w // SHADOW_SUBSAMPLE + 1), dtype=np.uint8)
+    offset = -LIGHT_FROM * scene.thickness_mm
+    for top, lift in zip(tops, lifts, strict=True):
+        fill(mask, small, side_hull(top, lift) + offset, 255)
+    soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * small.scale)
+    keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
+    big = cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(table, cv2.merge([big, big, big]), dst=table, scale=1 / 255)
+
+
+def _draw_backs(
+    table: Image, canvas: Canvas, style: RenderStyle, backs: list[Points], lifts: list[Points]
+) -> None:
+    palette = PALETTES[style.tiles]
+    for back, lift in zip(backs, lifts, strict=True):
+        fill(table, canvas, side_hull(back, lift), palette.side)
+        fill(table, canvas, back, palette.back)
+
+
+def _draw_faces(
+    table: Image,
+    canvas: Canvas,
+    scene: Scene,
+    style: RenderStyle,
+    *,
+    seed: int,
+    shapes: list[TileShape],
+    lifts: list[Points],
+) -> None:
+    palette = PALETTES[style.tiles]
+    rng = np.random.default_rng([seed, 0x711E])
+    for tile, shape, lift in zip(scene.tiles, shapes, lifts, strict=True):
+        jitter = float(rng.uniform(-0.03, 0.03))
+        draw_face(
+            table, canvas, tile, shape, palette, lift=lift, jitter=jitter, brass_pin=style.brass_pin
+        )
+
+
+def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:
+    s = canvas.scale
+    ox, oy = canvas.origin
+    to_canvas = np.array([[s, 0, -ox * s], [0, s, -oy * s], [0, 0, 1]], dtype=np.float64)
+    m = cam.matrix @ np.linalg.inv(to_canvas)
+    out = cv2.warpPerspective(
+        table,
+        m,
+        (cam.width, cam.height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=BACKGROUND,
+    )
+    return np.asarray(out, dtype=np.uint8)

@@ -1,0 +1,253 @@
+"""Drawing tiles and markers onto the top-down table canvas (millimetres scaled).
+
+The canvas is the table surface seen straight from above at `scale` pixels per mm;
+the renderer warps it into the camera afterwards. Everything is drawn anti-aliased
+with sub-pixel precision.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.surface import SeenTile
+from tablesim.errors import RenderError
+from tablesim.render.pip_layouts import pip_layout, pip_radius
+from tablesim.render.styles import BGR, BRASS, BRASS_LIGHT, TilePalette
+from vision.calibration.aruco_markers import MODULES, marker_image
+
+Image = npt.NDArray[np.uint8]
+Points = npt.NDArray[np.float64]
+
+SHIFT = 4  # fixed-point bits for sub-pixel drawing
+ONE = 1 << SHIFT
+PAPER: BGR = (246, 246, 244)
+
+
+@dataclass(frozen=True, slots=True)
+class Canvas:
+    """Maps table mm onto canvas pixels: px = (mm - origin) * scale."""
+
+    scale: float
+    origin: tuple[float, float]
+
+    def px(self, points_mm: Points) -> Points:
+        return np.asarray((points_mm - np.asarray(self.origin)) * self.scale, dtype=np.float64)
+
+    def fixed(self, points_mm: Points) -> npt.NDArray[np.int32]:
+        return np.round(self.px(points_mm) * ONE).astype(np.int32)
+
+
+@dataclass(frozen=True, slots=True)
+class TileShape:
+    """A tile's top face and pips in table mm, for drawing and for the ground truth."""
+
+    outline: Points  # rounded rectangle, (n, 2)
+    centre: Points
+    u: Points  # unit vector from half a to half b
+    v: Points
+    pips_a: Points  # (k, 2)
+    pips_b: Points
+    pip_r_mm: float
+
+
+_ARC = np.radians(np.arange(24) % 6 * 18.0 + np.repeat([0.0, 90.0, 180.0, 270.0], 6))
+_ARC_UV = np.stack([np.cos(_ARC), np.sin(_ARC)], axis=1)  # (24, 2) unit arcs, 4 corners
+_CORNER_SIGNS = np.repeat(np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64), 6, 0)
+
+
+def rounded_rect(centre: Points, u: Points, half_len: float, half_wid: float, r: float) -> Points:
+    """A rounded rectangle along `u`, as 24 points (6 per corner arc), in mm."""
+    v = np.array([-u[1], u[0]])
+    local = _CORNER_SIGNS * np.array([half_len - r, half_wid - r]) + _ARC_UV * r
+    return np.asarray(centre + local[:, :1] * u + local[:, 1:] * v, dtype=np.float64)
+
+
+def tile_shape(tile: SeenTile, tile_mm: tuple[float, float], *, small_pips: bool) -> TileShape:
+    a = np.array([tile.xa, tile.ya])
+    b = np.array([tile.xb, tile.yb])
+    dist = float(np.linalg.norm(b - a))
+    if dist < 1e-6:
+        raise RenderError(f"tile {tile}: its two halves lie on the same point")
+    u = (b - a) / dist
+    v = np.array([-u[1], u[0]])
+    length, width = tile_mm
+    centre = (a + b) / 2
+    outline = rounded_rect(centre, u, length / 2, width / 2, 0.1 * width)
+    half = width / 2
+
+    def pips(count: int, at: Points, out: Points) -> Points:
+        side = np.array([-out[1], out[0]])
+        layout = pip_layout(count)
+        if not layout:
+            return np.zeros((0, 2))
+        uv = np.array(layout)
+        return np.asarray(at + (uv[:, :1] * out + uv[:, 1:] * side) * half, dtype=np.float64)
+
+    r = min(
+        pip_radius(tile.a, double_twelve_set=small_pips),
+        pip_radius(tile.b, double_twelve_set=small_pips),
+    )
+    return TileShape(outline, centre, u, v, pips(tile.a, a, -u), pips(tile.b, b, u), r * half)
+
+
+def side_hull(top: Points, lift: Points) -> Points:
+    """The tile's whole silhouette: its top face and its base `lift` mm away."""
+    both = np.vstack([top, top - lift]).astype(np.float32)
+    return np.asarray(cv2.convexHull(both), dtype=np.float64).reshape(-1, 2)
+
+
+def fill(img: Image, canvas: Canvas, poly: Points, colour: BGR | int) -> None:
+    cv2.fillPoly(img, [canvas.fixed(poly)], _colour(colour), cv2.LINE_AA, SHIFT)
+
+
+def _colour(colour: BGR | int) -> tuple[int, ...]:
+    return (colour,) if isinstance(colour, int) else colour
+
+
+def disc(img: Image, canvas: Canvas, at: Points, r_mm: float, colour: BGR) -> None:
+    c = canvas.fixed(at)
+    r = round(r_mm * canvas.scale * ONE)
+    cv2.circle(img, (int(c[0]), int(c[1])), r, colour, -1, cv2.LINE_AA, SHIFT)
+
+
+def draw_face(
+    img: Image,
+    canvas: Canvas,
+    tile: SeenTile,
+    shape: TileShape,
+    palette: TilePalette,
+    *,
+    lift: Points,
+    jitter: float,
+    brass_pin: bool,
+) -> None:
+    """The tile's side, face, divider and pips (the shadow is drawn beforehand)."""
+    fill(img, canvas, side_hull(shape.outline, lift), palette.side)
+    face = _shade(palette.face, jitter)
+    fill(img, canvas, shape.outline, face)
+    if palette.grain:
+        _grain(img, canvas, shape, face)
+    _bevel(img, canvas, shape, face)
+    _divider(img, canvas, shape, palette.divider)
+    for count, centres in ((tile.a, shape.pips_a), (tile.b, shape.pips_b)):
+        for at in centres:
+            _pip(
+                img,
+                canvas,
+                at,
+                shape.pip_r_mm,
+                colour=palette.pips[count],
+                palette=palette,
+                face=face,
+            )
+    if brass_pin:
+        disc(img, canvas, shape.centre, 1.6, BRASS)
+        disc(img, canvas, shape.centre - np.array([0.4, 0.4]), 0.6, BRASS_LIGHT)
+
+
+def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR) -> None:
+    """The line across the tile's middle, stopping short of its long edges."""
+    reach = shape.v * (_half_dims(shape)[1] * 0.82)
+    ends = canvas.fixed(np.array([shape.centre + reach, shape.centre - reach]))
+    thick = max(1, round(canvas.scale * 0.7))
+    p0 = (int(ends[0][0]), int(ends[0][1]))
+    p1 = (int(ends[1][0]), int(ends[1][1]))
+    cv2.line(img, p0, p1, colour, thick, cv2.LINE_AA, SHIFT)
+
+
+def _bevel(img: Image, canvas: Canvas, shape: TileShape, face: BGR) -> None:
+    """A darker rim where the face rounds over, a lighter line just inside it."""
+    thick = max(1, round(canvas.scale * 0.4))
+    hl, hw = _half_dims(shape)
+    r = 0.1 * 2 * hw
+    inner = rounded_rect(shape.centre, shape.u, hl - 0.9, hw - 0.9, max(0.1, r - 0.9))
+    for poly, amount in ((shape.outline, -0.1), (inner, 0.05)):
+        colour = _shade(face, amount)
+        cv2.polylines(img, [canvas.fixed(poly)], True, colour, thick, cv2.LINE_AA, SHIFT)
+
+
+def _half_dims(shape: TileShape) -> tuple[float, float]:
+    pts = shape.outline - shape.centre
+    return float(np.max(pts @ shape.u)), float(np.max(pts @ shape.v))
+
+
+def _pip(
+    img: Image,
+    canvas: Canvas,
+    at: Points,
+    r: float,
+    *,
+    colour: BGR,
+    palette: TilePalette,
+    face: BGR,
+) -> None:
+    disc(img, canvas, at, r, colour)
+    if palette.engraved:  # burnt into wood: a lighter floor, lit from the top left
+        b, g, red = (min(255, int(0.6 * c + 0.4 * f)) for c, f in zip(colour, face, strict=True))
+        disc(img, canvas, at + np.array([0.25, 0.25]) * r, r * 0.55, (b, g, red))
+
+
+def _grain(img: Image, canvas: Canvas, shape: TileShape, face: BGR) -> None:
+    hl, hw = _half_dims(shape)
+    dark = _shade(face, -0.12)
+    thick = max(1, round(canvas.scale * 0.3))
+    for k, off in enumerate(np.linspace(-0.8, 0.8, 6)):
+        wobble = 0.15 * math.sin(3.1 * k + shape.centre[0])
+        p0 = shape.centre - shape.u * (hl * 0.95) + shape.v * (hw * (off + wobble))
+        p1 = shape.centre + shape.u * (hl * 0.95) + shape.v * (hw * (off - wobble))
+        pts = canvas.fixed(np.array([p0, p1]))
+        cv2.line(
+            img,
+            (int(pts[0][0]), int(pts[0][1])),
+            (int(pts[1][0]), int(pts[1][1])),
+            dark,
+            thick,
+            cv2.LINE_AA,
+            SHIFT,
+        )
+
+
+def _shade(colour: BGR, amount: float) -> BGR:
+    f = 1.0 + amount
+    b, g, r = (int(min(255, max(0, round(c * f)))) for c in colour)
+    return (b, g, r)
+
+
+def facedown_outline(x: float, y: float, angle_deg: float, tile_mm: tuple[float, float]) -> Points:
+    a = math.radians(angle_deg)
+    u = np.array([math.cos(a), math.sin(a)])
+    return rounded_rect(np.array([x, y]), u, tile_mm[0] / 2, tile_mm[1] / 2, 0.1 * tile_mm[1])
+
+
+def draw_marker(
+    img: Image, canvas: Canvas, marker_id: int, centre_mm: Points, side_mm: float
+) -> None:
+    """A printed marker: a white paper square with the black marker in its middle."""
+    paper = 1.5 * side_mm / 2
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float64)
+    fill(img, canvas, centre_mm + square * paper, PAPER)
+    k = max(8, math.ceil(side_mm * canvas.scale / MODULES))
+    mark = cv2.cvtColor(marker_image(marker_id, MODULES * k), cv2.COLOR_GRAY2BGR)
+    top_left = canvas.px(centre_mm - side_mm / 2)
+    side_px = side_mm * canvas.scale
+    x0, y0 = (math.floor(v) - 1 for v in top_left)
+    x1, y1 = (math.ceil(v) + 2 for v in top_left + side_px)
+    if x0 < 0 or y0 < 0 or x1 > img.shape[1] or y1 > img.shape[0]:
+        raise RenderError(f"marker {marker_id} does not fit on the table surface")
+    roi = img[y0:y1, x0:x1]
+    f = side_px / (MODULES * k)
+    # pixel centres: marker pixel i covers [i, i+1); map its edges onto canvas edges
+    m = np.array([[f, 0, top_left[0] - x0 + 0.5 * f], [0, f, top_left[1] - y0 + 0.5 * f]])
+    cv2.warpAffine(
+        mark,
+        m,
+        (x1 - x0, y1 - y0),
+        dst=roi,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )

@@ -1,0 +1,226 @@
+"""The Camera page in a real Chromium, fed through a real Mosquitto with what a camera
+publishes for real (rendered frames read by the camera path and its view): the picture
+and the status, every warning shown in words with what to do (and gone on a table drawn
+well), Calibrate, a new picture, enrolling the set against replies on the broker, the
+link from the table's page, and a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.display import samples
+from tests.display.camera_samples import FAULTS, WELL, camera
+from tests.display.conftest import PREFIX, Controller, DisplayServer, screenshot
+
+Json = dict[str, Any]
+TITLES = {
+    "MARKERS_MISSING": "Corner marker missing",
+    "GLARE": "Glare on the table",
+    "BLUR": "Blurred picture",
+    "DARK": "Too dark",
+    "TILE_SCALE": "Tiles of another size",
+    "SLOW": "Too slow",
+}
+
+
+def show(controller: Controller, look: Any) -> Json:
+    """Publish what the camera publishes when the table looks so (retained)."""
+    status, jpeg = camera(look)
+    controller.publish("camera/status", status, retain=True)
+    controller.client.publish(
+        f"{PREFIX}/camera/snapshot", jpeg, qos=0, retain=True
+    ).wait_for_publish(5)
+    return status
+
+
+def open_camera(page: Page, controller: Controller, server: DisplayServer, query: str = "") -> None:
+    controller.state(samples.state())
+    controller.status("online")
+    page.goto(f"{server.url}/camera{query}")
+    expect(page.locator("body")).to_have_class("camera-page live")
+
+
+def answering(controller: Controller, replies: dict[str, Callable[[Json], Json]]) -> None:
+    """The controller answers each action with the reply made from the command."""
+
+    def answer(command: Json) -> Json | None:
+        made = replies.get(command["action"])
+        return None if made is None else made(command)
+
+    controller.answer = answer
+
+
+def reply(command: Json, ok: bool, error: str | None = None, detail: Json | None = None) -> Json:
+    payload = samples.reply(command["id"], ok, error)
+    if detail is not None:
+        payload["detail"] = detail
+    return payload
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def test_the_picture_and_the_status_of_a_camera_that_sees_well(
+    controller: Controller, display_server: DisplayServer, page: Page, phone: Page
+) -> None:
+    show(controller, WELL)
+    open_camera(page, controller, display_server)
+    picture = page.locator("#picture")
+    expect(picture).to_be_visible()
+    page.wait_for_function("document.getElementById('picture').naturalWidth === 1280")
+    expect(page.locator("#picture-caption")).to_contain_text("Picture of ")
+    state = page.locator(".cam-state")
+    expect(state).to_have_attribute("data-state", "ok")
+    expect(state.locator(".state-title")).to_have_text("The camera sees the table")
+    expect(page.locator(".marker-chip.seen")).to_have_count(4)
+    expect(page.locator("#cam-numbers")).to_contain_text("1280 x 960 px")
+    expect(page.locator("#cam-calibration")).to_contain_text("Calibrated by the markers (error ")
+    expect(page.locator("#cam-reading")).to_contain_text(": 4 tiles, 0 unsure")
+    expect(page.locator(".all-good")).to_have_text("No warnings")
+    screenshot(page, "camera-800x480-ok")
+    open_camera(phone, controller, display_server)
+    phone.wait_for_function("document.getElementById('picture').naturalWidth === 1280")
+    expect(phone.locator(".cam-state")).to_be_visible()
+    screenshot(phone, "camera-390x844-ok")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_every_warning_in_words_with_what_to_do_and_none_when_the_table_looks_right(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    show(controller, WELL)
+    open_camera(page, controller, display_server)
+    for code, look in FAULTS.items():
+        status = show(controller, look)
+        said = next(w for w in status["warnings"] if w["code"] == code)
+        shown = page.locator(f'.cam-warning[data-code="{code}"]')
+        expect(shown).to_be_visible()
+        expect(shown.locator(".warning-title")).to_have_text(TITLES[code])
+        expect(shown.locator(".warning-message")).to_have_text(said["message"])
+        expect(shown.locator(".warning-fix")).to_have_count(0)  # the sentence says what to do
+        expect(page.locator(".cam-warning")).to_have_count(len(status["warnings"]))
+        expect(page.locator(".cam-state")).not_to_have_class("cam-state state-ok fine")
+        screenshot(page, f"camera-800x480-{code.lower()}")
+    show(controller, WELL)
+    expect(page.locator(".cam-warning")).to_have_count(0)
+    expect(page.locator(".all-good")).to_be_visible()
+
+
+def test_warnings_in_spanish(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    show(controller, FAULTS["GLARE"])
+    open_camera(page, controller, display_server, "?lang=es")
+    expect(page.locator(".cam-warning .warning-title")).to_have_text("Reflejo en la mesa")
+    # the table speaks English: the page says what to do in its own language too
+    expect(page.locator(".cam-warning .warning-fix")).to_have_text(
+        "Mueva o atenúe la lámpara, o incline la cámara, hasta que no haya reflejo sobre la mesa."
+    )
+    screenshot(page, "camera-800x480-es-glare")
+    expect(page.locator(".cam-state .state-title")).to_have_text("La cámara ve la mesa")
+    expect(page.locator('[data-action="calibrate"]')).to_have_text("Calibrar")
+
+
+def test_calibrate_found_and_not_found(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    show(controller, FAULTS["MARKERS_MISSING"])
+    open_camera(page, controller, display_server)
+    expect(page.locator('.marker-chip.missing[data-marker="1"]')).to_be_visible()
+    missing = "ArUco marker(s) 1 not found (seen: 0, 2, 3): check that all four are in view"
+    answering(
+        controller, {"calibrate": lambda c: reply(c, False, missing, {"markers_seen": [0, 2, 3]})}
+    )
+    page.locator('[data-action="calibrate"]').click()
+    result = page.locator("#calibrate-result")
+    expect(result).to_contain_text(f"Not calibrated: {missing}")
+    expect(result).to_contain_text("Seen: 0, 2, 3")
+    screenshot(page, "camera-800x480-calibrate-failed")
+    found = {"method": "markers", "markers_seen": [0, 1, 2, 3], "error_px": 0.21}
+    answering(controller, {"calibrate": lambda c: reply(c, True, None, found)})
+    page.locator('[data-action="calibrate"]').click()
+    expect(result).to_have_text("Markers 0, 1, 2, 3 found: calibrated (error 0.21 px).")
+    assert [c["action"] for c in controller.commands] == ["calibrate", "calibrate"]
+
+
+def test_a_new_picture_on_request(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    show(controller, WELL)
+    open_camera(page, controller, display_server)
+    page.wait_for_function("document.getElementById('picture').src.endsWith('n=1')")
+
+    _, jpeg = camera(FAULTS["GLARE"])
+
+    def snapshot(command: Json) -> Json:  # on paho's thread: publish, do not wait
+        controller.client.publish(f"{PREFIX}/camera/snapshot", jpeg, qos=0, retain=True)
+        return reply(command, True)  # the table publishes the picture before it replies
+
+    answering(controller, {"snapshot": snapshot})
+    page.locator('[data-action="snapshot"]').click()
+    page.wait_for_function("document.getElementById('picture').src.endsWith('n=2')")
+    expect(page.locator("#toast")).to_contain_text("New picture: done")
+
+
+def test_enrolling_the_set_says_what_was_missed_or_misread(
+    controller: Controller, display_server: DisplayServer, page: Page, phone: Page
+) -> None:
+    show(controller, WELL)
+    open_camera(phone, controller, display_server)
+    enrol = phone.locator("#enrol")
+    expect(enrol.locator(".enrol-steps")).to_contain_text("Lay the whole set face up on the table")
+    expect(enrol.locator("#enrol-set")).to_have_value("double-six")  # walnut for four
+    missed = {"expected": 28, "read": 26, "missing": ["0-0", "5-0"],
+              "misread": [{"tile": "6-4", "as": "6-1"}], "extra": ["9-9"]}  # fmt: skip
+    error = "2 tiles were not found and 1 was misread."
+    answering(controller, {"enrol": lambda c: reply(c, False, error, missed)})
+    enrol.locator('[data-action="enrol"]').click()
+    result = phone.locator("#enrol-result")
+    expect(result.locator(".enrol-error")).to_have_text(f"The set is not enrolled: {error}")
+    expect(result.locator(".enrol-count")).to_have_text("Read 26 of 28 tiles.")
+    expect(result.locator(".enrol-missing .domino-chip")).to_have_text(["0-0", "5-0"])
+    expect(result.locator(".enrol-misread .domino-chip")).to_have_text(["6-4 read as 6-1"])
+    expect(result.locator(".enrol-extra .domino-chip")).to_have_text(["9-9"])
+    expect(result.locator(".enrol-again")).to_be_visible()
+    result.scroll_into_view_if_needed()
+    screenshot(phone, "camera-390x844-enrol-missed")
+    assert controller.commands[-1]["set"] == "double-six"
+    right = {"expected": 55, "read": 55, "missing": [], "misread": [], "extra": []}
+    answering(controller, {"enrol": lambda c: reply(c, True, None, right)})
+    enrol.locator("#enrol-set").select_option("double-nine")
+    enrol.locator('[data-action="enrol"]').click()
+    expect(result).to_have_text("All 55 tiles read right: the set is enrolled.")
+    assert controller.commands[-1]["set"] == "double-nine"
+
+
+def test_the_table_page_links_to_the_camera_and_marks_its_warnings(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    controller.state(samples.state())
+    controller.status("online")
+    page.goto(display_server.url)
+    expect(page.locator("#scores .card")).to_have_count(4)
+    expect(page.locator("#camera-link")).to_have_count(0)  # no camera heard of yet
+    show(controller, FAULTS["GLARE"])
+    link = page.locator("#camera-link")
+    expect(link).to_have_class("cam-warn")
+    expect(link).to_have_text("Camera")
+    screenshot(page, "800x480-camera-link")
+    show(controller, WELL)
+    expect(link).to_have_class("cam-fine")
+    link.click()
+    expect(page).to_have_url(f"{display_server.url}/camera")
+    expect(page.locator(".cam-state")).to_have_attribute("data-state", "ok")
+    page.locator("#back").click()
+    expect(page.locator("#scores .card")).to_have_count(4)

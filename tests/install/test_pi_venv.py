@@ -1,0 +1,142 @@
+"""The installer's environment keeps the system's camera stack importable (issue 17).
+
+Against the stand-in of Raspberry Pi OS's Python (`standin.py`: numpy 1.24.2 in the
+system's dist-packages, a compiled simplejpeg built against it, picamera2 importing it),
+`scripts/pi-venv.sh` (step 5 of `scripts/install-pi.sh`) installs this project for real,
+its dependencies from the package index. The installer's old logic (a plain `pip
+install` into a `--system-site-packages` venv) is run too: pip then puts numpy 2 and
+OpenCV 5 into the venv, the compiled module fails numpy's ABI check, and `domino-table
+doctor` says so; the script run over that venv repairs it. Slow: three installs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.install.standin import ROOT, SYSTEM_NUMPY, System, build_system, project_copy, run
+
+PI_VENV = ROOT / "scripts" / "pi-venv.sh"
+IMPORT_ALL = (
+    "import cv2, numpy, picamera2, simplejpeg; "
+    "print(numpy.__version__, numpy.__file__, cv2.__version__, simplejpeg.nbytes(numpy.ones(3)))"
+)
+SETTINGS = """
+[camera]
+enabled = true
+source = "picamera"
+[mqtt]
+enabled = false
+[state]
+dir = "{state}"
+"""
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # real pip installs
+
+
+@pytest.fixture(scope="module")
+def system(tmp_path_factory: pytest.TempPathFactory) -> System:
+    return build_system(tmp_path_factory.mktemp("pi-os"))
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return project_copy(tmp_path_factory.mktemp("src") / "domino-table")
+
+
+def old_logic(system: System, venv: Path, project: Path) -> None:
+    """What scripts/install-pi.sh did before: a venv seeing the system, a plain install."""
+    made = system.run("-m", "venv", "--system-site-packages", venv)
+    assert made.returncode == 0, made.stderr
+    pip = run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--upgrade", project])
+    assert pip.returncode == 0, pip.stderr
+
+
+def camera_line(venv: Path, tmp_path: Path) -> str:
+    """What `domino-table doctor`, run from `venv`, says of the camera."""
+    settings = tmp_path / "settings.toml"
+    settings.write_text(SETTINGS.format(state=tmp_path / "state"))
+    out = run([venv / "bin" / "domino-table", "doctor", "--settings", settings]).stdout
+    found = re.search(r"^(\S+)\s+camera\s+(.+\n(?:\s+fix: .+)?)", out, re.M)
+    assert found is not None, out
+    return f"{found[1]} {found[2]}"
+
+
+def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
+    system: System, project: Path, tmp_path: Path
+) -> None:
+    venv = tmp_path / "venv"
+    result = run([PI_VENV, system.python, venv, project])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"the system's numpy {SYSTEM_NUMPY} stays" in result.stdout
+    assert "import picamera2: fine in the venv" in result.stdout
+    assert (venv / "system-constraints.txt").read_text().splitlines()[
+        -1
+    ] == f"numpy=={SYSTEM_NUMPY}"
+    imported = run([venv / "bin" / "python", "-c", IMPORT_ALL])
+    assert imported.returncode == 0, imported.stderr
+    version, where, opencv, nbytes = imported.stdout.split()
+    assert version == SYSTEM_NUMPY and where.startswith(str(system.dist_packages))
+    assert opencv.startswith("4."), opencv  # the last OpenCV built for numpy 1.x
+    assert nbytes == "24"
+    assert not list(venv.glob("lib/python3*/site-packages/numpy*"))
+    line = camera_line(venv, tmp_path)
+    assert line.startswith("PROBLEM no Pi camera module found"), line  # imported, no camera
+
+
+def test_the_old_logic_breaks_the_camera_stack_and_the_script_repairs_it(
+    system: System, project: Path, tmp_path: Path
+) -> None:
+    venv = tmp_path / "venv"
+    old_logic(system, venv, project)
+    broken = run([venv / "bin" / "python", "-c", IMPORT_ALL])
+    assert broken.returncode != 0
+    assert "numpy.core.multiarray failed to import" in broken.stderr, broken.stderr
+    assert "compiled using NumPy 1.x cannot be run in" in broken.stderr, broken.stderr
+    line = camera_line(venv, tmp_path)
+    assert line.startswith("PROBLEM picamera2 cannot be imported (ImportError: numpy."), line
+    assert "scripts/install-pi.sh" in line
+
+    repaired = run([PI_VENV, system.python, venv, project])
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert "pip uninstall --quiet --yes numpy" in repaired.stdout
+    fixed = run([venv / "bin" / "python", "-c", IMPORT_ALL])
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.stdout.split()[0] == SYSTEM_NUMPY
+    assert camera_line(venv, tmp_path).startswith("PROBLEM no Pi camera module found")
+
+
+def tiny_project(folder: Path, dependencies: str, module: str | None = None) -> Path:
+    """A project of one optional module, with `dependencies` (a TOML list)."""
+    folder.mkdir()
+    modules = "[]" if module is None else '["simplejpeg"]'
+    (folder / "pyproject.toml").write_text(
+        f'[project]\nname = "{folder.name}"\nversion = "1"\ndependencies = {dependencies}\n'
+        '[build-system]\nrequires = ["setuptools>=77"]\n'
+        'build-backend = "setuptools.build_meta"\n'
+        f"[tool.setuptools]\npackages = []\npy-modules = {modules}\n"
+    )
+    if module is not None:
+        (folder / "simplejpeg.py").write_text(module)
+    return folder
+
+
+def test_a_project_needing_numpy_2_is_refused(system: System, tmp_path: Path) -> None:
+    project = tiny_project(tmp_path / "needs-numpy-2", '["numpy>=2"]')
+    result = run([PI_VENV, system.python, tmp_path / "venv", project])
+    assert result.returncode != 0
+    assert f"with numpy=={SYSTEM_NUMPY}" in result.stderr, result.stderr
+
+
+def test_the_last_step_fails_when_the_venv_shadows_a_module_of_the_stack(
+    system: System, tmp_path: Path
+) -> None:
+    """The check is not blind: a project whose own `simplejpeg` shadows the system's."""
+    project = tiny_project(tmp_path / "shadows", "[]", 'raise ImportError("not the system\'s")')
+    result = run([PI_VENV, system.python, tmp_path / "venv", project])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "the system imports picamera2 but the venv cannot: ImportError: not the system's" in (
+        result.stderr
+    )

@@ -1,0 +1,223 @@
+"""The desk's pages while it runs an event (aiohttp).
+
+Public, for everyone in the hall:
+- `GET /`: the standings page; `GET /screen`: the big screen, cycling standings, the
+  round's seating and the clock; `GET /find`: a player finds their table and seat by name.
+- `GET /events`: Server-Sent Events, `board` events with the public view (`connected`,
+  `synced`, `event`, `round`, `standings`); `GET /api/view` the same view once,
+  `GET /api/round` and `/api/standings` the payloads as published, `GET /api/stats`.
+
+The director's, behind the password (a session cookie after `POST /director/login`):
+- `GET /director`: the page (the login form without a session);
+- `GET /director/events`: `director` events with the whole view (roster, tables, journal);
+- `POST /director/command`: a desk command as JSON, answered with its reply;
+- `GET /director/export/{seatings,results,standings}.csv` and
+  `/director/export/scoresheets-r<N>.pdf`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from mqttweb.sse import stream
+from tournament.auth import COOKIE, WRONG_DELAY_S, Sessions
+from tournament.desk import DeskLink
+from tournament.event import EventConfig
+from tournament.runner import SUBSCRIPTIONS, EventDesk
+from tournament.settings import DeskSettings
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+DESK = web.AppKey("event_desk", EventDesk)
+LINK = web.AppKey("event_link", DeskLink)
+SESSIONS = web.AppKey("sessions", Sessions)
+PUBLIC = web.AppKey("public_pages", set[asyncio.Queue[str | None]])
+DIRECTOR = web.AppKey("director_pages", set[asyncio.Queue[str | None]])
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _json(view: dict[str, Any]) -> str:
+    return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+
+
+def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(item)
+
+
+def _page(name: str) -> Handler:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return handler
+
+
+def _authorised(request: web.Request) -> bool:
+    return request.app[SESSIONS].valid(request.cookies.get(COOKIE))
+
+
+def _director_only(handler: Handler) -> Handler:
+    async def guarded(request: web.Request) -> web.StreamResponse:
+        if not _authorised(request):
+            return web.json_response({"error": "log in on /director first"}, status=401)
+        return await handler(request)
+
+    return guarded
+
+
+async def director_page(request: web.Request) -> web.StreamResponse:
+    page = "director.html" if _authorised(request) else "login.html"
+    return web.FileResponse(STATIC / page, headers={"Cache-Control": "no-cache"})
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    sessions, address = request.app[SESSIONS], request.remote or "?"
+    wait = sessions.locked(address)
+    if wait:
+        raise web.HTTPTooManyRequests(
+            text=f"too many wrong passwords: try again in {wait:.0f} s",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )
+    form = await request.post()
+    token = sessions.login(address, str(form.get("password", "")))
+    if token is None:
+        await asyncio.sleep(WRONG_DELAY_S)
+        log.warning("http: a wrong director password from %s", address)
+        raise web.HTTPFound("/director?wrong=1")
+    response = web.HTTPFound("/director")
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    raise response
+
+
+async def logout(request: web.Request) -> web.StreamResponse:
+    request.app[SESSIONS].logout(request.cookies.get(COOKIE))
+    response = web.HTTPFound("/director")
+    response.del_cookie(COOKIE, path="/")
+    raise response
+
+
+async def command(request: web.Request) -> web.StreamResponse:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and not body.get("id"):
+        body["id"] = f"page-{uuid.uuid4().hex[:12]}"
+    return web.json_response(request.app[DESK].command(body, "page"))
+
+
+async def export(request: web.Request) -> web.StreamResponse:
+    # fpdf2 and segno (with Pillow) weigh about 35 MB: loaded on the first export only
+    from tournament import exports  # noqa: PLC0415
+
+    ledger = request.app[DESK].ledger
+    name = request.match_info["name"]
+    csvs = {"seatings.csv": exports.seatings_csv, "results.csv": exports.results_csv,
+            "standings.csv": exports.standings_csv}  # fmt: skip
+    if name in csvs:
+        return web.Response(text=csvs[name](ledger), content_type="text/csv", charset="utf-8")
+    if name.startswith("scoresheets-r") and name.endswith(".pdf"):
+        number = name.removeprefix("scoresheets-r").removesuffix(".pdf")
+        if number.isdigit() and ledger.round(int(number)) is not None:
+            pdf = exports.scoresheets_pdf(ledger, int(number))
+            return web.Response(body=pdf, content_type="application/pdf")
+    raise web.HTTPNotFound(text=f"no export {name}")
+
+
+def _events(key: web.AppKey[set[asyncio.Queue[str | None]]], kind: str) -> Handler:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        desk, pages = request.app[DESK], request.app[key]
+        view = desk.director() if kind == "director" else desk.public_view()
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
+        queue.put_nowait(_json(view))
+        pages.add(queue)
+        try:
+            return await stream(request, queue, event=kind, heartbeat=desk.settings.heartbeat_s)
+        finally:
+            pages.discard(queue)
+
+    return handler
+
+
+async def api(request: web.Request) -> web.StreamResponse:
+    desk, what = request.app[DESK], request.match_info["what"]
+    views: dict[str, Callable[[], Any]] = {
+        "view": desk.public_view, "round": desk.round_payload, "stats": desk.stats,
+        "standings": desk.standings_payload,
+    }  # fmt: skip
+    if what not in views:
+        raise web.HTTPNotFound()
+    body = views[what]()
+    if body is None:
+        return web.json_response({"error": "no round seated yet"}, status=404)
+    return web.json_response(body)
+
+
+def _pusher(app: web.Application) -> Callable[[], None]:
+    """Coalesce the desk's changes into one push per 0.1 s to every open page."""
+    desk, pending = app[DESK], [False]
+
+    def push() -> None:
+        pending[0] = False
+        if app[PUBLIC]:
+            text = _json(desk.public_view())
+            for queue in app[PUBLIC]:
+                _replace(queue, text)
+        if app[DIRECTOR]:
+            text = _json(desk.director())
+            for queue in app[DIRECTOR]:
+                _replace(queue, text)
+
+    def changed() -> None:
+        if not pending[0] and (app[PUBLIC] or app[DIRECTOR]):
+            pending[0] = True
+            asyncio.get_running_loop().call_later(0.1, push)
+
+    return changed
+
+
+def make_event_app(settings: DeskSettings, event: EventConfig) -> web.Application:
+    app = web.Application()
+    link = DeskLink(settings, SUBSCRIPTIONS)
+    desk = EventDesk(settings, event, link.send)
+    assert settings.director_password is not None
+    app[DESK], app[LINK], app[SESSIONS] = desk, link, Sessions(settings.director_password)
+    app[PUBLIC], app[DIRECTOR] = set(), set()
+    desk.watchers.append(_pusher(app))
+    routes = app.router
+    for path, page in (("/", "index.html"), ("/screen", "screen.html"), ("/find", "find.html")):
+        routes.add_get(path, _page(page))
+    routes.add_get("/events", _events(PUBLIC, "board"))
+    routes.add_get("/api/{what}", api)
+    routes.add_get("/director", director_page)
+    routes.add_post("/director/login", login)
+    routes.add_post("/director/logout", logout)
+    routes.add_get("/director/events", _director_only(_events(DIRECTOR, "director")))
+    routes.add_post("/director/command", _director_only(command))
+    routes.add_get("/director/export/{name}", _director_only(export))
+    routes.add_static("/static/", STATIC)
+    app.cleanup_ctx.append(_mqtt)
+    app.on_shutdown.append(_close_pages)
+    return app
+
+
+async def _mqtt(app: web.Application) -> AsyncIterator[None]:
+    app[LINK].start(asyncio.get_running_loop(), app[DESK])
+    yield
+    app[LINK].stop()
+    app[DESK].stop()
+
+
+async def _close_pages(app: web.Application) -> None:
+    for queue in (*app[PUBLIC], *app[DIRECTOR]):
+        _replace(queue, None)

@@ -1,0 +1,309 @@
+"""From camera frames to settled observations of the table, in table millimetres.
+
+`Pipeline.feed(frame)` runs one frame through the camera path:
+
+1. the motion gate (`vision.camera_path.settled.MotionGate`): while the scene moves,
+   nothing is read;
+2. calibration: when a still period begins, the four corner markers are looked for
+   (`calibrate_if_markers`); a new calibration is used at once and saved in the state
+   directory. Without markers in view: the saved calibration, else the manual corners
+   from the settings, else none (positions stay in pixels, with a warning);
+3. detection (`vision.detector.detect`) inside the play area; where it leaves places unsure
+   (or reads nothing) on a calibrated frame, those places are read again by the
+   tile's known size (`vision.camera_path.known_size`);
+4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
+
+A confident reading that breaks a rule is passed on as seen: judging is the
+reconciler's job. Unsure places make the Snapshot carry `unsure` (the reconciler then
+does not judge it); `unreadable` tells when they have stood `unreadable_s` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.surface import Snapshot, Unsure
+from vision.calibration.homography import (
+    Calibration,
+    CalibrationMethod,
+    calibrate_if_markers,
+    calibrate_manual,
+    calibrate_markers,
+)
+from vision.camera_path.known_size import read_anchored
+from vision.camera_path.settled import (
+    ArmCheck,
+    GateSettings,
+    Motion,
+    MotionGate,
+    StableReadings,
+    UnreadableSpot,
+    UnreadableWatch,
+)
+from vision.detector.detect import Detection, detect
+from vision.detector.play_area import PlayArea
+from vision.detector.results import Point, ToMm
+from vision.detector.settings import Settings
+from vision.errors import CalibrationError, CalibrationNotFoundError
+from vision.frames import Frame
+
+__all__ = ["Pipeline", "PipelineSettings", "Step"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSettings:
+    """What the camera path needs to know.
+
+    `size_mm`: the play area between marker centres; `corners_px`: the play area's
+    corners in the image (marker order), the fallback when no markers are seen;
+    `hold`: readings in a row that must agree; `tolerance_mm`: how far a half may move
+    between agreeing readings; `unreadable_s`: how long unsure places stand before they
+    are reported; `recalibrate_s`: look for the markers when a still period begins, at
+    most this often (always while uncalibrated; None: never); `search_margin_mm`: how
+    far beyond the play area the detector searches (tiles found there are dropped);
+    `tile_mm`: a tile's length and width (`table.tile_mm`), for reading unsure places
+    by the tile's known size on a calibrated frame.
+    """
+
+    size_mm: tuple[float, float] = (900.0, 600.0)
+    corners_px: tuple[Point, ...] = ()
+    marker_mm: float = 40.0
+    hold: int = 2
+    tolerance_mm: float = 5.0
+    unreadable_s: float = 5.0
+    recalibrate_s: float | None = 30.0
+    search_margin_mm: float = 50.0
+    tile_mm: tuple[float, float] = (48.0, 24.0)
+    gate: GateSettings = field(default_factory=GateSettings)
+    detector: Settings = field(default_factory=Settings)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What the pipeline made of one frame (for tools, tests and benchmarks)."""
+
+    motion: Motion
+    detection: Detection | None  # None: not read (moving, or not still long enough)
+    reading: Snapshot | None  # the detection in table mm
+    observation: Snapshot | None  # a new settled observation
+
+
+class Pipeline:
+    """Frames in, settled `Snapshot`s out. Not thread-safe: one reader thread feeds it."""
+
+    def __init__(
+        self, settings: PipelineSettings | None = None, state_dir: str | Path | None = None
+    ) -> None:
+        self.settings = s = settings or PipelineSettings()
+        self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.gate = MotionGate(s.gate)
+        self.stable = StableReadings(s.hold, s.tolerance_mm)
+        self.watch = UnreadableWatch(s.unreadable_s)
+        self.arms = ArmCheck(s.gate)
+        self.calibration: Calibration | None = self._load()
+        self._warned_pixels = False
+        self._looked_at: float | None = None
+        self.last: Step | None = None
+
+    @property
+    def unreadable(self) -> UnreadableSpot | None:
+        """Unsure places that have stood `unreadable_s` seconds, or None."""
+        return self.watch.spot
+
+    def feed(self, frame: Frame) -> Snapshot | None:
+        """One frame; a new settled observation, or None."""
+        return self.step(frame).observation
+
+    def step(self, frame: Frame) -> Step:
+        """One frame, with everything the pipeline made of it."""
+        motion = self.gate.update(frame.image)
+        if not self.gate.settled(motion):
+            if motion.moving:
+                self.stable.interrupt()
+            self.last = Step(motion, None, None, None)
+            return self.last
+        if motion.still_for == self.settings.gate.still_frames and self._look_now(frame.at):
+            self._recalibrate(frame)
+        calibration = self._calibration_for(frame)
+        area = None if calibration is None else self._search_area(calibration)
+        markers = () if calibration is None else self._markers_px(calibration)
+        detection = detect(frame.image, area, self.settings.detector, exclude=markers)
+        if calibration is not None:
+            detection = read_anchored(
+                frame.image,
+                detection,
+                calibration,
+                self.settings.detector.tone,
+                self.settings.tile_mm,
+            )
+        to_mm = _Same() if calibration is None else _ToMm(calibration)
+        reading = detection.snapshot(to_mm, frame.at)
+        if calibration is not None:
+            reading = self._in_play_area(reading)
+        reading = self._arm(frame, calibration, to_mm, reading)
+        self.watch.settled(reading, frame.at)
+        observation = self.stable.offer(reading)
+        if self.stable.holding is not None and not reading.unsure and self.gate.thumb is not None:
+            self.arms.remember(self.gate.thumb)
+        self.last = Step(motion, detection, reading, observation)
+        return self.last
+
+    def _markers_px(self, calibration: Calibration) -> tuple[tuple[Point, ...], ...]:
+        """The corner markers' squares with their white paper, in pixels, left out of the
+        detector's tile material (their paper is no tile): each marker's centre (a play
+        area corner) +- `marker_mm`, which holds the square (`marker_mm` wide, a margin of
+        0.2 `marker_mm`) however it is turned. None for a manual calibration, whose
+        corners need not have markers on them."""
+        if calibration.method is not CalibrationMethod.MARKERS:
+            return ()
+        half = self.settings.marker_mm
+        w, h = calibration.size_mm
+        out: list[tuple[Point, ...]] = []
+        for cx, cy in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)):
+            square = [(cx - half, cy - half), (cx + half, cy - half)]
+            square += [(cx + half, cy + half), (cx - half, cy + half)]
+            out.append(tuple((float(x), float(y)) for x, y in calibration.mm_to_px(square)))
+        return tuple(out)
+
+    # --- calibration -----------------------------------------------------------------------
+
+    def _load(self) -> Calibration | None:
+        if self.state_dir is None:
+            return None
+        try:
+            saved = Calibration.load(self.state_dir)
+        except CalibrationNotFoundError:
+            return None
+        except CalibrationError as exc:
+            log.warning("camera: the saved calibration is not used: %s", exc)
+            return None
+        if saved.size_mm != tuple(float(v) for v in self.settings.size_mm):
+            log.warning(
+                "camera: the saved calibration is for a %g x %g mm play area, not %g x %g: "
+                "not used (show the markers to calibrate again)",
+                *saved.size_mm,
+                *self.settings.size_mm,
+            )
+            return None
+        log.info("camera: calibration loaded from %s", self.state_dir)
+        return saved
+
+    def _look_now(self, at: float) -> bool:
+        every = self.settings.recalibrate_s
+        if every is None:
+            return False
+        if self.calibration is None or self._looked_at is None or at - self._looked_at >= every:
+            self._looked_at = at
+            return True
+        return False
+
+    def _recalibrate(self, frame: Frame) -> None:
+        s = self.settings
+        current = self.calibration
+        if current is not None and current.method.value != "markers":
+            current = None  # markers in view beat manual corners
+        fresh = calibrate_if_markers(frame.image, s.size_mm, current, marker_mm=s.marker_mm)
+        if fresh is not None:
+            self._use(fresh)
+
+    def calibrate(self, image: npt.NDArray[np.uint8]) -> Calibration:
+        """Calibrate from the four corner markers in `image` now (the `calibrate`
+        command), use it at once and save it; `MarkersMissingError` names the missing."""
+        fresh = calibrate_markers(image, self.settings.size_mm, self.settings.marker_mm)
+        self._use(fresh)
+        return fresh
+
+    def _use(self, fresh: Calibration) -> None:
+        self.calibration = fresh
+        self.stable.interrupt()
+        if self.state_dir is not None:
+            try:
+                path = fresh.save(self.state_dir)
+                log.info("camera: calibration from the markers saved to %s", path)
+            except (OSError, CalibrationError) as exc:
+                log.warning("camera: the calibration could not be saved: %s", exc)
+
+    def _calibration_for(self, frame: Frame) -> Calibration | None:
+        h, w = frame.image.shape[:2]
+        cal = self.calibration
+        if cal is not None and cal.image_size == (w, h):
+            return cal
+        if self.settings.corners_px:
+            self.calibration = calibrate_manual(
+                self.settings.corners_px, self.settings.size_mm, (w, h)
+            )
+            log.info("camera: calibrated by the corners in the settings")
+            return self.calibration
+        if not self._warned_pixels:
+            self._warned_pixels = True
+            log.warning(
+                "camera: not calibrated (no markers seen, no corners set): positions are in "
+                "pixels and plays cannot be judged; show the four corner markers"
+            )
+        return None
+
+    def _search_area(self, calibration: Calibration) -> tuple[Point, ...]:
+        """The play area grown by `search_margin_mm`, in pixels: searching only up to
+        the marker centres cuts the markers in half at the crop's edge, and the
+        detector's reading of dark sets then flickers from frame to frame."""
+        m = self.settings.search_margin_mm
+        w, h = calibration.size_mm
+        corners = calibration.mm_to_px([(-m, -m), (w + m, -m), (w + m, h + m), (-m, h + m)])
+        return tuple((float(x), float(y)) for x, y in corners)
+
+    def _in_play_area(self, reading: Snapshot) -> Snapshot:
+        """Only what lies on the play area (a few mm of slack at its edges)."""
+        w, h = self.settings.size_mm
+        slack = self.settings.tolerance_mm
+
+        def inside(x: float, y: float) -> bool:
+            return -slack <= x <= w + slack and -slack <= y <= h + slack
+
+        tiles = tuple(t for t in reading.tiles if inside(*t.centre))
+        unsure = tuple(u for u in reading.unsure if inside(u.x, u.y))
+        return replace(reading, tiles=tiles, unsure=unsure)
+
+    def _arm(
+        self, frame: Frame, calibration: Calibration | None, to_mm: ToMm, reading: Snapshot
+    ) -> Snapshot:
+        """A reading with an arm resting over the play area is unsure there."""
+        if self.gate.thumb is None:
+            return reading
+        h, w = frame.image.shape[:2]
+        tip = self.arms.find(self.gate.thumb, (w, h), frame.at)
+        if tip is None:
+            return reading
+        if calibration is not None and not PlayArea(calibration.corners_px).contains(*tip):
+            return reading  # an elbow at the table's edge hides no tile
+        x, y = to_mm(tip)
+        spot = Unsure(x, y, "something lies over the table (a hand or an arm)")
+        return replace(reading, unsure=(*reading.unsure, spot))
+
+
+class _Same:
+    def __call__(self, p: Point) -> Point:
+        return p
+
+
+class _ToMm:
+    """A pixel -> table mm map through a calibration."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+
+    def __call__(self, p: Point) -> Point:
+        x, y = np.asarray(self.calibration.px_to_mm(p), dtype=np.float64)
+        return (float(x), float(y))
+
+
+def corners_from(points: Sequence[Sequence[int]]) -> tuple[Point, ...]:
+    """Corners from the settings (`camera.surface`) as float points."""
+    return tuple((float(p[0]), float(p[1])) for p in points)

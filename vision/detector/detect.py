@@ -1,0 +1,192 @@
+"""Finding domino tiles in one camera frame and reading their pips.
+
+`detect(frame)` takes a BGR (or grey) frame and, optionally, the play area, and
+returns every face-up tile with its two pip counts, the pixel centre of each half and
+a confidence, plus the number of face-down tiles and the places it could not read. It
+knows nothing of any grid: tiles are found by their divider lines (see
+`vision.tiles.dividers`), the tile width is measured in the frame, and pips are counted in
+each half (see `vision.pips.counting`); `vision.detector.search_pass` runs the steps.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detector.frame_edge import cut_by_frame
+from vision.detector.play_area import PlayArea
+from vision.detector.results import Detection, FoundTile, Point, UnsureRegion
+from vision.detector.scales import WIDE, coarser_scales, larger, read_at
+from vision.detector.search_pass import STRAY, SURE, Found, search, within
+from vision.detector.settings import Settings
+from vision.errors import VisionError
+from vision.tiles.dark_marks import Tone, tone_image
+from vision.tiles.face_colours import face_colours, face_image
+
+__all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
+
+logger = logging.getLogger(__name__)
+
+
+class FrameError(VisionError, ValueError):
+    """A frame that cannot be searched: empty, wrong shape or type."""
+
+
+def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:
+    if image.size == 0:
+        raise FrameError("the frame is empty")
+    if image.dtype != np.uint8:
+        raise FrameError(f"the frame is {image.dtype}, expected 8-bit (uint8)")
+    frame = np.asarray(image, dtype=np.uint8)
+    if frame.ndim == 2:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise FrameError(f"the frame has shape {frame.shape}, expected HxW or HxWx3 (BGR)")
+    return np.ascontiguousarray(frame[:, :, :3])
+
+
+# `Settings(tone=None)`: the tones tried, in this order (light sets are the common
+# ones, and a light reading that explains the table ends the search)
+AUTO_TONES = (Tone.LIGHT, Tone.DARK, Tone.GREY)
+EXPLAINED = 0.5  # a reading whose tiles cover this share of the tile material ...
+
+
+def confident(found: Found) -> bool:
+    """True when a reading leaves nothing for another tone to explain: tiles read,
+    covering most of the tile material (`EXPLAINED`), and no pips outside them."""
+    return (
+        bool(found.tiles)
+        and found.explained >= EXPLAINED
+        and not any(u.reason == STRAY for u in found.unsure)
+    )
+
+
+def _worth(found: Found) -> float:
+    """How good a reading is: its tiles (and how sure), weighted by how much of the
+    tile material they cover (read in the wrong tone, a wooden table is tile
+    material and its grain gives a few false tiles)."""
+    return sum(t.confidence for t in found.tiles) * (0.5 + found.explained)
+
+
+def _auto(
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None = None,
+) -> Found:
+    """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
+    kept (one table holds one set; a tie goes to the earlier tone), stopping at the
+    first `confident` one; then the colours of coloured faces (`vision.tiles.face_colours`)."""
+    best: Found | None = None
+    for tone in AUTO_TONES:
+        found = within(
+            search(tone_image(crop, tone), offset, replace(s, tone=tone), left_out), area
+        )
+        if best is None or _worth(found) > _worth(best):
+            best = found
+        if confident(found):
+            return found
+    assert best is not None
+    # coloured faces (red, green, blue, pink plastic): the faces' own colour
+    for colour in face_colours(crop):
+        light = replace(s, tone=Tone.LIGHT)
+        found = within(search(face_image(crop, colour), offset, light, left_out), area)
+        if _worth(found) > _worth(best):
+            best = found
+        if confident(found):
+            break
+    return best
+
+
+def _coarser(
+    best: Found,
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None,
+) -> Found:
+    """`best`, or a reading of the frame at a coarser scale (`vision.detector.scales`): when
+    `best` read tiles wider than `WIDE` (a close-up's tiles are too large for the
+    search's pixel sizes), or read none with pips surely (they may be too large to
+    be seen),
+    and the coarser reading is better with tiles as large (`scales.larger`)."""
+
+    def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
+        if s.tone is None:
+            return _auto(img, at, s, None, out)
+        return search(tone_image(img, s.tone), at, s, out)
+
+    wide = best.width > WIDE and bool(best.tiles)
+    # a tile read surely with pips says the search's sizes suit the frame (a blank
+    # alone may be a stretch of wood between two grain lines)
+    sure = any(t.confidence >= SURE and sum(t.pips) > 0 for t in best.tiles)
+    if not wide and (confident(best) or sure):
+        return best
+    for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
+        found = within(read_at(crop, offset, left_out, factor, read), area)
+        if larger(found, best) and _worth(found) >= _worth(best):
+            best = found
+        if confident(found):
+            break
+    return best
+
+
+def _left_out(
+    exclude: Sequence[Sequence[Point]], box: tuple[int, int, int, int]
+) -> NDArray[np.bool_] | None:
+    """True inside any polygon of `exclude` (frame pixels), in the box's coordinates;
+    None when none reaches into it."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for polygon in exclude:
+        pts = np.asarray(polygon, dtype=np.float64).reshape(-1, 2) - (x0, y0)
+        if pts.shape[0] >= 3:
+            cv2.fillPoly(mask, [np.rint(pts).astype(np.int32)], 1)
+    return mask > 0 if mask.any() else None
+
+
+def detect(
+    image: NDArray[np.generic],
+    play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
+    settings: Settings | None = None,
+    exclude: Sequence[Sequence[Point]] = (),
+) -> Detection:
+    """Find every face-up tile (inside `play_area`, if given) and read its pips.
+
+    `play_area` is a `PlayArea`, a rectangle `(x0, y0, x1, y1)` or a polygon's corners,
+    in pixels; `settings` tunes the search (the set's tone above all). `exclude`:
+    polygons (corners in pixels) to leave out of the search, such as the corner
+    markers' printed squares with their white margin on a calibrated frame: no
+    tile material (none left unexplained, so `auto` can stop at its first tone),
+    no marks, no stray pips there (see `search.search`).
+    """
+    start = time.perf_counter()
+    s = settings or Settings()
+    area = None if play_area is None else PlayArea.of(play_area)
+    frame = _check(image)
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = (0, 0, w, h) if area is None else area.box(w, h, s.margin)
+    crop = frame[y0:y1, x0:x1]
+    if crop.size == 0:
+        raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
+    if s.tone is not None:
+        found = search(tone_image(crop, s.tone), (float(x0), float(y0)), s, left_out)
+        best = within(found, area)
+    else:
+        best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
+    best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
+    best = cut_by_frame(best, (w, h))
+    ms = (time.perf_counter() - start) * 1000.0
+    logger.debug(
+        "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms
+    )
+    return Detection(tuple(best.tiles), len(best.facedown), tuple(best.unsure), ms, best.width)

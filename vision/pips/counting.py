@@ -1,0 +1,158 @@
+"""Counting the pips on each half of a found tile.
+
+A pip is a roughly round dark blob of about the same size as the other pips in the
+frame, whose centre lies inside the half (away from its rim and away from the
+divider, which is where a brass centre pin sits). Two pips that merged into one blob
+(blur, tiny pips close together) count twice when the blob is the size and shape of
+two pips. Pip layouts of every standard set, 0 to 12, are symmetric under a half
+turn about the half's centre, so a layout that is not is reported with low
+confidence rather than trusted.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tiles.dark_marks import Blobs
+from vision.tiles.dividers import TileHypothesis
+
+logger = logging.getLogger(__name__)
+
+# Where a pip centre may lie, in tile widths from the half's centre.
+HALF_REACH = 0.40
+# Pips keep this far from the divider line (a centre pin sits on it).
+DIVIDER_CLEARANCE = 0.12
+MAX_ROUND_ELONGATION = 1.8
+CRESCENT_AREA = 1.0  # a pip bitten by its highlight: at most a pip's area ...
+CRESCENT_ELONGATION = 2.2  # ... and at most this long for its thickness
+MAX_PIPS = 12
+# length / thickness (second moments) of k touching round pips in a row
+CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3)}
+# how far (in tile widths) a pip may sit from the mirror image of another
+SYMMETRY_TOLERANCE = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class HalfReading:
+    """The pips read on one half, and how much to trust the reading (0..1)."""
+
+    pips: int
+    confidence: float
+    foreign: bool  # dark marks that are neither pips nor the divider
+
+
+def _local(
+    blobs: Blobs, tile: TileHypothesis, centre: tuple[float, float]
+) -> tuple[FloatPair, FloatPair]:
+    ox = blobs.cx - centre[0]
+    oy = blobs.cy - centre[1]
+    along = ox * tile.nx + oy * tile.ny  # along the tile
+    across = ox * tile.dx + oy * tile.dy
+    return along, across
+
+
+FloatPair = NDArray[np.float64]
+
+
+def in_half(blobs: Blobs, tile: TileHypothesis, side: int) -> NDArray[np.intp]:
+    """Blobs whose centre lies in half `side` (0 = a, 1 = b) of the tile."""
+    centre = tile.half_centres()[side]
+    along, across = _local(blobs, tile, centre)
+    reach = HALF_REACH * tile.width
+    sign = -1.0 if side == 0 else 1.0
+    # distance from the divider line, on this half's side
+    from_divider = sign * along + tile.width / 2.0
+    ok = (
+        (blobs.area > 0)
+        & (np.abs(along) < reach)
+        & (np.abs(across) < reach)
+        & (from_divider > DIVIDER_CLEARANCE * tile.width)
+    )
+    ok[0] = False
+    return np.flatnonzero(ok)
+
+
+def round_blobs(blobs: Blobs) -> NDArray[np.bool_]:
+    """Blobs round enough to be one pip."""
+    return np.asarray(
+        (blobs.area > 0) & (blobs.length <= MAX_ROUND_ELONGATION * blobs.thickness),
+        dtype=np.bool_,
+    )
+
+
+def pip_area(blobs: Blobs, tiles: list[TileHypothesis]) -> float:
+    """The typical pip area in this frame: the median round blob inside any half."""
+    round_ = round_blobs(blobs)
+    areas: list[NDArray[np.float64]] = []
+    for t in tiles:
+        for side in (0, 1):
+            idx = in_half(blobs, t, side)
+            idx = idx[round_[idx] & (blobs.area[idx] >= (0.1 * t.width) ** 2)]
+            areas.append(blobs.area[idx])
+    if not areas:
+        return 0.0
+    allareas = np.concatenate(areas)
+    if allareas.size == 0:
+        return 0.0
+    return float(np.median(allareas))
+
+
+def symmetric(points: NDArray[np.float64], centre: tuple[float, float], tol: float) -> bool:
+    """True when the pips map onto themselves under a half turn about the half's centre."""
+    if points.shape[0] == 0:
+        return True
+    p = points - np.asarray(centre)
+    q = -p
+    dist = np.sqrt(((p[:, None, :] - q[None, :, :]) ** 2).sum(axis=2))
+    return bool((dist.min(axis=1) < tol).all())
+
+
+def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) -> HalfReading:
+    """Count the pips on one half and judge the reading."""
+    idx = in_half(blobs, tile, side)
+    if idx.size == 0:
+        return HalfReading(0, 1.0, foreign=False)
+    area = blobs.area[idx]
+    elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
+    rel = area / ref_area
+    single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
+    # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
+    # pip and a little longer than round
+    single |= (rel >= 0.4) & (rel <= CRESCENT_AREA) & (elong <= CRESCENT_ELONGATION)
+    chain = np.zeros_like(single)
+    merged = np.zeros(idx.size, dtype=np.int64)
+    for k in (2, 3):  # k pips merged in a row: k times the area, stretched to match
+        fits = ~single & ~chain & (np.abs(rel - k) <= 0.6) & (np.abs(elong - CHAIN[k]) <= 0.8)
+        merged[fits] = k
+        chain |= fits
+    double = chain
+    tiny = rel < 0.25
+    # a dark region larger than a quarter of the half is the table showing through a
+    # gap, not a mark on this tile
+    backdrop = (area > 0.25 * tile.width**2) | (blobs.length[idx] > tile.width)
+    foreign = ~(single | double | tiny | backdrop)
+    pips = int(single.sum() + merged.sum())
+    confidence = 1.0
+    if foreign.any():
+        confidence = 0.2
+    elif (rel[~tiny & ~backdrop] < 0.4).any():
+        confidence = 0.5
+    if double.any():
+        confidence = min(confidence, 0.8)
+    pts = np.column_stack([blobs.cx[idx[single]], blobs.cy[idx[single]]])
+    centre = tile.half_centres()[side]
+    if not double.any() and not symmetric(pts, centre, SYMMETRY_TOLERANCE * tile.width):
+        confidence = min(confidence, 0.4)
+    if pips > MAX_PIPS:
+        confidence = min(confidence, 0.1)
+    # pips should be alike: a much smaller or larger one is suspicious
+    if single.sum() >= 2:
+        a = area[single]
+        spread = float(a.max() / max(a.min(), 1.0))
+        if spread > 2.5:
+            confidence = min(confidence, 0.6)
+    return HalfReading(pips, confidence, foreign=bool(foreign.any()))

@@ -1,0 +1,190 @@
+"""Straight dark lines that meet: a divider joined to the gap beside its tile.
+
+A double laid crosswise between two neighbours has its divider running to its long
+sides, and those sides touch the neighbours' ends: at the divider's contrast the
+divider and the dark gap between the tiles merge into one T-shaped mark, which is
+neither thin nor straight, so it is no divider and the double is lost. Where tiles
+touch, such meetings are everywhere (a divider reaching the gap beside it, two gaps
+crossing).
+
+`cut_junctions` finds, in the marks that are long enough to hold a divider but not
+thin, the pixels where two straight lines of different directions (45 degrees apart
+or more) meet, and takes them out with a pixel around them: the lines come apart and
+each is measured on its own. A line is a straight segment of `LINE_PIPS` pip
+diameters (openings by line segments in `ANGLES` directions): a pip, or a row of
+merged pips, holds one only along the row, and never two crossing ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tiles.dark_marks import Blobs, find_blobs
+from vision.tiles.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, line_like
+
+U8 = NDArray[np.uint8]
+
+ANGLES = 12  # directions of the straight-segment test, 15 degrees apart
+LINE_PIPS = 2.5  # a line holds a straight segment this many pip diameters long
+APART = 3  # directions at least this many steps apart (45 degrees) cross
+MAX_CANDIDATES = 200  # a frame with more such marks (a patterned table) is left alone
+
+
+def line_kernel(length: int, angle: float) -> U8:
+    """A one-pixel line segment of `length` through the kernel's centre at `angle`."""
+    kernel = np.zeros((length, length), dtype=np.uint8)
+    c = (length - 1) / 2.0
+    dx, dy = c * np.cos(angle), c * np.sin(angle)
+    p0 = (round(c - dx), round(c - dy))
+    p1 = (round(c + dx), round(c + dy))
+    cv2.line(kernel, p0, p1, 1, 1)
+    return kernel
+
+
+def segment_length(pip: float) -> int:
+    """The straight segment a line must hold, in pixels (odd), or 0 when unknown."""
+    if pip <= 0:
+        return 0
+    length = round(LINE_PIPS * pip) | 1
+    return length if length >= 7 else 0
+
+
+def _candidates(blobs: Blobs, length: int) -> NDArray[np.intp]:
+    """Marks long enough to hold a divider but not thin: lines that may have met."""
+    ok = (
+        (blobs.area >= MIN_DIVIDER_AREA)
+        & (blobs.length >= max(MIN_DIVIDER_PX, length))
+        & ~line_like(blobs)
+        & ~blobs.touches_edge
+    )
+    ok[0] = False
+    return np.flatnonzero(ok)
+
+
+def _cuts(sub: U8, kernels: list[U8]) -> NDArray[np.bool_]:
+    """Pixels of `sub` to take out: around each place where a straight line ends on
+    another of a crossing direction (a T or an L), the pixels of the line that ends.
+
+    A line that runs on through the meeting (holds a whole segment centred there:
+    the gap beside a double, wood grain across a divider) keeps its pixels, so two
+    lines that cross (a +) stay as they are.
+    """
+    ring = np.ones((3, 3), np.uint8)
+    lines = np.stack([cv2.morphologyEx(sub, cv2.MORPH_OPEN, k) > 0 for k in kernels])
+    n = len(kernels)
+    meet = np.zeros(sub.shape, dtype=np.bool_)
+    for a in range(n):
+        if not lines[a].any():
+            continue
+        far = [b for b in range(n) if min(abs(a - b), n - abs(a - b)) >= APART]
+        meet |= lines[a] & lines[far].any(axis=0)
+    if not meet.any():
+        return meet
+    cut = (cv2.dilate(meet.astype(np.uint8), ring) > 0) & (sub > 0)
+    keep = np.zeros(sub.shape, dtype=np.bool_)
+    for a in range(n):
+        through = (cv2.erode(sub, kernels[a]) > 0) & meet
+        if through.any():
+            keep |= (cv2.dilate(through.astype(np.uint8), ring) > 0) & lines[a]
+    return cut & ~keep
+
+
+def _box(blobs: Blobs, i: int, pad: int) -> tuple[int, int, int, int]:
+    """The bounding box of blob `i`, grown by `pad` (within the image)."""
+    h, w = blobs.labels.shape
+    if blobs.box is not None:
+        x0, y0, x1, y1 = (int(v) for v in blobs.box[i])
+    else:
+        reach = 2.0 * float(blobs.length[i]) + 3.0
+        x0, x1 = max(0, int(blobs.cx[i] - reach)), min(w, int(blobs.cx[i] + reach) + 1)
+        y0, y1 = max(0, int(blobs.cy[i] - reach)), min(h, int(blobs.cy[i] + reach) + 1)
+        ys, xs = np.nonzero(blobs.labels[y0:y1, x0:x1] == i)
+        x0, y0, x1, y1 = (
+            x0 + int(xs.min()),
+            y0 + int(ys.min()),
+            x0 + int(xs.max()) + 1,
+            y0 + int(ys.max()) + 1,
+        )
+    return max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+
+
+def split_junctions(
+    blobs: Blobs, pip: float, img: U8, bright: U8, max_area: float, own: bool = False
+) -> Blobs | None:
+    """`blobs` with every mark in which straight lines meet split where they meet
+    (see the module): the mark's pieces become blobs of their own, at the end, and
+    the mark itself is emptied (area 0); None when there is nothing to split (or the
+    pip size is unknown).
+
+    The marks looked at are cut out of the frame and laid side by side, a segment's
+    length apart (no segment spans two of them), so the openings run once on a small
+    image; only the marks split are measured again. With `own`, `blobs` is the
+    caller's own, and its label image is changed in place (not copied)."""
+    length = segment_length(pip)
+    if length == 0:
+        return None
+    idx = _candidates(blobs, length)
+    if idx.size == 0 or idx.size > MAX_CANDIDATES:
+        return None
+    boxes = [_box(blobs, int(i), 1) for i in idx]
+    tall = max(y1 - y0 for _, y0, _, y1 in boxes)
+    at = np.cumsum([0] + [x1 - x0 + length for x0, _, x1, _ in boxes])
+    strip = np.zeros((tall, int(at[-1])), dtype=np.uint8)
+    for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
+        strip[: y1 - y0, at[k] : at[k] + x1 - x0] = blobs.labels[y0:y1, x0:x1] == i
+    kernels = [line_kernel(length, np.pi * i / ANGLES) for i in range(ANGLES)]
+    cut = _cuts(strip, kernels)
+    if not cut.any():
+        return None
+    labels = blobs.labels if own else blobs.labels.copy()
+    area = blobs.area.copy()
+    parts: list[Blobs] = []
+    start = len(blobs)
+    for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
+        gone = cut[: y1 - y0, at[k] : at[k] + x1 - x0]
+        if not gone.any():
+            continue
+        mine = strip[: y1 - y0, at[k] : at[k] + x1 - x0] > 0
+        pieces = find_blobs(
+            np.asarray(mine & ~gone, dtype=np.uint8),
+            img[y0:y1, x0:x1],
+            bright[y0:y1, x0:x1],
+            max_area,
+        )
+        window = labels[y0:y1, x0:x1]
+        window[mine] = 0
+        window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+        area[i] = 0.0
+        start += len(pieces) - 1
+        shift = np.array([x0, y0, x0, y0], dtype=np.int64)
+        boxes_px = None if pieces.box is None else pieces.box + shift
+        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
+    if not parts:
+        return None
+
+    def joined(name: str) -> NDArray[np.generic]:
+        first = area if name == "area" else getattr(blobs, name)
+        return np.concatenate([first] + [getattr(p, name)[1:] for p in parts])
+
+    return Blobs(
+        labels=labels,
+        area=np.asarray(joined("area"), dtype=np.float64),
+        cx=np.asarray(joined("cx"), dtype=np.float64),
+        cy=np.asarray(joined("cy"), dtype=np.float64),
+        length=np.asarray(joined("length"), dtype=np.float64),
+        thickness=np.asarray(joined("thickness"), dtype=np.float64),
+        ux=np.asarray(joined("ux"), dtype=np.float64),
+        uy=np.asarray(joined("uy"), dtype=np.float64),
+        darkness=np.asarray(joined("darkness"), dtype=np.float64),
+        # the marks split reach no edge of the frame (see `_candidates`): nor do their parts
+        touches_edge=np.concatenate(
+            [blobs.touches_edge] + [np.zeros(len(p) - 1, dtype=np.bool_) for p in parts]
+        ),
+        box=None
+        if blobs.box is None or any(p.box is None for p in parts)
+        else np.concatenate([blobs.box] + [p.box[1:] for p in parts if p.box is not None]),
+    )
