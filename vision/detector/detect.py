@@ -57,6 +57,15 @@ AUTO_TONES = (Tone.LIGHT, Tone.DARK, Tone.GREY)
 EXPLAINED = 0.5  # a reading whose tiles cover this share of the tile material ...
 
 
+def bright_image(crop: NDArray[np.uint8], s: Settings) -> NDArray[np.uint8]:
+    """The tile-bright image the search runs on for a set of known tone (`s.tone` not
+    None): by the faces' own colour when `s.face` says it, else by the tone."""
+    if s.face is not None:
+        return face_image(crop, s.face)
+    assert s.tone is not None
+    return tone_image(crop, s.tone)
+
+
 def confident(found: Found) -> bool:
     """True when a reading leaves nothing for another tone to explain: tiles read,
     covering most of the tile material (`EXPLAINED`), and no pips outside them."""
@@ -122,7 +131,7 @@ def _coarser(
     def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
         if s.tone is None:
             return _auto(img, at, s, None, out)
-        return search(tone_image(img, s.tone), at, s, out)
+        return search(bright_image(img, s), at, s, out)
 
     wide = best.width > WIDE and bool(best.tiles)
     # a tile read surely with pips says the search's sizes suit the frame (a blank
@@ -179,7 +188,7 @@ def detect(
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if s.tone is not None:
-        found = search(tone_image(crop, s.tone), (float(x0), float(y0)), s, left_out)
+        found = search(bright_image(crop, s), (float(x0), float(y0)), s, left_out)
         best = within(found, area)
     else:
         best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
