@@ -190,7 +190,9 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
     table.start()
     now = [0.0]
     rec = Reconciler(table, TileSize(), 1.5, lambda: now[0])
-    pipeline = Pipeline(PipelineSettings(detector=Settings(tone=TONES[style.tiles])))
+    pipeline = Pipeline(
+        PipelineSettings(detector=Settings(tone=TONES[TileStyle(style.tile_set.name)]))
+    )
     view = Viewed(pipeline)
     accepted: list[str] = []
     told_upto = -1  # the scene whose commands the players have given

@@ -1,7 +1,8 @@
 """The whole table service, timed: board to MQTT latency, memory and start-up.
 
     python benchmarks/latency.py [--plays N] [--rules NAME] [--seats N] [--seed N]
-                                 [--starts N] [--speed S] [--check]
+                                 [--starts N] [--speed S] [--state-in DIR]
+                                 [--synchronous full|normal] [--fsync-delay MS] [--check]
 
 Everything is real and on loopback: a Mosquitto started for the run, `domino-table run`
 as a child process on the board emulator's pty, and a subscriber in this process.
@@ -19,6 +20,12 @@ as a child process on the board emulator's pty, and a subscriber in this process
 * **Start-up**: from starting the process to `online` (not retained) on
   `<prefix>/status`, `--starts` times with an empty state directory, and once more on
   the journal the latency run left behind. Target: < 1.5 s.
+
+The journal is where the service keeps it (`--state-in`, or the run's temporary folder),
+with `[state] synchronous` as given (`--synchronous`, default the service's: full).
+`--fsync-delay MS` makes that disk slow, as an SD card is: every fsync of the service
+takes MS ms longer (`benchmarks/slow_fsync.py`); the figures then say how long an SQLite
+commit takes on it.
 
 Figures and targets are printed (PASS/MISS); `--check` exits 1 on a miss.
 docs/reliability.md ("Figures") explains them.
@@ -48,6 +55,7 @@ if str(_ROOT) not in sys.path:
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
+from benchmarks.slow_fsync import commit_ms, slow_fsync_env  # noqa: E402
 from firmware_bridge.emulator import BoardEmulator  # noqa: E402
 from firmware_bridge.messages import BoardMessage, Place  # noqa: E402
 from firmware_bridge.script import LiftStep  # noqa: E402
@@ -121,8 +129,14 @@ def arrived(listener: Listener, count: int) -> bool:
 
 
 def service_args(broker: Any, state_dir: Path, link: Path, args: argparse.Namespace) -> list[str]:
+    settings = []
+    if args.synchronous is not None:
+        path = state_dir.parent / f"settings-{state_dir.name}.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f'[state]\nsynchronous = "{args.synchronous}"\n')
+        settings = ["--settings", str(path)]
     return [
-        str(BIN), "--log-level", "warning", "run", "--mqtt-host", broker.host,
+        str(BIN), "--log-level", "warning", "run", *settings, "--mqtt-host", broker.host,
         "--mqtt-port", str(broker.port), "--table", TABLE, "--state-dir", str(state_dir),
         "--serial", str(link), "--rules", args.rules, "--seats", str(args.seats),
     ]  # fmt: skip
@@ -156,14 +170,16 @@ def rss_kb(pid: int, field: str = "VmRSS") -> int:
 
 
 def start_up(
-    listener: Listener, args: list[str], log: Path
+    listener: Listener, args: list[str], log: Path, env: dict[str, str]
 ) -> tuple[float, subprocess.Popen[bytes]]:
     """Start the service; seconds from the process's start to a live `online`."""
     with listener.lock:
         seen = len(listener.status)
     with log.open("ab") as out:
         t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=out)
+        proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=out, env={**os.environ, **env}
+        )
 
     def online() -> bool:
         return any(p == b"online" and not r for _, p, r in listener.status[seen:])
@@ -186,13 +202,15 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 class Bench:
     """One latency run: games laid on the board until `plays` plays were published."""
 
-    def __init__(self, args: argparse.Namespace, broker: Any, workdir: Path) -> None:
+    def __init__(
+        self, args: argparse.Namespace, broker: Any, workdir: Path, state_root: Path
+    ) -> None:
         from tests.service.test_faults_common import Commander, JournalView
 
         self.args = args
         self.broker = broker
         self.workdir = workdir
-        self.state_dir = (Path(args.state_in) if args.state_in else workdir) / "state"
+        self.state_dir = state_root / "state"
         self.link = workdir / "board"
         self.board = TimedBoard(link=self.link, speed=args.speed)
         self.journal = JournalView(self.state_dir)
@@ -256,9 +274,8 @@ class Bench:
         self.board.play([LiftStep(t.tile) for t in player.surface])
         if not self.board.wait_until(lambda: self.board.idle() and not self.board.surface(), 10):
             raise RuntimeError("the board was not cleared")
-        # The LIFT frames and the command reach the service by different ways: let the
-        # lifts land first, or the new game would judge the old tiles still "lying" there.
-        time.sleep(0.3)
+        # The LIFT frames and the command reach the service by different ways; a new game
+        # that overtakes them ignores the old tiles still lying there.
         reply = player.command(
             {"action": "new_game", "rules": self.args.rules, "seats": self.args.seats}
         )
@@ -291,49 +308,71 @@ class Figures:
     inputs: int
     imports: float
     errors: list[str]
+    disk: str
 
 
 def measure(args: argparse.Namespace) -> Figures:
-    """Start-ups on an empty state, the latency run, a start-up on its journal."""
+    """Start-ups on an empty state, the latency run, a start-up on its journal; every
+    fsync of the service slowed down by `--fsync-delay`."""
+    with (
+        tempfile.TemporaryDirectory(prefix="latency-") as tmp,
+        tempfile.TemporaryDirectory(prefix="latency-state-", dir=args.state_in) as state,
+    ):  # a folder of its own in --state-in: a run never goes on from another's journal
+        workdir = Path(tmp)
+        root = Path(state)
+        env = slow_fsync_env(args.fsync_delay, workdir) if args.fsync_delay else {}
+        full, worst = commit_ms(env, root / "probe", "FULL")
+        normal, _ = commit_ms(env, root / "probe", "NORMAL")
+        where = (
+            f"{args.state_in or 'the temporary folder'}"
+            + (f", every fsync {args.fsync_delay:g} ms slower" if args.fsync_delay else "")
+            + f": an SQLite commit takes {full:.1f} ms (max {worst:.0f} ms) with FULL, "
+            f"{normal:.1f} ms with NORMAL"
+        )
+        return _measure(args, workdir, root, where, env)
+
+
+def _measure(
+    args: argparse.Namespace, workdir: Path, root: Path, where: str, env: dict[str, str]
+) -> Figures:
     from tests.fixtures.mosquitto import Mosquitto
 
-    with tempfile.TemporaryDirectory(prefix="latency-") as tmp:
-        workdir = Path(tmp)
-        broker = Mosquitto(workdir / "mosquitto")
-        broker.start()
-        listener = Listener(broker.host, broker.port)
-        bench = Bench(args, broker, workdir)
-        bench.board.start()
-        log = workdir / "service.log"
-        try:
-            starts = []
-            for n in range(args.starts):
-                fresh = service_args(broker, workdir / f"fresh-{n}", bench.link, args)
-                seconds, proc = start_up(listener, fresh, log)
-                starts.append(seconds)
-                stop(proc)
-            run_args = service_args(broker, bench.state_dir, bench.link, args)
-            _, proc = start_up(listener, run_args, log)
-            t0, cpu0 = time.monotonic(), cpu_s(proc.pid)
-            try:
-                bench.run(listener, proc.pid)
-                hwm = rss_kb(proc.pid, "VmHWM")
-                cpu = cpu_s(proc.pid) - cpu0
-            finally:
-                stop(proc)
-            elapsed = time.monotonic() - t0
-            inputs = bench.journal.input_count()
-            restart, proc = start_up(listener, run_args, log)
+    broker = Mosquitto(workdir / "mosquitto")
+    broker.start()
+    listener = Listener(broker.host, broker.port)
+    bench = Bench(args, broker, workdir, root)
+    bench.board.start()
+    log = workdir / "service.log"
+    try:
+        starts = []
+        for n in range(args.starts):
+            fresh = service_args(broker, root / f"fresh-{n}", bench.link, args)
+            seconds, proc = start_up(listener, fresh, log, env)
+            starts.append(seconds)
             stop(proc)
+        run_args = service_args(broker, bench.state_dir, bench.link, args)
+        _, proc = start_up(listener, run_args, log, env)
+        t0, cpu0 = time.monotonic(), cpu_s(proc.pid)
+        try:
+            bench.run(listener, proc.pid)
+            hwm = rss_kb(proc.pid, "VmHWM")
+            cpu = cpu_s(proc.pid) - cpu0
         finally:
-            listener.close()
-            bench.board.stop()
-            broker.stop()
-        lines = log.read_text().splitlines()
+            stop(proc)
+        elapsed = time.monotonic() - t0
+        inputs = bench.journal.input_count()
+        restart, proc = start_up(listener, run_args, log, env)
+        stop(proc)
+    finally:
+        listener.close()
+        bench.board.stop()
+        broker.stop()
+    lines = log.read_text().splitlines()
     return Figures(
         bench.latencies, bench.games + 1, elapsed, cpu, bench.rss, hwm, starts, restart, inputs,
         statistics.median(import_s() for _ in range(3)),
         [line for line in lines if " ERROR " in line or "Traceback" in line],
+        where,
     )  # fmt: skip
 
 
@@ -347,6 +386,7 @@ def report(f: Figures, args: argparse.Namespace) -> bool:
     lines = [
         f"service latency: {len(lat)} plays in {f.games} games, {f.elapsed:.0f} s, "
         f"{args.rules} x{args.seats}, seed {args.seed}, {os.cpu_count()} CPUs",
+        f"  journal: synchronous={(args.synchronous or 'full').upper()}, on {f.disk}",
         f"  machine load (1 min) at the end: {os.getloadavg()[0]:.1f}; service CPU "
         f"{f.cpu / len(lat) * 1000:.1f} ms per play (inputs, events, publishing)",
         f"  PLACE frame -> event/play: p50 {p50:.1f} ms, p90 {percentile(lat, 90):.1f} ms, "
@@ -381,6 +421,18 @@ def main(argv: list[str] | None = None) -> int:
         "--state-in",
         help="Folder for the run's journal (default: the run's temporary folder); "
         "/dev/shm shows what the journal's fsync costs.",
+    )
+    parser.add_argument(
+        "--synchronous",
+        choices=["full", "normal"],
+        help="The journal's [state] synchronous (default: the service's, full).",
+    )
+    parser.add_argument(
+        "--fsync-delay",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="Make every fsync of the service MS ms slower, as on an SD card (needs cc).",
     )
     parser.add_argument("--check", action="store_true", help="Exit 1 if a target is missed.")
     args = parser.parse_args(argv)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import random
@@ -10,6 +11,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,15 @@ from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
+from service.journal import JournalError
 from service.table import SIDES
+
+# The sets `tablesim.render.TileStyle` names (a test in tests/tablesim keeps the two
+# the same); the renderer is imported only when the demo runs (it loads OpenCV).
+DEMO_SETS = (
+    "ivory", "black", "wood", "coloured", "ivory-nine", "ivory-twelve",
+    "pink-yellow", "red-white", "green-white", "blue-white", "yellow-black",
+)  # fmt: skip
 
 
 @click.command()
@@ -38,6 +48,11 @@ from service.table import SIDES
 )
 @click.option("--http-host", default="127.0.0.1", show_default=True, help="Display address.")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option(
+    "--no-pin",
+    is_flag=True,
+    help="The display's buttons without a PIN  [default: a new PIN, shown at the start].",
+)
 @click.option("--mqtt-host", default=None, help="Use this broker instead of starting one.")
 @click.option("--mqtt-port", type=click.IntRange(1, 65535), default=1883, show_default=True)
 @click.option(
@@ -85,6 +100,26 @@ from service.table import SIDES
     is_flag=True,
     help="With --tournament: keep the pages up after the last round (until Ctrl-C).",
 )
+@click.option(
+    "--set",
+    "set_name",
+    default="auto",
+    show_default=True,
+    help=(
+        "The set the camera sees (--source camera): auto, or one of "
+        + ", ".join(DEMO_SETS)
+        + ". auto is ivory for double-six games, ivory-nine for double-nine and "
+        "ivory-twelve (56 x 28 mm, a colour per number) for double-twelve ones (walnut "
+        "with 5 or more players)."
+    ),
+)
+@click.option(
+    "--surface",
+    "surface",
+    callback=lambda ctx, param, value: _surface(ctx, param, value) or (900, 600),
+    metavar="WxH",
+    help="The play surface in mm (default 900x600).",
+)
 def demo(
     rules_name: str,
     players: int,
@@ -94,6 +129,7 @@ def demo(
     target: int | None,
     http_host: str,
     http_port: int,
+    no_pin: bool,
     mqtt_host: str | None,
     mqtt_port: int,
     source: str,
@@ -103,6 +139,8 @@ def demo(
     rounds: int,
     time_limit: float | None,
     keep_open: bool,
+    set_name: str,
+    surface: tuple[int, int],
 ) -> None:
     """A simulated table playing live: board emulator, broker, service and display.
 
@@ -131,6 +169,7 @@ def demo(
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
 
+    from display.pin import new_pin  # noqa: PLC0415
     from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
     from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
@@ -144,12 +183,14 @@ def demo(
         if mqtt_host is None:
             broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
             mqtt_host, mqtt_port = broker.host, broker.port
-        flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target}
-        flags["zones"] = seat_zones(players, (900, 600))  # counted by the camera
+        look = demo_look(rules_name, players, set_name)
+        flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target} | look.flags
+        flags["zones"] = seat_zones(players, surface)  # counted by the camera
         board = None
         if source == "board":
             board = stack.enter_context(BoardEmulator(link=workdir / "board"))
             flags = {"serial": str(workdir / "board"), "target": target}
+        flags["surface"] = surface
         settings = settings_from_flags(
             None,
             flags
@@ -167,17 +208,30 @@ def demo(
             from service.camera import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
 
             first = seed if seed is not None else random.randrange(2**31)
-            camera_sim = SimOptions(first, pace, whole_game=True, games=games or 1)
+            camera_sim = SimOptions(
+                first,
+                pace,
+                whole_game=True,
+                games=games or 1,
+                style=look.style(),
+                resolution=look.resolution,
+            )
         service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
+        pin = None if no_pin else new_pin()
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
-            http_host=http_host, http_port=http_port,
+            http_host=http_host, http_port=http_port, command_pin=pin,
         )  # fmt: skip
         threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
         click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
+        click.echo(
+            f"Display: its buttons ask for the command PIN {pin}."
+            if pin is not None
+            else "Display: its buttons are open to anyone who can reach the page (--no-pin)."
+        )
         click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
@@ -189,7 +243,8 @@ def demo(
             return
         table = stack.enter_context(
             SimulatedPlayers(board, mqtt_host, mqtt_port, table="demo", rules=rules_name,
-                             seats=players, seed=seed, pace=pace, target=target)
+                             seats=players, seed=seed, pace=pace, target=target,
+                             surface=surface)
         )  # fmt: skip
         table.run(stop, games)
         log.info(
@@ -256,6 +311,51 @@ def _watch_camera(
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True)
+class DemoLook:
+    """The camera demo's set: its name, the settings it implies (the tile's size, the
+    detector's tone) and the simulated camera's resolution (a double-twelve set's small
+    pips need the Pi HQ camera's 2028 x 1520 mode; others 1280 x 960)."""
+
+    name: str
+    flags: dict[str, Any]
+    resolution: tuple[int, int] = (1280, 960)
+
+    def style(self) -> Any:
+        """The frames' look (a `tablesim.render.RenderStyle`)."""
+        from tablesim.render import RenderStyle, TileStyle  # noqa: PLC0415 - OpenCV
+
+        return RenderStyle(tiles=TileStyle(self.name))
+
+
+def demo_look(rules_name: str, players: int, set_name: str) -> DemoLook:
+    """The set the camera demo renders: `set_name`, or for `auto` the usual set of the
+    game's size (ivory double-six, ivory double-nine, big ivory double-twelve with a
+    colour per number), and the tile size and detector tone that go with it."""
+    from engine import rulesets  # noqa: PLC0415
+    from tablesim.render.sets import SETS, TileStyle  # noqa: PLC0415 - OpenCV
+
+    if set_name == "auto":
+        try:
+            highest = int(rulesets.load(rules_name).domino_set(players))
+        except (OSError, ValueError) as exc:
+            raise click.UsageError(f"--rules {rules_name}: {exc}") from None
+        set_name = {9: "ivory-nine", 12: "ivory-twelve"}.get(highest, "ivory")
+    if set_name not in DEMO_SETS:
+        raise click.BadParameter(
+            f"{set_name!r}: give auto or one of {', '.join(DEMO_SETS)}", param_hint="--set"
+        )
+    look = SETS[TileStyle(set_name)]
+    length, width = look.size_mm
+    b, g, r = look.face
+    grey = 0.114 * b + 0.587 * g + 0.299 * r
+    tone = {"black": "dark", "wood": "grey"}.get(set_name, "light" if grey > 170 else "auto")
+    resolution = (2028, 1520) if look.highest > 9 else (1280, 960)
+    flags = {"tile_mm": (round(length), round(width)), "tone": tone}
+    return DemoLook(set_name, flags, resolution)
+
+
 # flag name -> dotted settings key
 _FLAGS = {
     "serial": "serial.port",
@@ -266,6 +366,7 @@ _FLAGS = {
     "seats": "table.seats",
     "state_dir": "state.dir",
     "target": "table.target",
+    "tone": "camera.tone",
 }
 
 
@@ -284,11 +385,16 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
         overrides["zones"] = {str(seat): list(rect) for seat, rect in flags["zones"].items()}
     if flags.get("surface") is not None:
         overrides["table.surface.width_mm"], overrides["table.surface.height_mm"] = flags["surface"]
+    if flags.get("tile_mm") is not None:
+        overrides["table.tile_mm.length"], overrides["table.tile_mm.width"] = flags["tile_mm"]
     names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS} | {
         "camera.source": "--camera",
         "camera.fps": "--fps",
         "table.surface.width_mm": "--surface",
         "table.surface.height_mm": "--surface",
+        "table.tile_mm.length": "--set",
+        "table.tile_mm.width": "--set",
+        "camera.tone": "--set",
     }
     try:
         return load_settings(settings_file, overrides, flags=names)
@@ -298,18 +404,40 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
 
 
 def seat_zones(seats: int, surface: tuple[int, int], depth: int = 90) -> dict[int, list[int]]:
-    """Seat zones along the table's sides, each seat's in front of it (the display's
-    sides: seat 0 at the bottom, then left, top, right), `depth` mm deep and clear of
-    the corner markers; none for more than four seats (their counts are told)."""
+    """Seat zones along the table's sides, each seat's in front of it, `depth` mm deep
+    and clear of the corner markers. Up to four seats, one side each (the display's
+    sides: seat 0 at the bottom, then left, top, right); more seats share the sides
+    (bottom, top, left, right in turn take one more), each side's strip split evenly,
+    the seats going round the table the same way (clockwise on screen from the bottom)."""
     width, height = surface
     m = depth  # the corners hold the calibration markers
-    rects = {
-        "bottom": [m, height - depth, width - m, height],
-        "top": [m, 0, width - m, depth],
-        "left": [0, m, depth, height - m],
-        "right": [width - depth, m, width, height - m],
+    strips = {
+        "bottom": (m, height - depth, width - m, height),
+        "top": (m, 0, width - m, depth),
+        "left": (0, m, depth, height - m),
+        "right": (width - depth, m, width, height - m),
     }
-    return {seat: rects[side] for seat, side in enumerate(SIDES.get(seats, ()))}
+    if seats <= 4:
+        return {seat: list(strips[side]) for seat, side in enumerate(SIDES.get(seats, ()))}
+    shares = dict.fromkeys(strips, 0)
+    for k in range(seats):
+        shares[("bottom", "top", "left", "right")[k % 4]] += 1
+    zones: list[list[int]] = []
+    for side in ("bottom", "left", "top", "right"):  # clockwise on screen from the bottom
+        zones.extend(_split(strips[side], shares[side], side))
+    return dict(enumerate(zones))
+
+
+def _split(strip: tuple[int, int, int, int], parts: int, side: str) -> list[list[int]]:
+    """`strip` cut into `parts` zones along its length, in the order seats sit along
+    that side going clockwise on screen (right to left at the bottom, upwards on the
+    left, left to right at the top, downwards on the right)."""
+    x0, y0, x1, y1 = strip
+    along_x = side in ("bottom", "top")
+    lo, hi = (x0, x1) if along_x else (y0, y1)
+    cuts = [lo + (hi - lo) * k // parts for k in range(parts + 1)]
+    pieces = [[a, y0, b, y1] if along_x else [x0, a, x1, b] for a, b in itertools.pairwise(cuts)]
+    return pieces[::-1] if side in ("bottom", "left") else pieces
 
 
 def _surface(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
@@ -369,11 +497,16 @@ def run(settings_file: Path | None, **flags: Any) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    service = TableService(settings)
-    service.start()
     try:
+        service = TableService(settings)
+    except JournalError as exc:  # one sentence: what happened and what to do
+        raise click.ClickException(str(exc)) from None
+    try:
+        service.start()
         while not stop.wait(1.0):
             pass
+    except JournalError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         service.stop()
 

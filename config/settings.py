@@ -291,13 +291,24 @@ def default_state_dir() -> Path:
     return base / "domino-table"
 
 
+class Synchronous(enum.StrEnum):
+    """How hard the journal holds each change (SQLite's `synchronous`, in WAL mode)."""
+
+    FULL = "full"  # fsynced at every change: survives kill -9 and a power cut
+    NORMAL = "normal"  # fsynced at checkpoints: survives kill -9; a power cut may lose the last
+
+
 class StateSettings(Section):
     dir: AnyPath = Field(default_factory=default_state_dir)
+    synchronous: Synchronous = Field(default=Synchronous.FULL, strict=False)
 
 
 class DisplaySettings(Section):
+    """What `domino-table display` does by default (its flags set it; nothing reads these
+    keys yet: docs/configuration.md)."""
+
     enabled: bool = True
-    host: NonBlank = "127.0.0.1"
+    host: NonBlank = "0.0.0.0"  # the page is for the phones and tablets at the table
     port: Port = 8080
 
 

@@ -1,19 +1,52 @@
-"""The display's optional command PIN: checked on every command, guessing limited.
+"""The display's command PIN: checked on every command, guessing limited.
 
 The page sends the PIN in the `X-Display-Pin` header of each `POST /api/cmd`. It is
 compared with `hmac.compare_digest`. A wrong PIN is answered only after `delay_s`; after
 `tries` wrong PINs in a row from one client address, that address is refused for
 `lockout_s` (even with the right PIN) and its count starts again.
+
+`domino-table display` asks for a PIN by default: without `--command-pin-file` it keeps
+one in its state folder (`default_pin_file`), made at the first start (`keep_new_pin`).
 """
 
 from __future__ import annotations
 
 import hmac
+import os
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+from config.settings import default_state_dir
 
 HEADER = "X-Display-Pin"
+PIN_DIGITS = 6
+
+
+def new_pin() -> str:
+    """A new PIN: `PIN_DIGITS` random digits."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def default_pin_file(table: str, environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the display keeps the PIN of `table` (a valid table id) when not told: the
+    state folder systemd gives it (`STATE_DIRECTORY`), else the table service's."""
+    given = environ.get("STATE_DIRECTORY", "").split(":")[0]
+    folder = Path(given) if given else default_state_dir()
+    return folder / f"display-{table}.pin"
+
+
+def keep_new_pin(path: Path) -> str:
+    """Make a new PIN and keep it in `path` (a new file, mode 600); OSError when it
+    cannot (the file exists, or the folder cannot be written)."""
+    pin = new_pin()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(pin + "\n")
+    return pin
 
 
 @dataclass

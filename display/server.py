@@ -202,8 +202,7 @@ async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -
         settings.http_port,
         "its command buttons ask for the command PIN"
         if settings.command_pin is not None
-        else "its command buttons are open to anyone who can reach the page "
-        "(--command-pin-file sets a PIN)",
+        else "its command buttons are open to anyone who can reach the page (--no-pin)",
     )
     if ready is not None:
         ready.set()

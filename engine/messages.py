@@ -26,6 +26,7 @@ class Case(Enum):
     """A situation with its own sentence that is not an engine reason."""
 
     UNREAD_TILE = "unread_tile"  # a played tile not read where it lies, a tile against it
+    NOT_SAVED = "not_saved"  # the table cannot write its journal (a full disk): it takes nothing
 
     @property
     def alert_code(self) -> AlertCode:
@@ -33,7 +34,12 @@ class Case(Enum):
         return _CASE_CODES[self]
 
 
-_CASE_CODES = {Case.UNREAD_TILE: AlertCode.UNREADABLE}
+_CASE_CODES = {
+    Case.UNREAD_TILE: AlertCode.UNREADABLE,
+    # No code of spec/mqtt.md names a table that cannot save: it is told as its source
+    # offline, which is what it does to play (the table service picks the source's code).
+    Case.NOT_SAVED: AlertCode.BOARD_OFFLINE,
+}
 
 Key = AlertCode | Reason | Case
 
@@ -131,6 +137,10 @@ _EN = Catalogue(
         Case.UNREAD_TILE: (
             "{tile} is not read where it lies, with a tile against it: straighten it."
         ),
+        Case.NOT_SAVED: (
+            "The table cannot save the game (its disk is full or failing): it takes no "
+            "plays or commands until it can. Free some space; it goes on by itself."
+        ),
     },
     either="or",
 )
@@ -202,6 +212,10 @@ _ES = Catalogue(
         Reason.BONEYARD_EMPTY: "No quedan fichas para robar.",
         Reason.NOTHING_TO_UNDO: "No hay nada que deshacer.",
         Case.UNREAD_TILE: "No se lee {tile} donde está, con otra ficha junto a ella: enderécela.",
+        Case.NOT_SAVED: (
+            "La mesa no puede guardar la partida (su disco está lleno o falla): no acepta "
+            "jugadas ni órdenes hasta que pueda. Libere espacio; seguirá sola."
+        ),
     },
     either="o",
 )

@@ -53,6 +53,7 @@ from vision import (
 )
 
 if TYPE_CHECKING:  # the simulated table is loaded only for `camera.source = "sim"`
+    from tablesim.render import RenderStyle
     from tablesim.scenes import SimGame
 
 __all__ = ["CameraReadable", "CameraSource", "CameraStatus", "CameraUnreadable"]
@@ -307,7 +308,9 @@ def _from_settings(
             pace = max(pace, MIN_STILL_FRAMES / fps)
         else:
             game = _sim_game(settings, sim.seed)
-        return SimSource(game, fps=fps, pace_s=pace, tell=tell)
+        return SimSource(
+            game, fps=fps, pace_s=pace, tell=tell, style=sim.style, resolution=sim.resolution
+        )
     if isinstance(spec, str) and spec.startswith("/dev/"):
         return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
     return make_source(spec, fps)
@@ -322,12 +325,16 @@ class SimOptions:
     play lies still before the next hand reaches in, and whether the players play one
     hand (`sim_game`) or whole games to their target (`sim_whole_game`: counted in the
     table's seat zones, the table cleared between hands; `games` of them, each begun
-    with `new_game`)."""
+    with `new_game`). `style` is the frames' look: the set, the table, the light
+    (default: ivory tiles on green felt); the tiles are the table's `tile_mm`;
+    `resolution` the simulated camera's frame (width, height)."""
 
     seed: int = 0
     pace_s: float = 1.0
     whole_game: bool = False
     games: int = 1  # whole games, one after another (seeds seed, seed + 1, ...)
+    style: RenderStyle | None = None
+    resolution: tuple[int, int] = (1280, 960)
 
 
 def _sim_game(settings: Settings, seed: int) -> SimGame:
@@ -335,10 +342,11 @@ def _sim_game(settings: Settings, seed: int) -> SimGame:
     the game the table referees (its lead, passes and draws are told as players would)."""
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    tile = (float(table.tile_mm.length), float(table.tile_mm.width))
     from tablesim.scenes import sim_game  # noqa: PLC0415 - not for a real camera
 
     try:
-        return sim_game(table.rules, table.seats, seed, size_mm=surface)
+        return sim_game(table.rules, table.seats, seed, size_mm=surface, tile_mm=tile)
     except (RulesError, OSError, ValueError) as exc:
         raise SourceError(
             f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"
@@ -351,13 +359,20 @@ def _sim_whole_games(settings: Settings, seed: int, games: int = 1) -> SimGame:
     none) and the table cleared before the next; `games` of them in a row."""
     table = settings.table
     surface = (float(table.surface.width_mm), float(table.surface.height_mm))
+    tile = (float(table.tile_mm.length), float(table.tile_mm.width))
     zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
     from tablesim.scenes import chain_games, sim_whole_game  # noqa: PLC0415 - not for a camera
 
     try:
         played = [
             sim_whole_game(
-                table.rules, table.seats, s, target=table.target, size_mm=surface, zones=zones
+                table.rules,
+                table.seats,
+                s,
+                target=table.target,
+                size_mm=surface,
+                zones=zones,
+                tile_mm=tile,
             )
             for s in range(seed, seed + max(1, games))
         ]

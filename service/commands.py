@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -228,10 +229,33 @@ def _seat(name: str, value: Any) -> int:
     return _int(name, value, 0, MAX_SEAT, "a seat number")
 
 
+def _controls(text: str) -> bool:
+    """Whether `text` holds a control character (a NUL, a line break...)."""
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
 def _text(name: str, value: Any, limit: int = 64) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise _FieldError(f'"{name}" must be a text of 1 to {limit} characters.')
+    """A name: surrounding spaces are dropped, control characters refused."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit or _controls(value):
+        raise _FieldError(
+            f'"{name}" must be a text of 1 to {limit} characters, without control characters.'
+        )
     return value.strip()
+
+
+def _rules(name: str, value: Any) -> str:
+    """A ruleset's name, exactly: never trimmed into another one (`"walnut\\n"`)."""
+    if (
+        not isinstance(value, str)
+        or not 1 <= len(value) <= 200
+        or value != value.strip()
+        or _controls(value)
+    ):
+        raise _FieldError(
+            f'"{name}" must name a ruleset exactly, such as "walnut": no spaces, line breaks '
+            "or control characters."
+        )
+    return value
 
 
 def tile_notation(value: str) -> str | None:
@@ -310,7 +334,7 @@ _FIELDS: dict[str, _Check] = {
     "tiles": _tiles,
     "pips": lambda n, v: _int(n, v, 0, 10000, "a number of pips"),
     "name": lambda n, v: _text(n, v, 32),
-    "rules": lambda n, v: _text(n, v, 200),
+    "rules": _rules,
     "seats": _seats,
     "teams": _teams,
     "target": lambda n, v: _int(n, v, 1, 100000, "a target score"),
@@ -358,17 +382,46 @@ def _decode(raw: bytes) -> dict[str, Any]:
         raise CommandError(
             'The command is not JSON: send {"id": "...", "action": "..."}.'
         ) from None
+    except RecursionError:  # nested deeper than the parser goes (5,000 levels fit in 16 KB)
+        raise CommandError("The command is nested too deeply: send a flat JSON object.") from None
     if not isinstance(body, dict):
         raise CommandError('The command must be a JSON object: {"id": "...", "action": "..."}.')
     return body
 
 
+def unicode_text(value: Any) -> bool:
+    """Whether every text in `value` can be written as UTF-8 (JSON may escape a lone
+    surrogate, `"\\udfff"`, which no journal, reply or state could then hold)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def readable_id(body: Any) -> str | None:
+    """A command's `id` when it is one: a text of 1 to MAX_ID_LENGTH characters of
+    valid Unicode; else None (the reply then carries the id "")."""
+    cmd_id = body.get("id") if isinstance(body, dict) else None
+    if isinstance(cmd_id, str) and 1 <= len(cmd_id) <= MAX_ID_LENGTH and unicode_text(cmd_id):
+        return cmd_id
+    return None
+
+
+def best_id(raw: bytes) -> str | None:
+    """The command's id when it can be read, even from a payload refused otherwise."""
+    try:
+        return readable_id(_decode(raw))
+    except CommandError:
+        return None
+
+
 def _id_of(body: Mapping[str, Any]) -> str:
-    cmd_id = body.get("id")
-    if not isinstance(cmd_id, str) or not 1 <= len(cmd_id) <= MAX_ID_LENGTH:
+    cmd_id = readable_id(body)
+    if cmd_id is None:
         raise CommandError(
-            f'The command needs an "id": a text of 1 to {MAX_ID_LENGTH} characters, '
-            "unique for each command."
+            f'The command needs an "id": a text of 1 to {MAX_ID_LENGTH} characters of valid '
+            "Unicode, unique for each command."
         )
     return cmd_id
 
@@ -392,6 +445,12 @@ def parse_command(raw: bytes) -> Command:
     """Check one command payload and return it typed; raise `CommandError` if refused."""
     body = _decode(raw)
     cmd_id = _id_of(body)
+    if not unicode_text(body):
+        raise CommandError(
+            "The command holds text that is not valid Unicode (a lone surrogate such as "
+            '"\\udfff"): send UTF-8 text.',
+            cmd_id,
+        )
     action = _action_of(body, cmd_id)
     cls, required, optional = _ACTIONS[action]
     unknown = sorted(set(body) - {"id", "action", *required, *optional})
@@ -402,7 +461,7 @@ def parse_command(raw: bytes) -> Command:
             f"(its fields: {allowed}).",
             cmd_id,
         )
-    missing = [f for f in required if f not in body]
+    missing = [f for f in required if body.get(f) is None]  # null is no value
     if missing:
         raise CommandError(f'"{action}" needs {", ".join(map(json.dumps, missing))}.', cmd_id)
     values: dict[str, Any] = {}

@@ -9,7 +9,10 @@
 - Events are QoS 1, not retained. The journal marks an event acked only when the broker
   acknowledged that very publish (paho's `on_publish` for its mid). Nothing is handed to
   paho while disconnected: paho would keep it in memory only; the journal republishes
-  it on reconnect instead. Subscribers drop repeats by `seq`.
+  it on reconnect instead. Subscribers drop repeats by `seq`. An event the journal could
+  not store (the table's alert that it cannot save) is kept here to be republished the
+  same way until the journal holds it; an ack the journal cannot write is only logged
+  (the event is published again).
 - A broker that dies (SIGKILL, power cut) may have acknowledged events it never
   delivered or saved. So after an unexpected disconnect the link also republishes the
   last `replay_window` events it had published before the link went down, acked or not.
@@ -37,11 +40,10 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from config.settings import MqttSettings
 from mqttweb.envelope import encode, stamp
 from service.commands import Command
-from service.journal import Journal, JournalError
+from service.journal import Journal, JournalError, JournalEvent
 from service.mqtt_discovery import discovery_messages, seat_config_topic
 from service.mqtt_intake import CommandIntake
 from service.mqtt_topics import HA_STATUS, Topics
-from service.payloads import reply_payload
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +145,8 @@ class MqttLink:
         self._failures = 0
         self._latest_state: dict[str, Any] | None = None
         self._unsent_results: dict[str, dict[str, Any]] = {}
+        self._unstored: dict[int, tuple[str, dict[str, Any]]] = {}  # seq -> kind, payload
+        self._ack_failing = False
         self._replay_window = replay_window
         self._replay_from: int | None = None  # set when the link went down unexpectedly
         self._client = client_factory(settings.client_id)
@@ -233,17 +237,32 @@ class MqttLink:
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
             log.debug("mqtt: %s not sent now (%s)", topic, mqtt.error_string(info.rc))
         if self._acks.sent(info, seq) and seq is not None:
-            self._journal.mark_acked(seq)
+            self._mark_acked(seq)
 
-    def publish_event(self, seq: int, kind: str, payload: Mapping[str, Any]) -> None:
+    def _mark_acked(self, seq: int) -> None:
+        try:
+            self._journal.mark_acked(seq)
+        except JournalError as exc:  # a full disk: the event is only published again
+            if not self._ack_failing:
+                log.warning("mqtt: cannot note the broker's acks (%s)", exc)
+            self._ack_failing = True
+        else:
+            self._ack_failing = False
+
+    def publish_event(
+        self, seq: int, kind: str, payload: Mapping[str, Any], *, stored: bool = True
+    ) -> None:
         """Publish journaled event `seq` on `<prefix>/event/<kind>` (QoS 1, not retained).
 
         `payload` is the stored one (`Journal.event(seq).payload`). While disconnected
         nothing is sent: the event stays pending in the journal and goes out on reconnect.
+        An event not `stored` (the journal could not) is kept here for that until it is.
         """
         body = encode(stamp(self.table_id, payload, seq=seq))
         topic = self.topics.event(kind)
         with self._pub_lock:
+            if not stored:
+                self._unstored[seq] = (kind, stamp(self.table_id, payload, seq=seq))
             if self._connected.is_set():
                 self._publish(topic, body, retain=False, seq=seq)
 
@@ -367,6 +386,7 @@ class MqttLink:
         else:
             pending = self._journal.pending_since(self._replay_from)
             self._replay_from = None
+        pending = sorted([*pending, *self._still_unstored()], key=lambda e: e.seq)
         for event in pending:
             self._publish(
                 self.topics.event(event.kind), encode(event.payload), retain=False, seq=event.seq
@@ -379,6 +399,12 @@ class MqttLink:
         for topic, (payload, qos) in self._retained.items():
             self._publish(topic, payload, retain=True, qos=qos)
         self._publish_discovery()
+
+    def _still_unstored(self) -> list[JournalEvent]:
+        """The events published unstored that the journal does not hold yet."""
+        for seq in [s for s in self._unstored if self._journal.event(s) is not None]:
+            del self._unstored[seq]
+        return [JournalEvent(seq, kind, body) for seq, (kind, body) in self._unstored.items()]
 
     @_guarded
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
@@ -422,7 +448,7 @@ class MqttLink:
         if reason_code.is_failure:
             log.warning("mqtt: the broker refused event %d: %s", seq, reason_code)
             return
-        self._journal.mark_acked(seq)
+        self._mark_acked(seq)
 
     @_guarded
     def _on_subscribe(
@@ -452,13 +478,7 @@ class MqttLink:
         if msg.retain:
             log.warning("mqtt: ignoring a retained command on %s", msg.topic)
             return
-        try:
-            replies = self._intake.receive(bytes(msg.payload))
-        except RecursionError:  # JSON nested deeper than the parser goes
-            log.warning("mqtt: command refused: JSON nested too deeply")
-            text = "The command is nested too deeply: send a flat JSON object."
-            replies = [reply_payload(self.table_id, "", False, text)]
-        self._publish_replies(replies)
+        self._publish_replies(self._intake.receive(bytes(msg.payload)))
 
     # -- status -------------------------------------------------------------------------
 

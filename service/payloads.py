@@ -11,7 +11,7 @@ is the `state`, `reply_payload` a command's reply, `Numbering` the payloads a re
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -55,7 +55,7 @@ def state_payload(
     seq: int,
     game_id: str,
     sides: Sequence[str],
-    ends_at: Sequence[tuple[int, int] | None],
+    ends_at: Callable[[Sequence[Mapping[str, Any]]], Sequence[tuple[int, int] | None]],
     surface: tuple[int, int],
     alerts: Sequence[Mapping[str, Any]],
     last: Mapping[str, Any] | None,
@@ -65,13 +65,14 @@ def state_payload(
     """The `state` payload of spec/mqtt.md (without the envelope's `v`/`table`/`ts`).
 
     `sides` names each seat's side of the table (none: unknown), `ends_at` where each
-    open end takes its next tile (mm, when known), `alerts` the standing alerts as they
-    were published.
+    open end takes its next tile (mm, when known) from the layout's tiles, `alerts` the
+    standing alerts as they were published.
     """
     summary = game.summary()
     for seat in summary["seats"]:
         seat["side"] = sides[seat["seat"]] if sides else None
-    for entry, at in zip(summary["layout"]["open_ends"], ends_at, strict=False):
+    layout = summary["layout"]
+    for entry, at in zip(layout["open_ends"], ends_at(layout["tiles"]), strict=False):
         if at is not None:
             entry["x"], entry["y"] = at
     width, height = surface

@@ -151,6 +151,28 @@ def _last_input_is_play(game: Game, tile: Tile) -> bool:
     return False
 
 
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What a reconciler knows beyond its game (`Reconciler.memory`): where the tiles
+    lie, the alert pending and standing, the tiles it leaves alone, the latest surface.
+    A change the journal could not store puts it back (`recall`), and the table keeps
+    it with each change so that a restart goes on from it."""
+
+    placed: dict[Tile, SeenTile]
+    pending: Alert | None
+    pending_since: float
+    standing: Alert | None
+    hand: int
+    counts: ZoneCounts | None
+    cleared: bool
+    known: list[Tile]
+    ignored: dict[Tile, SeenTile]
+    aliases: dict[Tile, Tile]
+    looks: int
+    first_seen: dict[Tile, int]
+    surface: tuple[SeenTile, ...]
+
+
 @dataclass(slots=True)
 class _Match:
     """A snapshot against the accepted layout."""
@@ -202,6 +224,46 @@ class Reconciler:
         self._aliases: dict[Tile, Tile] = {}  # a tile as read -> the tile it was corrected to
         self._looks = 0  # snapshots seen so far, judged or not (a clock for _first_seen)
         self._first_seen: dict[Tile, int] = {}  # a tile not in the layout -> when first seen
+        self._surface: tuple[SeenTile, ...] = ()  # the tiles of the latest snapshot
+
+    # --- memory ----------------------------------------------------------------------------
+
+    def memory(self) -> Memory:
+        """What this reconciler knows beyond its game, copied."""
+        return Memory(
+            dict(self._placed), self._pending, self._pending_since, self._standing,
+            self._hand, self._counts, self._cleared, list(self._known), dict(self._ignored),
+            dict(self._aliases), self._looks, dict(self._first_seen), self._surface,
+        )  # fmt: skip
+
+    def recall(self, memory: Memory) -> None:
+        """Know again what `memory` holds (of this game, rebuilt from its journal)."""
+        self._placed, self._pending = dict(memory.placed), memory.pending
+        self._pending_since, self._standing = memory.pending_since, memory.standing
+        self._hand, self._counts, self._cleared = memory.hand, memory.counts, memory.cleared
+        self._known, self._ignored = list(memory.known), dict(memory.ignored)
+        self._aliases, self._looks = dict(memory.aliases), memory.looks
+        self._first_seen, self._surface = dict(memory.first_seen), memory.surface
+
+    @property
+    def surface(self) -> tuple[SeenTile, ...]:
+        """The tiles of the latest snapshot, as seen."""
+        return self._surface
+
+    def follow(self) -> None:
+        """Follow a command's change to the game now (a new hand, a play taken back, a
+        tile corrected), as the next snapshot would, so `memory()` tells it at once."""
+        self._new_hand_check()
+        self._catch_up()
+
+    def ignore(self, tiles: Sequence[SeenTile]) -> None:
+        """Tiles that lie on the surface but are no plays of this hand (the last game's or
+        hand's, still there when a new one starts): left alone until moved or lifted."""
+        self.follow()
+        in_layout = set(self.game.layout.tiles())
+        for seen in tiles:
+            if seen.tile not in in_layout:
+                self._ignored[seen.tile] = seen
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -227,6 +289,7 @@ class Reconciler:
         """Judge one settled snapshot of the surface."""
         self._new_hand_check()
         self._catch_up()
+        self._surface = tuple(snapshot.tiles)
         self._note_new(snapshot)
         if snapshot.unsure:
             log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))

@@ -76,7 +76,7 @@ class MqttPublisher:
 
     def recorded(self, recorded: Recorded) -> None:
         for event in recorded.events:
-            self.link.publish_event(event.seq, event.kind, event.payload)
+            self.link.publish_event(event.seq, event.kind, event.payload, stored=recorded.stored)
 
     def state_changed(self, changed: StateChanged) -> None:
         if changed.seats != self.seats:

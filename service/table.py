@@ -8,18 +8,28 @@ made by `service.payloads`) before its typed events go out on the core's `bus` t
 subscribers (see `service.table_events` for what and in which order). Not thread-safe
 by design: the service's worker thread is its only caller (see `service.app`).
 
+Each change is one journal transaction, told only once it is stored. A change the
+journal cannot store leaves the table exactly as it was: the game is rebuilt from the
+journal and what the core knew beyond it is put back (`service.table_memory`). The
+table then says so, a standing fault alert published under a seq kept beside the
+journal, takes nothing (commands are refused with the reason, snapshots wait), and tries
+again every `RETRY_S`: once the journal stores again, the alert is stored and resolved,
+and the latest snapshot judged.
+
 After a crash the game is rebuilt by replaying the journal's inputs through a fresh
-engine: nothing but the journal is needed.
+engine, and what the core knew beyond it is read back from the journal: a restart gives
+the same state.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from engine import rulesets
@@ -37,13 +47,15 @@ from engine.events import (
 from engine.game import Game, Mode, Phase, PlayInput, Target
 from engine.geometry import GeometryError, TileSize, edge_positions
 from engine.layout import Edge, EdgeKind, OpenEnd
-from engine.messages import message
+from engine.messages import Case, message
 from engine.rules import Rules, RulesError
-from engine.surface import Snapshot
+from engine.surface import SeenTile, Snapshot
 from engine.tiles import Tile, TileError
+from mqttweb.envelope import stamp
 from service import commands as cmd
+from service import table_memory as memo
 from service.bus import Bus
-from service.journal import Journal, JournalEvent
+from service.journal import Journal, JournalError, JournalEvent
 from service.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
 from service.reconciler import (
     Accepted,
@@ -76,11 +88,21 @@ SIDES: dict[int, tuple[str, ...]] = {
     3: ("bottom", "left", "right"),
     4: ("bottom", "left", "top", "right"),
 }
+NOT_SAVED = "storage"  # the key of the alert standing while the journal cannot store
+RETRY_S = 1.0  # how often the table tries the journal again while it cannot store
+HAND_STARTS = frozenset({"new_game", "next_hand", "redeal"})
+"""Inputs after which tiles still lying on the surface are no plays (until moved)."""
 
 
 @dataclass(frozen=True)
 class TableConfig:
-    """What the core needs to know about its table (from the settings)."""
+    """What the core needs to know about its table (from the settings).
+
+    `fault_code` is the code of the fault alert the table raises while it cannot save
+    its game: spec/mqtt.md has no code for that, so it is told as the table's source
+    offline (`BOARD_OFFLINE`, or `CAMERA_OFFLINE` on a table that reads a camera only),
+    which is what it does to play; its message says what happened.
+    """
 
     table: str
     rules: str = "walnut"
@@ -92,6 +114,7 @@ class TableConfig:
     tile_mm: tuple[int, int] = (48, 24)
     zones: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()  # (seat, (x0, y0, x1, y1))
     grace_s: float = 1.5
+    fault_code: AlertCode = AlertCode.BOARD_OFFLINE
 
 
 @dataclass
@@ -104,6 +127,18 @@ class _Standing:
     def shown(self) -> dict[str, Any]:
         """The alert as the state lists it: as published (never published: as made)."""
         return self.raised.payload if self.raised is not None else alert_payload(self.alert)
+
+
+@dataclass
+class _Unsaved:
+    """The journal cannot store: the alert that says so (published, not stored), why
+    commands are refused, the latest snapshot to judge later, when to try again."""
+
+    alert: Alert
+    event: JournalEvent
+    reason: str
+    snapshot: Snapshot | None = None
+    next_try: float = 0.0
 
 
 class CommandRefused(Exception):  # noqa: N818 - a refusal, not an error of ours
@@ -135,9 +170,13 @@ class TableCore:
         self._pending_counts: dict[int, tuple[int | None, list[Tile] | None]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
+        self._source_detail: dict[str, str] = {}
         self.reconciler: Reconciler | None = None
         self._zone_counts: ZoneCounts | None = None
+        self._told: list[object] | None = None  # what a change tells once it is stored
+        self._unsaved: _Unsaved | None = None
         self.seated = SeatedGame()  # a desk's seating, the round's clock, confirmations
+        self._restored = 0  # inputs replayed at the last rebuild
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -146,16 +185,15 @@ class TableCore:
 
         Only the current game is replayed (from its `new_game` input on): a new game
         replaces everything the games before it left, and replaying every game the table
-        ever played made each start-up slower than the last.
+        ever played made each start-up slower than the last. `JournalError` when the
+        first game cannot be stored.
         """
-        inputs = self.journal.inputs(after=max(0, self.journal.last_input_id("new_game") - 1))
-        if inputs:
-            self._restore(inputs)
+        if self._rebuild():
             log.info(
                 "table %s: game %s restored from %d inputs (seq %d)",
                 self.config.table,
                 self.game_id,
-                len(inputs),
+                self._restored,
                 self.journal.last_seq(),
             )
             self.bus.publish(self._state_changed())
@@ -170,9 +208,17 @@ class TableCore:
             "target": c.target,
             "language": c.language,
         }
-        self._commit(body, self._apply(body))
+        with self._change():
+            self._commit(body, self._apply(body))
 
-    def _restore(self, inputs: Sequence[Any]) -> None:
+    def _rebuild(self) -> bool:
+        """The current game again from the journal, and what the core knew beyond it
+        (kept with each change); False when the journal holds no game."""
+        inputs = self.journal.inputs(after=max(0, self.journal.last_input_id("new_game") - 1))
+        self._restored = len(inputs)
+        if not inputs:
+            self.game, self.reconciler = None, None
+            return False
         self._replaying = True
         try:
             for item in inputs:
@@ -182,9 +228,28 @@ class TableCore:
                 self.seated.recall(stored)
         finally:
             self._replaying = False
-        self._lead_alert()
-        last = self.journal.event(self.journal.last_seq())
+        last = self.journal.last_event()
         self._last = last.payload if last is not None else None
+        kept = self.journal.get(memo.KV_KEY)
+        if isinstance(kept, dict) and kept.get("game_id") == self.game_id:
+            self._recall_kept(kept)
+        elif self.reconciler is not None:
+            self.reconciler.follow()
+        self._lead_alert()
+        return True
+
+    def _recall_kept(self, kept: dict[str, Any]) -> None:
+        """What the core knew beyond the game at the last change (`table_memory.saved`)."""
+        self._standing = []
+        for key, seq in kept["standing"]:
+            event = self.journal.event(seq)
+            if event is not None:
+                self._standing.append(_Standing(memo.alert_of(key, event.payload), event))
+        self._pending_counts = memo.pending_counts(kept["pending_counts"])
+        self._sources = {str(k): bool(v) for k, v in kept["sources"].items()}
+        self._zone_counts = memo.zone_counts(kept["zone_counts"])
+        if self.reconciler is not None and kept["reconciler"] is not None:
+            self.reconciler.recall(memo.reconciler_memory(kept["reconciler"]))
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -196,7 +261,7 @@ class TableCore:
             seq=self.journal.last_seq(),
             game_id=self.game_id,
             sides=SIDES.get(game.seats, ()),
-            ends_at=self._ends_at(game),
+            ends_at=lambda tiles: self._ends_at(game, tiles),
             surface=self.config.surface,
             alerts=[s.shown() for s in self._standing],
             last=self._last,
@@ -205,22 +270,34 @@ class TableCore:
         )
         return payload | self.seated.state_fields(game)
 
+    @property
+    def saving(self) -> bool:
+        """False while the journal cannot store: the table takes nothing then."""
+        return self._unsaved is None
+
     def _state_changed(self) -> StateChanged:
         game = self._require_game()
         standing = tuple(s.alert for s in self._standing)
         return StateChanged(self.state(), game.phase, game.turn, game.seats, standing)
 
-    def _ends_at(self, game: Game) -> list[tuple[int, int] | None]:
-        """Where each open end takes its next tile (mm), when the tiles' places are known."""
-        placed = self.reconciler.placed() if self.reconciler is not None else []
+    def _ends_at(
+        self, game: Game, tiles: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, int] | None]:
+        """Where each open end takes its next tile (mm), when every tile's place is known.
+
+        From `tiles`, the state's layout: where each tile lay when it was played (the
+        journal keeps it), so a restart gives the same places.
+        """
         layout = game.layout
-        if not layout.nodes or any(p is None for p in placed) or len(placed) < len(layout.nodes):
+        if not layout.nodes or len(tiles) != len(layout.nodes) or any("xa" not in t for t in tiles):
             return []
+        placed = [
+            SeenTile(n.tile.high, n.tile.low, t["xa"], t["ya"], t["xb"], t["yb"])
+            for n, t in zip(layout.nodes, tiles, strict=True)
+        ]
         length, width = self.config.tile_mm
         try:
-            edges = edge_positions(
-                layout, [p for p in placed if p is not None], TileSize(length, width)
-            )
+            edges = edge_positions(layout, placed, TileSize(length, width))
         except GeometryError:
             return []
         out: list[tuple[int, int] | None] = []
@@ -238,14 +315,35 @@ class TableCore:
 
     def command(self, command: cmd.Command) -> str | None:
         """Apply a command; None when done, else the reason it was refused (nothing changed)."""
+        if self._unsaved is not None:
+            return self._unsaved.reason
         body = command.as_input()
-        try:
+        lying = self.reconciler.surface if self.reconciler is not None else ()
+
+        def change() -> None:
             self._allowed(body)
             events = self._apply(body)
+            self._follow(body["input"], lying)
+            self._commit(body, events, reply_id=command.id)
+
+        try:
+            done = self._attempt(change)
         except CommandRefused as exc:
             return str(exc)
-        self._commit(body, events, reply_id=command.id)
-        return None
+        return None if done else self._why_not_saved()
+
+    def _why_not_saved(self) -> str:
+        return self._unsaved.reason if self._unsaved is not None else "The table cannot save."
+
+    def _follow(self, kind: str, lying: Sequence[SeenTile]) -> None:
+        """The reconciler follows a command's change at once (its memory is kept with
+        it); tiles still lying when a hand starts are no plays of it until moved."""
+        if self.reconciler is None:
+            return
+        if kind in HAND_STARTS:
+            self.reconciler.ignore(lying)
+        else:
+            self.reconciler.follow()
 
     def _allowed(self, body: Mapping[str, Any]) -> None:
         """Refuse what no command may ask, whatever its form (CommandRefused).
@@ -253,16 +351,9 @@ class TableCore:
         A command names a shipped ruleset, or the table's own (which may be a house TOML
         file named in the settings): never any other path, or anyone on the broker could
         make the table read a file of their choosing. (A replayed journal input is not
-        checked again: it was allowed when it came.) Text that cannot be written as UTF-8
-        (a lone surrogate from a JSON escape) is refused before it changes the game: the
-        journal could not store it, nor MQTT publish the state holding it.
+        checked again: it was allowed when it came. Text that is not valid Unicode never
+        gets here: `service.commands` refuses it.)
         """
-        try:
-            json.dumps(body, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            raise CommandRefused(
-                "The command holds text that is not valid Unicode: send it as UTF-8."
-            ) from None
         if body["input"] == "new_game":
             name = str(body["rules"])
             shipped = rulesets.names()
@@ -327,16 +418,32 @@ class TableCore:
 
     def observe(self, snapshot: Snapshot) -> None:
         """A settled snapshot of the surface (from the board or the camera)."""
-        if self.reconciler is not None:
-            self._outcomes(self.reconciler.observe(snapshot))
+        reconciler = self.reconciler
+        if reconciler is None:
+            return
+        if self._unsaved is not None:  # judged once the journal stores again
+            self._unsaved.snapshot = snapshot
+            return
+        if not self._attempt(lambda: self._outcomes(reconciler.observe(snapshot))):
+            self._judge_later(snapshot)
+
+    def _judge_later(self, snapshot: Snapshot) -> None:
+        if self._unsaved is not None:
+            self._unsaved.snapshot = snapshot
 
     def tick(self) -> None:
-        """Time passes: a pending alert's grace time may run out, the round's clock too."""
-        if self.reconciler is not None:
-            self._outcomes(self.reconciler.tick())
-        if self.game is not None and self.seated.time_is_up(self.game):
+        """Time passes: a pending alert's grace time may run out, the round's clock too; a
+        journal that could not store is tried again."""
+        if self._unsaved is not None:
+            self._try_to_save()
+            return
+        reconciler = self.reconciler
+        if reconciler is not None:
+            self._attempt(lambda: self._outcomes(reconciler.tick()))
+        game = self.game
+        if game is not None and self._unsaved is None and self.seated.time_is_up(game):
             body = self.seated.time_input()
-            self._commit(body, self._apply(body))
+            self._attempt(lambda: self._commit(body, self._apply(body)))
 
     def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
         for outcome in outcomes:
@@ -357,7 +464,7 @@ class TableCore:
 
     def _problem(self, problem: Problem) -> None:
         tile = str(problem.tile) if problem.tile is not None else None
-        self.raise_alert(
+        self._raise(
             problem.key,
             problem.code,
             problem.severity,
@@ -368,7 +475,7 @@ class TableCore:
         )
 
     def _resolved(self, resolved: Resolved) -> None:
-        self.resolve_alert(resolved.key)
+        self._resolve(resolved.key)
 
     def _counted(self, counts: ZoneCounts) -> None:
         self._zone_counts = counts
@@ -377,20 +484,30 @@ class TableCore:
     def _cleared(self, cleared: Cleared) -> None:
         if self._require_game().phase is Phase.HAND_OVER:
             body = {"input": "next_hand"}
-            self._commit(body, self._apply(body))
+            events = self._apply(body)
+            self._follow("next_hand", ())
+            self._commit(body, events)
 
     def source_status(self, source: str, online: bool, detail: str = "") -> None:
         """The board or the camera went offline or came back: a standing fault alert."""
         if self._sources.get(source) == online:
             return
+        self._source_detail[source] = detail
+        if self._unsaved is None and self._attempt(
+            lambda: self._source_alert(source, online), game_changes=False
+        ):
+            return
+        self._sources[source] = online  # its alert follows once the journal stores again
+
+    def _source_alert(self, source: str, online: bool) -> None:
         self._sources[source] = online
         code = _OFFLINE[source]
         key = f"source:{source}"
         if not online:
-            text = message(code, self._language(), detail=detail)
-            self.raise_alert(key, code, code.severity, text)
+            text = message(code, self._language(), detail=self._source_detail.get(source, ""))
+            self._raise(key, code, code.severity, text)
         else:
-            self.resolve_alert(key)
+            self._resolve(key)
 
     def _language(self) -> str:
         return self.game.language if self.game is not None else self.config.language
@@ -408,14 +525,36 @@ class TableCore:
         tile: str | None = None,
         at: Coords | Spot | None = None,
     ) -> None:
-        """Publish an alert that stands until `resolve_alert(key)`."""
+        """Publish an alert that stands until `resolve_alert(key)` (not while the journal
+        cannot store: the table then takes nothing, and says so)."""
+        if self._unsaved is None:
+            self._attempt(
+                lambda: self._raise(key, code, severity, text, seat=seat, tile=tile, at=at),
+                game_changes=False,
+            )
+
+    def resolve_alert(self, key: str) -> None:
+        if self._unsaved is None:
+            self._attempt(lambda: self._resolve(key), game_changes=False)
+
+    def _raise(
+        self,
+        key: str,
+        code: AlertCode,
+        severity: Severity,
+        text: str,
+        *,
+        seat: int | None = None,
+        tile: str | None = None,
+        at: Coords | Spot | None = None,
+    ) -> None:
         if any(s.alert.key == key for s in self._standing):
             return
         alert = Alert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
         self._standing.append(_Standing(alert))
         self._commit(None, alerts=[AlertRaised(alert)])
 
-    def resolve_alert(self, key: str) -> None:
+    def _resolve(self, key: str) -> None:
         found = [s for s in self._standing if s.alert.key == key]
         if not found:
             return
@@ -448,6 +587,116 @@ class TableCore:
             return [AlertResolved(standing.alert, standing.raised)]
         return []
 
+    # --- changes: stored whole, or not at all ---------------------------------------------
+
+    def _attempt(self, change: Callable[[], None], *, game_changes: bool = True) -> bool:
+        """Make one change; False when the journal could not store it (the table is then
+        as it was, and says it cannot save). CommandRefused and faults of ours are raised,
+        the table as it was too."""
+        try:
+            with self._change(game_changes=game_changes):
+                change()
+        except JournalError as exc:
+            self._cannot_save(exc)
+            return False
+        return True
+
+    @contextmanager
+    def _change(self, *, game_changes: bool = True) -> Iterator[None]:
+        """One change: one journal transaction, told once it is stored. On any exception
+        the table is put back as it was: what the core knew beyond the game, and the game
+        rebuilt from the journal (`game_changes`: a refusal never changed it)."""
+        if self._told is not None:  # a part of the change under way
+            yield
+            return
+        before = self._memory()
+        self._told = []
+        try:
+            with self.journal.batch():
+                yield
+            told = self._told
+        except BaseException as exc:
+            if game_changes and not isinstance(exc, CommandRefused):
+                self._rebuild()
+            self._recall(before)
+            raise
+        finally:
+            self._told = None
+        for event in told:
+            self.bus.publish(event)
+
+    def _tell(self, events: Sequence[object]) -> None:
+        """Tell the subscribers: once the change under way is stored (or now)."""
+        if self._told is not None:
+            self._told.extend(events)
+            return
+        for event in events:
+            self.bus.publish(event)
+
+    def _memory(self) -> memo.CoreMemory:
+        return memo.CoreMemory(
+            game_id=self.game_id,
+            standing=tuple((s.alert, s.raised) for s in self._standing),
+            last=self._last,
+            pending_counts=dict(self._pending_counts),
+            sources=dict(self._sources),
+            zone_counts=self._zone_counts,
+            ref_seq=dict(self.outbox.ref_seq),
+            reconciler=self.reconciler.memory() if self.reconciler is not None else None,
+        )
+
+    def _recall(self, memory: memo.CoreMemory) -> None:
+        self.game_id = memory.game_id
+        self._standing = [_Standing(alert, raised) for alert, raised in memory.standing]
+        self._last = memory.last
+        self._pending_counts = dict(memory.pending_counts)
+        self._sources = dict(memory.sources)
+        self._zone_counts = memory.zone_counts
+        self.outbox.ref_seq = dict(memory.ref_seq)
+        if self.reconciler is not None and memory.reconciler is not None:
+            self.reconciler.recall(memory.reconciler)
+
+    # --- when the journal cannot store -------------------------------------------------------
+
+    def _cannot_save(self, exc: JournalError) -> None:
+        """Say so: a standing fault alert, published under a seq kept beside the journal."""
+        log.warning("table %s: the game cannot be saved: %s", self.config.table, exc)
+        if self._unsaved is not None or self.game is None:
+            return
+        code = self.config.fault_code
+        text = message(Case.NOT_SAVED, self._language())
+        seq = self.journal.hand_out()
+        alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
+        payload = {**alert_payload(alert), "game_id": self.game_id}
+        event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
+        self._unsaved = _Unsaved(alert, event, text, next_try=self.clock() + RETRY_S)
+        self._standing.append(_Standing(alert, event))
+        self._last = event.payload
+        self.bus.publish(AlertRaised(alert))
+        self.bus.publish(Recorded((event,), stored=False))
+        self.bus.publish(self._state_changed())
+
+    def _try_to_save(self) -> None:
+        """Try the journal again: store the alert as published and resolve it, then
+        catch up (the sources' alerts, the latest snapshot)."""
+        unsaved = self._unsaved
+        if unsaved is None or self.clock() < unsaved.next_try:
+            return
+        unsaved.next_try = self.clock() + RETRY_S
+        try:
+            with self._change(game_changes=False):
+                self.journal.record_handed([unsaved.event])
+                self._resolve(NOT_SAVED)
+        except JournalError as exc:
+            log.debug("table %s: still cannot save: %s", self.config.table, exc)
+            return
+        log.warning("table %s: the game is saved again", self.config.table)
+        self._unsaved = None
+        for source, online in list(self._sources.items()):  # as they are now
+            self._attempt(partial(self._source_alert, source, online), game_changes=False)
+        if unsaved.snapshot is not None:
+            self.observe(unsaved.snapshot)
+
     # --- committing ------------------------------------------------------------------------
 
     def _commit(
@@ -458,35 +707,37 @@ class TableCore:
         alerts: Sequence[AlertRaised | AlertResolved] = (),
         reply_id: str | None = None,
     ) -> None:
-        """Journal the input and its events (stamped with seqs), then tell the subscribers."""
+        """Journal the input and its events (stamped with seqs) and what the core knows
+        beyond the game; the subscribers hear them once the change is stored."""
         if self._replaying:
             return
-        told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
         reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
-        stored = self.outbox.record(
-            body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
-        )
-        self.seated.recall(stored)
-        if stored:
-            self._last = stored[-1].payload
-        raised = {
-            e.alert.id: s for e, s in zip(told, stored, strict=True) if type(e) is AlertRaised
-        }
-        for standing in self._standing:  # standing alerts are shown as published
-            standing.raised = raised.get(standing.alert.id, standing.raised)
-        for event in told:
-            self.bus.publish(event)
-        self.bus.publish(Recorded(tuple(stored)))
-        self.bus.publish(self._state_changed())
-        for event, saved in zip(told, stored, strict=True):
-            if isinstance(event, GameEvent) and event.event == "over":
-                self.bus.publish(GameOver(self.game_id, saved))
-        self._publish_confirmed()
+        with self._change():
+            told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
+            stored = self.outbox.record(
+                body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
+            )
+            self.seated.recall(stored)
+            if stored:
+                self._last = stored[-1].payload
+            raised = {
+                e.alert.id: s for e, s in zip(told, stored, strict=True) if type(e) is AlertRaised
+            }
+            for standing in self._standing:  # standing alerts are shown as published
+                standing.raised = raised.get(standing.alert.id, standing.raised)
+            self.journal.put(memo.KV_KEY, memo.saved(self._memory()))
+            over = [
+                GameOver(self.game_id, saved)
+                for event, saved in zip(told, stored, strict=True)
+                if isinstance(event, GameEvent) and event.event == "over"
+            ]
+            self._tell([*told, Recorded(tuple(stored)), self._state_changed(), *over])
+            self._publish_confirmed()
 
     def _publish_confirmed(self) -> None:
         confirmed = self.seated.take_confirmed()
         if confirmed is not None:
-            self.bus.publish(ResultConfirmed(self.game_id, confirmed))
+            self._tell([ResultConfirmed(self.game_id, confirmed)])
 
 
 _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {

@@ -70,9 +70,12 @@ class AlertResolved:
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """The events of one change as the journal stored them, in seq order."""
+    """The events of one change as the journal stored them, in seq order; `stored`
+    False: published under seqs kept beside the journal, which could not store them
+    (the table's alert that it cannot save), stored once it can."""
 
     events: tuple[JournalEvent, ...]
+    stored: bool = True
 
     @property
     def seqs(self) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tablesim.render import RenderStyle, SequenceFrame, render_sequence
+from tablesim.render import Camera, RenderStyle, Scene, SequenceFrame, render_sequence
 from tablesim.scenes import SimGame, sim_game
 from vision.frames import ClosingSource, Frame, SourceError
 
@@ -24,7 +24,9 @@ class SimSource(ClosingSource):
     `i / fps`); a hand reaches in over `hand_frames` frames to lay the next tile.
     `tell`, if given, is called with each command the players would give (who led,
     passes, draws; with an `id`) as the hand reaches for the next tile, so a table fed by this
-    source can attribute the plays.
+    source can attribute the plays. The frames show the game's own surface and tiles
+    (`game.size_mm`, `game.tile_mm`) in `style` (the set, the table, the light) through
+    an overhead camera of `resolution`.
     """
 
     def __init__(
@@ -38,6 +40,7 @@ class SimSource(ClosingSource):
         hand_frames: int = 6,
         exposures: Callable[[int], float] | None = None,
         tell: Callable[[dict[str, Any]], None] | None = None,
+        resolution: tuple[int, int] = (1280, 960),
     ) -> None:
         self.game = game if game is not None else sim_game(seed=seed)
         if not self.game.scenes:
@@ -48,10 +51,14 @@ class SimSource(ClosingSource):
         self._told_upto = -1  # the scene whose commands have been given
         self._resting = -1  # the scene of the last frame without a hand
         self._said = 0
+        table = Scene(size_mm=self.game.size_mm, tile_mm=self.game.tile_mm)
+        self.style = style or RenderStyle()
         self._frames: Iterator[SequenceFrame] = render_sequence(
             [list(s) for s in self.game.scenes],
-            style,
+            self.style,
             seed,
+            camera=Camera.overhead(table.size_mm, resolution, margin_mm=table.margin_mm),
+            template=table,
             still_frames=max(1, round(pace_s * fps)),
             hand_frames=hand_frames,
             exposures=exposures,

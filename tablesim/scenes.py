@@ -30,7 +30,9 @@ class SimGame:
 
     `scenes[i]` is every face-up tile after the `i`-th play; `told[i]` are the
     commands the players give after it (who led, passes, draws), in the MQTT command
-    shape; `plays` the full game's play events as payload dicts.
+    shape; `plays` the full game's play events as payload dicts; `size_mm` the surface
+    and `tile_mm` the set's tile (length, width) they were laid out for, which the
+    camera's frames show.
     """
 
     rules: str
@@ -39,6 +41,8 @@ class SimGame:
     scenes: tuple[tuple[SeenTile, ...], ...]
     told: tuple[tuple[dict[str, Any], ...], ...]
     plays: tuple[dict[str, Any], ...] = field(default=())
+    size_mm: tuple[float, float] = (900.0, 600.0)
+    tile_mm: tuple[float, float] = (48.0, 24.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,18 +109,37 @@ def sim_game(
     *,
     plays: int | None = None,
     size_mm: tuple[float, float] = (900.0, 600.0),
+    tile_mm: tuple[float, float] = (48.0, 24.0),
 ) -> SimGame:
-    """Play a random legal full-information hand (up to `plays` plays) and lay it out.
+    """Play a random legal full-information hand (up to `plays` plays) and lay it out
+    for tiles of `tile_mm` (length, width; whole mm).
 
     The game shown ends with the hand's last play (or knock), or where the surface has
     no room left for the next tile."""
     game = Game(rulesets.load(rules), seats, mode=Mode.FULL, seed=seed)
     player = RandomPlayer(random.Random(seed))
-    surface = PlaySurface((int(size_mm[0]), int(size_mm[1])))
+    surface = PlaySurface(_whole(size_mm), tile_mm=_whole(tile_mm))
     seen = _Scenes()
     for step in _one_hand(play_table(game, [player] * seats, surface), plays):
         seen.take(step)
-    return SimGame(rules, seats, seed, tuple(seen.scenes), _frozen(seen.told), seen.of("play"))
+    return SimGame(
+        rules,
+        seats,
+        seed,
+        tuple(seen.scenes),
+        _frozen(seen.told),
+        seen.of("play"),
+        size_mm=_sizes(surface.size_mm),
+        tile_mm=_sizes(surface.tile_mm),
+    )
+
+
+def _whole(size: tuple[float, float]) -> tuple[int, int]:
+    return (round(size[0]), round(size[1]))
+
+
+def _sizes(size: tuple[int, int]) -> tuple[float, float]:
+    return (float(size[0]), float(size[1]))
 
 
 def _one_hand(steps: Iterable[Step], plays: int | None) -> Iterable[Step]:
@@ -144,6 +167,7 @@ def sim_whole_game(
     size_mm: tuple[float, float] = (900.0, 600.0),
     zones: Mapping[int, Sequence[float]] | Sequence[tuple[int, Sequence[float]]] = (),
     max_hands: int = 100,
+    tile_mm: tuple[float, float] = (48.0, 24.0),
 ) -> SimWholeGame:
     """Play a random legal full-information game to its end (or `max_hands` hands) and
     lay it out as a table would see it; deterministic in `seed`.
@@ -157,13 +181,13 @@ def sim_whole_game(
     table, which starts the next hand. When the layout has no room left
     (`engine.geometry.GeometryError`) the players have the hand dealt again (`redeal`,
     as the board demo does) and clear the table: the hand's plays so far stand in
-    `plays`, not its score.
+    `plays`, not its score. `tile_mm` is the set's tile (length, width; whole mm).
     """
     ruleset = rulesets.load(rules)
     game = Game(ruleset, seats, mode=Mode.FULL, seed=seed, target=target)
     player = RandomPlayer(random.Random(seed))
     areas = tuple(sorted((int(s), rect(r)) for s, r in dict(zones).items()))
-    surface = PlaySurface((int(size_mm[0]), int(size_mm[1])), areas)
+    surface = PlaySurface(_whole(size_mm), areas, _whole(tile_mm))
     seen = _Scenes()
     for step in play_table(game, [player] * seats, surface):
         seen.take(step)
@@ -180,6 +204,8 @@ def sim_whole_game(
         tuple(seen.scenes),
         _frozen(seen.told),
         seen.of("play"),
+        size_mm=_sizes(surface.size_mm),
+        tile_mm=_sizes(surface.tile_mm),
         target=game.target,
         zones=areas,
         hands=seen.of("hand"),
@@ -205,7 +231,16 @@ def chain_games(games: Sequence[SimWholeGame]) -> SimGame:
         told.extend(game.told)
     first = games[0]
     plays = tuple(p for g in games for p in g.plays)
-    return SimGame(first.rules, first.seats, first.seed, tuple(scenes), tuple(told), plays)
+    return SimGame(
+        first.rules,
+        first.seats,
+        first.seed,
+        tuple(scenes),
+        tuple(told),
+        plays,
+        size_mm=first.size_mm,
+        tile_mm=first.tile_mm,
+    )
 
 
 def _frozen(told: Sequence[Sequence[dict[str, Any]]]) -> tuple[tuple[dict[str, Any], ...], ...]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.events import Coords, Event, HandResult, Judgement
 from engine.game import Game, Mode, Move, Phase
-from engine.geometry import GeometryError, Placer
+from engine.geometry import GeometryError, Placer, TileSize
 from engine.players import Player
 from engine.surface import SeenTile
 from engine.tiles import Tile
@@ -124,11 +124,13 @@ Step = Lay | Say | Reveal | Clear
 
 @dataclass(frozen=True, slots=True)
 class PlaySurface:
-    """Where the players lay tiles: the surface's size (mm) and the seat zones (seat ->
-    (x0, y0, x1, y1) mm, the table's `[zones]`; none: the players tell their counts)."""
+    """Where the players lay tiles: the surface's size (mm), the seat zones (seat ->
+    (x0, y0, x1, y1) mm, the table's `[zones]`; none: the players tell their counts) and
+    the set's tile (length, width) in whole mm (the table's `tile_mm`)."""
 
     size_mm: tuple[int, int] = (900, 600)
     zones: tuple[tuple[int, Rect], ...] = ()
+    tile_mm: tuple[int, int] = (48, 24)
 
 
 def play_table(
@@ -162,7 +164,7 @@ class _Hands:
     def play(self) -> Iterator[Step]:
         """One hand: its plays, then its end (or a redeal), then the table cleared."""
         game = self.game
-        placer = Placer(*self.surface.size_mm)
+        placer = Placer(*self.surface.size_mm, TileSize(*self.surface.tile_mm))
         coords: list[SeenTile] = []
         while game.phase in (Phase.LEAD, Phase.PLAY):
             seat = game.turn
@@ -218,7 +220,8 @@ class _Hands:
                 yield self._said(Say(Action.END_HAND), table.end_hand())
         assert game.hands is not None
         hands = [tuple(h) for h in game.hands]
-        laid = lay_in_zones(hands, coords, self.surface.zones, self.surface.size_mm)
+        surface = self.surface
+        laid = lay_in_zones(hands, coords, surface.zones, surface.size_mm, surface.tile_mm)
         if laid is not None:
             for seat, tiles in enumerate(laid):
                 if tiles:

@@ -29,9 +29,11 @@ def lay_in_zones(
     layout: Sequence[SeenTile],
     zones: Sequence[tuple[int, Rect]],
     size: tuple[int, int],
+    tile: tuple[float, float] = (48.0, 24.0),
 ) -> list[tuple[SeenTile, ...]] | None:
     """Each seat's tiles face up in its zone, clear of the layout; None if they do not
-    all go (no zone for a seat holding tiles, or no room)."""
+    all go (no zone for a seat holding tiles, or no room). `tile` is the set's tile
+    (length, width) in mm."""
     by_seat = dict(zones)
     out: list[tuple[SeenTile, ...]] = []
     taken = list(layout)
@@ -43,7 +45,7 @@ def lay_in_zones(
         if zone is None:
             return None
         others = [r for s, r in zones if s != seat]
-        slots = zone_slots(zone, others, taken, size)
+        slots = zone_slots(zone, others, taken, size, tile)
         if len(slots) < len(hand):
             return None
         seen = tuple(SeenTile(t.high, t.low, *slot) for t, slot in zip(hand, slots, strict=False))

@@ -12,7 +12,7 @@ This module is the renderer's public face; the work is done in its modules (`tab
 from __future__ import annotations
 
 from tablesim.render.draw import render_frame
-from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.pip_layouts import PipLayout, pip_layout
 from tablesim.render.scene import (
     Camera,
     FaceDownTile,
@@ -25,24 +25,33 @@ from tablesim.render.scene import (
     Truth,
 )
 from tablesim.render.sequence import SequenceFrame, render_sequence
+from tablesim.render.sets import SETS, Face, PipColour, Spinner, TileSet, plastic_set, tile_set
 from tablesim.render.styles import Lighting, RenderStyle, Surface, TileStyle
 
 __all__ = [
+    "SETS",
     "Camera",
+    "Face",
     "FaceDownTile",
     "FaceDownTruth",
     "Hand",
     "Lighting",
     "MarkerTruth",
+    "PipColour",
+    "PipLayout",
     "RenderStyle",
     "Rendered",
     "Scene",
     "SequenceFrame",
+    "Spinner",
     "Surface",
+    "TileSet",
     "TileStyle",
     "TileTruth",
     "Truth",
     "pip_layout",
+    "plastic_set",
     "render_frame",
     "render_sequence",
+    "tile_set",
 ]

@@ -23,7 +23,7 @@ from tablesim.render.scene import (
     Rendered,
     Scene,
 )
-from tablesim.render.styles import PALETTES, RenderStyle
+from tablesim.render.styles import RenderStyle
 from tablesim.render.textures import surface_texture
 from tablesim.render.tiles import (
     Canvas,
@@ -59,17 +59,21 @@ def render_frame(
     frame: int = 0,
     hand: Hand | None = None,
     exposure: float = 1.0,
+    canvas_px_per_mm: float | None = None,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
     `camera` defaults to `Camera.overhead(scene.size_mm)` (1280x960) and `style` to
     `RenderStyle()`. `seed` fixes the table texture, light and tile shading; `frame`
     varies the sensor noise only; `hand`, when given, reaches over the table;
-    `exposure` scales the light of the whole scene (1 = as the style says).
+    `exposure` scales the light of the whole scene (1 = as the style says);
+    `canvas_px_per_mm` is the resolution the table is drawn at before the camera's warp
+    (default: a little finer than the camera sees the table's nearest corner; give it
+    when the table reaches far beyond the frame, as a close-up's does).
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
-    canvas = _canvas(scene, cam)
+    canvas = _canvas(scene, cam, canvas_px_per_mm)
     table, shapes = _draw_table(scene, cam, canvas, look, seed)
     image = _warp(table, canvas, cam)
     mask = None
@@ -85,7 +89,7 @@ def render_frame(
         seed,
         hand is not None,
     )
-    return Rendered(image, ground_truth(scene, cam, shapes, mask))
+    return Rendered(image, ground_truth(scene, cam, shapes, mask, look))
 
 
 def _draw_table(
@@ -94,9 +98,9 @@ def _draw_table(
     """The table seen straight from above: surface, shadows, markers, tiles."""
     x0, y0, x1, y1 = scene.surface_rect_mm
     ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
-    table = surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed).copy()
+    table = _tinted(surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed), look)
     foot = np.array(cam.centre_mm())
-    shapes = [tile_shape(t, scene.tile_mm, small_pips=_small(look)) for t in scene.tiles]
+    shapes = [tile_shape(t, scene.tile_mm, look.tile_set) for t in scene.tiles]
     backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]
     lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
     back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
@@ -106,20 +110,30 @@ def _draw_table(
         for corner in Corner:
             centre = np.array(corner.position_mm(*scene.size_mm))
             draw_marker(table, canvas, int(corner), centre, scene.marker_mm)
-    _draw_backs(table, canvas, look, backs, back_lifts)
-    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes, lifts=lifts)
+    sides = look.tile_set.side
+    for top, lift in zip(backs + [s.outline for s in shapes], back_lifts + lifts, strict=True):
+        fill(table, canvas, side_hull(top, lift), sides)  # no side hides a face
+    for back in backs:
+        fill(table, canvas, back, look.tile_set.back)
+    _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes)
     return table, shapes
 
 
-def _small(style: RenderStyle) -> bool:
-    return PALETTES[style.tiles].double_twelve
+def _tinted(texture: Image, style: RenderStyle) -> Image:
+    """A writable copy of the table's texture in the style's tint."""
+    if style.surface_tint == (1.0, 1.0, 1.0):
+        return texture.copy()
+    gains = np.asarray(style.surface_tint, dtype=np.float32)
+    return np.asarray(np.clip(texture * gains, 0, 255), dtype=np.uint8)
 
 
-def _canvas(scene: Scene, cam: Camera) -> Canvas:
+def _canvas(scene: Scene, cam: Camera, px_per_mm: float | None) -> Canvas:
     """A top-down canvas a little finer than the camera sees the table."""
     x0, y0, x1, y1 = scene.surface_rect_mm
-    finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
-    return Canvas(min(8.0, max(1.0, 1.15 * finest)), (x0, y0))
+    if px_per_mm is None:
+        finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
+        px_per_mm = 1.15 * finest
+    return Canvas(min(8.0, max(1.0, px_per_mm)), (x0, y0))
 
 
 def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
@@ -143,15 +157,6 @@ def _shadows(
     cv2.multiply(table, cv2.merge([big, big, big]), dst=table, scale=1 / 255)
 
 
-def _draw_backs(
-    table: Image, canvas: Canvas, style: RenderStyle, backs: list[Points], lifts: list[Points]
-) -> None:
-    palette = PALETTES[style.tiles]
-    for back, lift in zip(backs, lifts, strict=True):
-        fill(table, canvas, side_hull(back, lift), palette.side)
-        fill(table, canvas, back, palette.back)
-
-
 def _draw_faces(
     table: Image,
     canvas: Canvas,
@@ -160,15 +165,12 @@ def _draw_faces(
     *,
     seed: int,
     shapes: list[TileShape],
-    lifts: list[Points],
 ) -> None:
-    palette = PALETTES[style.tiles]
+    tiles, spinner = style.tile_set, style.spinner
     rng = np.random.default_rng([seed, 0x711E])
-    for tile, shape, lift in zip(scene.tiles, shapes, lifts, strict=True):
+    for tile, shape in zip(scene.tiles, shapes, strict=True):
         jitter = float(rng.uniform(-0.03, 0.03))
-        draw_face(
-            table, canvas, tile, shape, palette, lift=lift, jitter=jitter, brass_pin=style.brass_pin
-        )
+        draw_face(table, canvas, tile, shape, tiles, jitter=jitter, spinner=spinner)
 
 
 def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from engine.surface import SeenTile, Snapshot
 from tablesim.errors import RenderError
+from tablesim.render.pinhole import FIELD_OF_VIEW_DEG, tilted_homography
 from tablesim.render.styles import BGR
 from vision.calibration.aruco_markers import DEFAULT_MARKER_MM
 
@@ -126,6 +127,44 @@ class Camera:
         hom = cv2.getPerspectiveTransform(table.astype(np.float32), quad.astype(np.float32))
         return cls(rw, rh, tuple(float(v) for v in np.asarray(hom, dtype=np.float64).ravel()))
 
+    @classmethod
+    def over(
+        cls,
+        centre_mm: Point,
+        px_per_mm: float,
+        resolution: tuple[int, int] = (640, 480),
+        *,
+        rotation_deg: float = 0.0,
+        keystone: float = 0.0,
+        fov_deg: float = FIELD_OF_VIEW_DEG,
+    ) -> Camera:
+        """A pinhole camera whose frame's centre shows `centre_mm` at `px_per_mm`
+        (across the frame), tilted so that the frame's top sees the table `keystone`
+        smaller than its foot (near tiles look bigger than far ones, and foreshortened
+        along the tilt), the table turned `rotation_deg` (clockwise on screen), through
+        a lens of `fov_deg` vertical field of view (a narrower one stands farther off
+        and shows less of the tiles' sides). For close-ups and scenes of any size,
+        unlike `overhead`, which frames a whole table (`tablesim.render.pinhole`)."""
+        hom, height = tilted_homography(
+            centre_mm,
+            px_per_mm,
+            resolution,
+            rotation_deg=rotation_deg,
+            keystone=keystone,
+            fov_deg=fov_deg,
+        )
+        width, tall = resolution
+        return cls(width, tall, tuple(float(v) for v in hom.ravel()), height_mm=height)
+
+    def px_to_mm(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Pixels to table mm; shape (..., 2) in, the same shape out."""
+        pts = np.asarray(points, dtype=np.float64)
+        flat = pts.reshape(-1, 2)
+        m = np.linalg.inv(self.matrix)
+        hom = flat @ m[:, :2].T + m[:, 2]
+        out: npt.NDArray[np.float64] = (hom[:, :2] / hom[:, 2:3]).reshape(pts.shape)
+        return out
+
     @property
     def matrix(self) -> Matrix:
         return np.array(self.homography, dtype=np.float64).reshape(3, 3)
@@ -167,7 +206,14 @@ class Hand:
 
 @dataclass(frozen=True, slots=True)
 class TileTruth:
-    """Where a face-up tile is drawn, in pixels."""
+    """Where a face-up tile is drawn, in pixels, and in which colours.
+
+    `corners_px` is the tile's rectangle (without its rounding), in order around it:
+    a corner at half `b`'s end, the two at half `a`'s end, the other at `b`'s. The
+    colours are the set's, as drawn before light and sensor (each face is drawn up to
+    3 % lighter or darker than `face`);
+    `spinner_px` is the pin at the divider's centre, which is not a pip (None: no pin).
+    """
 
     tile: SeenTile
     a_px: Point
@@ -176,6 +222,10 @@ class TileTruth:
     pips_b_px: tuple[Point, ...]
     corners_px: tuple[Point, ...]
     occluded: bool = False  # a hand covers part of it
+    face: BGR = (0, 0, 0)
+    pip_colour_a: BGR = (0, 0, 0)
+    pip_colour_b: BGR = (0, 0, 0)
+    spinner_px: Point | None = None
 
     @property
     def centre_px(self) -> Point:

@@ -1,6 +1,7 @@
-"""How a synthetic frame looks: tile sets, table surfaces, light and camera defects.
+"""How a synthetic frame looks: the set, the table's surface, light and camera defects.
 
-Colours are BGR, as OpenCV draws them.
+The sets themselves are in `tablesim.render.sets`; `TileStyle` (the named sets) is
+re-exported here. Colours are BGR, as OpenCV draws them.
 """
 
 from __future__ import annotations
@@ -9,25 +10,32 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-BGR = tuple[int, int, int]
+from tablesim.render.sets import BGR, SPINNER_COLOURS, Spinner, TileSet, TileStyle, tile_set
 
-
-class TileStyle(StrEnum):
-    """A kind of domino set."""
-
-    IVORY = "ivory"  # ivory tiles, black pips (the common double-six)
-    BLACK = "black"  # black tiles, white pips
-    WOOD = "wood"  # wooden tiles, burnt/engraved dark pips
-    COLOURED = "coloured"  # white tiles, one colour per number (double-nine/twelve)
+__all__ = [
+    "BGR",
+    "BRASS",
+    "BRASS_LIGHT",
+    "LIGHT_GAINS",
+    "Lighting",
+    "RenderStyle",
+    "Surface",
+    "TileStyle",
+]
 
 
 class Surface(StrEnum):
     """What the table is covered with."""
 
     GREEN_FELT = "green-felt"
-    WOOD = "wood"
-    WHITE_CLOTH = "white-cloth"
+    WOOD = "wood"  # planks with a strong grain
+    WHITE_CLOTH = "white-cloth"  # fine weave, soft folds
     DARK_GLOSSY = "dark-glossy"
+    DARK_CLOTH = "dark-cloth"  # navy-black cloth with a coarse weave
+    LEATHER = "leather"  # brown, pebbled, creased
+    CHECKED_CLOTH = "checked-cloth"  # a printed gingham check: straight edges everywhere
+    WHITE_PAPER = "white-paper"  # plain paper, nearly flat white
+    LIGHT_WOOD = "light-wood"  # a pale school desk: fine, dense grain, no planks
 
 
 class Lighting(StrEnum):
@@ -37,75 +45,8 @@ class Lighting(StrEnum):
     DAYLIGHT = "daylight"  # cool (about 6500 K), a soft gradient from a window
 
 
-@dataclass(frozen=True, slots=True)
-class TilePalette:
-    face: BGR
-    side: BGR
-    back: BGR
-    divider: BGR
-    pips: tuple[BGR, ...]  # indexed by pip count (0..12)
-    double_twelve: bool = False  # small pips for every number
-    grain: bool = False  # wood grain on the faces
-    engraved: bool = False  # pips cut into the face (dark rim, lighter floor)
-
-
-def _same(colour: BGR) -> tuple[BGR, ...]:
-    return (colour,) * 13
-
-
-# The usual double-twelve colour code, by number of pips 0..12.
-_NUMBER_COLOURS: Final[tuple[BGR, ...]] = (
-    (0, 0, 0),  # 0: no pips
-    (200, 160, 40),  # 1 light blue
-    (60, 150, 40),  # 2 green
-    (40, 40, 200),  # 3 red
-    (40, 70, 120),  # 4 brown
-    (150, 50, 20),  # 5 dark blue
-    (20, 170, 220),  # 6 yellow
-    (140, 40, 120),  # 7 purple
-    (40, 90, 20),  # 8 dark green
-    (40, 40, 40),  # 9 black
-    (60, 60, 170),  # 10 dark red
-    (30, 120, 240),  # 11 orange
-    (110, 110, 110),  # 12 grey
-)
-
-PALETTES: Final[dict[TileStyle, TilePalette]] = {
-    TileStyle.IVORY: TilePalette(
-        face=(212, 234, 242),
-        side=(150, 178, 192),
-        back=(205, 228, 238),
-        divider=(40, 40, 40),
-        pips=_same((22, 22, 24)),
-    ),
-    TileStyle.BLACK: TilePalette(
-        face=(32, 30, 30),
-        side=(12, 12, 12),
-        back=(36, 34, 34),
-        divider=(200, 200, 200),
-        pips=_same((236, 238, 238)),
-    ),
-    TileStyle.WOOD: TilePalette(
-        face=(92, 148, 196),
-        side=(55, 95, 135),
-        back=(80, 130, 176),
-        divider=(30, 48, 70),
-        pips=_same((24, 36, 52)),
-        grain=True,
-        engraved=True,
-    ),
-    TileStyle.COLOURED: TilePalette(
-        face=(242, 244, 244),
-        side=(185, 190, 192),
-        back=(236, 238, 238),
-        divider=(70, 70, 70),
-        pips=_NUMBER_COLOURS,
-        double_twelve=True,
-    ),
-}
-
-BRASS: Final[BGR] = (60, 160, 205)
-BRASS_LIGHT: Final[BGR] = (150, 220, 245)
+BRASS: Final[BGR] = SPINNER_COLOURS[Spinner.BRASS][0]
+BRASS_LIGHT: Final[BGR] = SPINNER_COLOURS[Spinner.BRASS][1]
 
 # Colour gains (B, G, R) of each light.
 LIGHT_GAINS: Final[dict[Lighting, tuple[float, float, float]]] = {
@@ -118,13 +59,15 @@ LIGHT_GAINS: Final[dict[Lighting, tuple[float, float, float]]] = {
 class RenderStyle:
     """Everything about a frame's look that is not the scene itself.
 
-    `glare` is the strength (0-1) of one specular spot; `blur_px` the sigma of a
-    Gaussian defocus; `noise` the sigma of sensor noise in grey levels; `jpeg_quality`
-    (1-100) re-encodes the frame as JPEG when set; `shadows` draws soft tile and hand
-    shadows; `brass_pin` puts a brass spinner pin at every face-up tile's centre.
+    `tiles` is a named set or any `TileSet`; `surface_tint` scales the table's colour
+    (B, G, R gains; 1 = as the surface is); `glare` is the strength (0-1) of one
+    specular spot; `blur_px` the sigma of a Gaussian defocus; `noise` the sigma of
+    sensor noise in grey levels; `jpeg_quality` (1-100) re-encodes the frame as JPEG
+    when set; `shadows` draws soft tile and hand shadows; `brass_pin` puts a brass
+    spinner pin at every face-up tile's centre, whatever the set.
     """
 
-    tiles: TileStyle = TileStyle.IVORY
+    tiles: TileStyle | TileSet = TileStyle.IVORY
     surface: Surface = Surface.GREEN_FELT
     lighting: Lighting = Lighting.DAYLIGHT
     shadows: bool = True
@@ -133,14 +76,25 @@ class RenderStyle:
     noise: float = 2.5
     jpeg_quality: int | None = None
     brass_pin: bool = False
+    surface_tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+    @property
+    def tile_set(self) -> TileSet:
+        """The set drawn."""
+        return tile_set(self.tiles)
+
+    @property
+    def spinner(self) -> Spinner:
+        """The pin drawn at each face-up tile's centre (the set's, or brass)."""
+        return Spinner.BRASS if self.brass_pin else self.tile_set.spinner
 
     @classmethod
-    def clean(cls, tiles: TileStyle = TileStyle.IVORY) -> RenderStyle:
+    def clean(cls, tiles: TileStyle | TileSet = TileStyle.IVORY) -> RenderStyle:
         """Even daylight, no shadows, glare, blur or noise: for exact-answer tests."""
         return cls(tiles=tiles, shadows=False, glare=0.0, blur_px=0.0, noise=0.0)
 
     @classmethod
-    def harsh(cls, tiles: TileStyle = TileStyle.IVORY) -> RenderStyle:
+    def harsh(cls, tiles: TileStyle | TileSet = TileStyle.IVORY) -> RenderStyle:
         """A warm lamp with glare, blur, noise and JPEG artefacts."""
         return cls(
             tiles=tiles,

@@ -49,15 +49,36 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -
 
 def _wood(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([62, 104, 152], dtype=np.float32)
+    return _grain(rng, shape, px_per_mm, base, ring_mm=11.0, plank_mm=140.0)
+
+
+def _light_wood(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
+    base = np.array([128, 176, 214], dtype=np.float32)
+    return _grain(rng, shape, px_per_mm, base, ring_mm=3.5, plank_mm=None)
+
+
+def _grain(
+    rng: np.random.Generator,
+    shape: tuple[int, int],
+    px_per_mm: float,
+    base: npt.NDArray[np.float32],
+    *,
+    ring_mm: float,
+    plank_mm: float | None,
+) -> Image:
+    """Wood along x: growth rings `ring_mm` apart, dark late-wood lines, streaks, and
+    plank joints every `plank_mm` (None: one board)."""
     h, w = shape
     yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
     warp = 25.0 * px_per_mm * _smooth_noise(rng, shape, max(8, int(300 * px_per_mm)))
     wobble = 1.5 * px_per_mm * _smooth_noise(rng, shape, max(4, int(60 * px_per_mm)))
-    phase = (yy + warp + wobble) * (2 * np.pi / (11.0 * px_per_mm))
+    phase = (yy + warp + wobble) * (2 * np.pi / (ring_mm * px_per_mm))
     rings = np.sin(phase) + 0.5 * np.sin(2.7 * phase)
     lines = np.maximum(0.0, np.sin(0.5 * phase)) ** 12  # thin dark late-wood lines
     streaks = _smooth_noise(rng, shape, max(2, int(2 * px_per_mm)))
-    seams = (yy % (140.0 * px_per_mm)) < max(1.0, 0.8 * px_per_mm)  # plank joints
+    seams: npt.NDArray[np.bool_] | float = 0.0
+    if plank_mm is not None:
+        seams = (yy % (plank_mm * px_per_mm)) < max(1.0, 0.8 * px_per_mm)  # plank joints
     shade = 1.0 + 0.07 * rings - 0.18 * lines + 0.04 * streaks - 0.35 * seams
     return _compose(base, shade, 3.0 * _fine_noise(rng, shape))
 
@@ -69,6 +90,54 @@ def _glossy(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) 
     sheen = 1.0 + 0.35 * np.exp(-(((xx / w) - 0.7) ** 2) / 0.02)
     shade = sheen + 0.04 * _smooth_noise(rng, shape, max(8, int(100 * px_per_mm)))
     return _compose(base, shade, 1.5 * _fine_noise(rng, shape))
+
+
+def _dark_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
+    base = np.array([50, 34, 30], dtype=np.float32)
+    weave = _weave(shape, max(2.0, 1.6 * px_per_mm), 5.0)
+    folds = 1.0 + 0.08 * _smooth_noise(rng, shape, max(8, int(90 * px_per_mm)))
+    return _compose(base, folds, weave + 2.5 * _fine_noise(rng, shape))
+
+
+def _leather(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
+    """Brown pebbled leather: grain cells about 1.5 mm across, dark creases."""
+    base = np.array([48, 82, 128], dtype=np.float32)
+    pebbles = _smooth_noise(rng, shape, max(2, int(1.5 * px_per_mm)))
+    crease_field = _smooth_noise(rng, shape, max(8, int(45 * px_per_mm)))
+    creases = np.exp(-((crease_field / 0.06) ** 2))  # thin lines where the field crosses 0
+    patina = _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
+    shade = 1.0 + 0.06 * pebbles - 0.3 * creases + 0.07 * patina
+    return _compose(base, shade, 2.5 * _fine_noise(rng, shape))
+
+
+def _checked_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
+    """A red and white gingham check, 8 mm squares, with a fine weave and folds."""
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = 16.0 * px_per_mm
+    across = ((xx % period) < period / 2).astype(np.float32)
+    along = ((yy % period) < period / 2).astype(np.float32)
+    colour = (across + along) / 2  # 0 white, 0.5 light red, 1 red
+    white = np.array([236, 238, 240], dtype=np.float32)
+    red = np.array([60, 50, 190], dtype=np.float32)
+    cloth = white[None, None, :] + colour[:, :, None] * (red - white)[None, None, :]
+    folds = 1.0 + 0.05 * _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
+    weave = _weave(shape, max(2.0, 1.0 * px_per_mm), 3.0) + 2.0 * _fine_noise(rng, shape)
+    out = cloth * folds[:, :, None] + weave[:, :, None]
+    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+
+
+def _paper(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
+    base = np.array([238, 241, 242], dtype=np.float32)
+    waves = 1.0 + 0.008 * _smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
+    return _compose(base, waves, 1.5 * _fine_noise(rng, shape))
+
+
+def _weave(shape: tuple[int, int], period: float, amplitude: float) -> npt.NDArray[np.float32]:
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    k = np.float32(2 * np.pi / period)
+    return np.asarray(amplitude * np.sin(xx * k) * np.sin(yy * k), dtype=np.float32)
 
 
 def _compose(
@@ -83,6 +152,11 @@ _MAKERS = {
     Surface.WHITE_CLOTH: _cloth,
     Surface.WOOD: _wood,
     Surface.DARK_GLOSSY: _glossy,
+    Surface.DARK_CLOTH: _dark_cloth,
+    Surface.LEATHER: _leather,
+    Surface.CHECKED_CLOTH: _checked_cloth,
+    Surface.WHITE_PAPER: _paper,
+    Surface.LIGHT_WOOD: _light_wood,
 }
 
 

@@ -16,8 +16,8 @@ import numpy.typing as npt
 
 from engine.surface import SeenTile
 from tablesim.errors import RenderError
-from tablesim.render.pip_layouts import pip_layout, pip_radius
-from tablesim.render.styles import BGR, BRASS, BRASS_LIGHT, TilePalette
+from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.sets import BGR, SPINNER_COLOURS, SPINNER_MM, Spinner, TileSet
 from vision.calibration.aruco_markers import MODULES, marker_image
 
 Image = npt.NDArray[np.uint8]
@@ -67,7 +67,8 @@ def rounded_rect(centre: Points, u: Points, half_len: float, half_wid: float, r:
     return np.asarray(centre + local[:, :1] * u + local[:, 1:] * v, dtype=np.float64)
 
 
-def tile_shape(tile: SeenTile, tile_mm: tuple[float, float], *, small_pips: bool) -> TileShape:
+def tile_shape(tile: SeenTile, tile_mm: tuple[float, float], tiles: TileSet) -> TileShape:
+    """Where a tile's face and pips lie, in mm, as the set `tiles` draws them."""
     a = np.array([tile.xa, tile.ya])
     b = np.array([tile.xb, tile.yb])
     dist = float(np.linalg.norm(b - a))
@@ -82,16 +83,13 @@ def tile_shape(tile: SeenTile, tile_mm: tuple[float, float], *, small_pips: bool
 
     def pips(count: int, at: Points, out: Points) -> Points:
         side = np.array([-out[1], out[0]])
-        layout = pip_layout(count)
+        layout = pip_layout(count, tiles.layout)
         if not layout:
             return np.zeros((0, 2))
-        uv = np.array(layout)
+        uv = np.array(layout) * tiles.pip_spread
         return np.asarray(at + (uv[:, :1] * out + uv[:, 1:] * side) * half, dtype=np.float64)
 
-    r = min(
-        pip_radius(tile.a, double_twelve_set=small_pips),
-        pip_radius(tile.b, double_twelve_set=small_pips),
-    )
+    r = tiles.pip_radius(tile.a, tile.b)
     return TileShape(outline, centre, u, v, pips(tile.a, a, -u), pips(tile.b, b, u), r * half)
 
 
@@ -120,41 +118,40 @@ def draw_face(
     canvas: Canvas,
     tile: SeenTile,
     shape: TileShape,
-    palette: TilePalette,
+    tiles: TileSet,
     *,
-    lift: Points,
     jitter: float,
-    brass_pin: bool,
+    spinner: Spinner,
 ) -> None:
-    """The tile's side, face, divider and pips (the shadow is drawn beforehand)."""
-    fill(img, canvas, side_hull(shape.outline, lift), palette.side)
-    face = _shade(palette.face, jitter)
+    """The tile's face, divider, pips and spinner (its shadow and side are drawn
+    beforehand: every tile's side before any face, as a side never hides a face)."""
+    face = _shade(tiles.face, jitter)
     fill(img, canvas, shape.outline, face)
-    if palette.grain:
+    if tiles.grain:
         _grain(img, canvas, shape, face)
     _bevel(img, canvas, shape, face)
-    _divider(img, canvas, shape, palette.divider)
+    width = 2 * _half_dims(shape)[1]
+    _divider(img, canvas, shape, tiles.divider, tiles.divider_mm * width / 24.0)
     for count, centres in ((tile.a, shape.pips_a), (tile.b, shape.pips_b)):
         for at in centres:
-            _pip(
-                img,
-                canvas,
-                at,
-                shape.pip_r_mm,
-                colour=palette.pips[count],
-                palette=palette,
-                face=face,
-            )
-    if brass_pin:
-        disc(img, canvas, shape.centre, 1.6, BRASS)
-        disc(img, canvas, shape.centre - np.array([0.4, 0.4]), 0.6, BRASS_LIGHT)
+            _pip(img, canvas, at, shape.pip_r_mm, colour=tiles.pips[count], tiles=tiles, face=face)
+    if spinner is not Spinner.NONE:
+        dark, light = SPINNER_COLOURS[spinner]
+        r = spinner_radius_mm(width)
+        disc(img, canvas, shape.centre, r, dark)
+        disc(img, canvas, shape.centre - np.array([0.25, 0.25]) * r, 0.375 * r, light)
 
 
-def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR) -> None:
+def spinner_radius_mm(width_mm: float) -> float:
+    """The radius of a spinner pin on a tile `width_mm` wide."""
+    return SPINNER_MM * width_mm / 24.0
+
+
+def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR, thick_mm: float) -> None:
     """The line across the tile's middle, stopping short of its long edges."""
     reach = shape.v * (_half_dims(shape)[1] * 0.82)
     ends = canvas.fixed(np.array([shape.centre + reach, shape.centre - reach]))
-    thick = max(1, round(canvas.scale * 0.7))
+    thick = max(1, round(canvas.scale * thick_mm))
     p0 = (int(ends[0][0]), int(ends[0][1]))
     p1 = (int(ends[1][0]), int(ends[1][1]))
     cv2.line(img, p0, p1, colour, thick, cv2.LINE_AA, SHIFT)
@@ -183,11 +180,11 @@ def _pip(
     r: float,
     *,
     colour: BGR,
-    palette: TilePalette,
+    tiles: TileSet,
     face: BGR,
 ) -> None:
     disc(img, canvas, at, r, colour)
-    if palette.engraved:  # burnt into wood: a lighter floor, lit from the top left
+    if tiles.engraved:  # burnt into wood: a lighter floor, lit from the top left
         b, g, red = (min(255, int(0.6 * c + 0.4 * f)) for c, f in zip(colour, face, strict=True))
         disc(img, canvas, at + np.array([0.25, 0.25]) * r, r * 0.55, (b, g, red))
 

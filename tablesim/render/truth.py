@@ -16,6 +16,8 @@ from tablesim.render.scene import (
     TileTruth,
     Truth,
 )
+from tablesim.render.sets import Spinner
+from tablesim.render.styles import RenderStyle
 from tablesim.render.tiles import TileShape, facedown_outline
 from vision.calibration.aruco_markers import Corner
 
@@ -25,9 +27,11 @@ Points = npt.NDArray[np.float64]
 _BOX = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64)
 
 
-def ground_truth(scene: Scene, cam: Camera, shapes: list[TileShape], mask: Image | None) -> Truth:
+def ground_truth(
+    scene: Scene, cam: Camera, shapes: list[TileShape], mask: Image | None, style: RenderStyle
+) -> Truth:
     """What was drawn, in pixels; `mask` is the hand's coverage (None: no hand)."""
-    tiles = tuple(_tile(scene, cam, shape, i, mask) for i, shape in enumerate(shapes))
+    tiles = tuple(_tile(scene, cam, shape, i, mask, style) for i, shape in enumerate(shapes))
     backs = tuple(_back(scene, cam, i, mask) for i in range(len(scene.facedown)))
     markers = _markers(scene, cam, mask) if scene.markers else ()
     fraction = 0.0 if mask is None else float(np.count_nonzero(mask)) / mask.size
@@ -43,8 +47,12 @@ def _box(centre: Points, u: Points, tile_mm: tuple[float, float]) -> Points:
     )
 
 
-def _tile(scene: Scene, cam: Camera, shape: TileShape, i: int, mask: Image | None) -> TileTruth:
+def _tile(
+    scene: Scene, cam: Camera, shape: TileShape, i: int, mask: Image | None, style: RenderStyle
+) -> TileTruth:
     tile = scene.tiles[i]
+    look = style.tile_set
+    pin = None if style.spinner is Spinner.NONE else _point(cam.mm_to_px(shape.centre))
     ends = cam.mm_to_px(np.array([[tile.xa, tile.ya], [tile.xb, tile.yb]]))
     pips_a, pips_b = cam.mm_to_px(shape.pips_a), cam.mm_to_px(shape.pips_b)
     corners = cam.mm_to_px(_box(shape.centre, shape.u, scene.tile_mm))
@@ -57,6 +65,10 @@ def _tile(scene: Scene, cam: Camera, shape: TileShape, i: int, mask: Image | Non
         _points(pips_b),
         _points(corners),
         _covered(mask, probe),
+        look.face,
+        look.pips[tile.a],
+        look.pips[tile.b],
+        pin,
     )
 
 

@@ -53,6 +53,7 @@ def test_the_command_serves_the_table(
         str(port),
         "--language",
         "es",
+        "--no-pin",
     ]
     command = [sys.executable, "-c", "from cli.main import main; main()", "display", *args]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

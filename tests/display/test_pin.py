@@ -1,12 +1,20 @@
 """The command PIN: the page asks for it, the server refuses commands without it (HTTP
-401, never published) and locks out a client guessing it. A real Mosquitto, the display
-server and, for the page, Debian's Chromium."""
+401, never published) and locks out a client guessing it; `domino-table display` asks for
+one by default (made and printed at its first start), `--no-pin` opens the buttons, and
+`domino-table demo` shows its PIN. A real Mosquitto, the display server and, for the
+page, Debian's Chromium."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
+import signal
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,9 +24,15 @@ from playwright.sync_api import Page, expect
 
 from display.cli import display
 from tests.display import samples
-from tests.display.conftest import Controller, DisplayServer, screenshot, start_display_on
+from tests.display.conftest import (
+    Controller,
+    DisplayServer,
+    screenshot,
+    start_display_on,
+    wait_for,
+)
 from tests.fixtures.display_http import post_command
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mosquitto import Mosquitto, free_port
 
 PIN = "2468"
 
@@ -162,8 +176,7 @@ def test_the_start_up_log_says_whether_the_buttons_are_open(
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("http: serving")]
     assert len(lines) == 2, lines
     assert lines[0].endswith(
-        "its command buttons are open to anyone who can reach the page "
-        "(--command-pin-file sets a PIN)"
+        "its command buttons are open to anyone who can reach the page (--no-pin)"
     )
     assert lines[1].endswith("its command buttons ask for the command PIN")
     assert PIN not in caplog.text
@@ -186,3 +199,119 @@ def test_a_bad_pin_file_is_a_usage_error(tmp_path: Path, content: str | None, me
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "--command-pin-file" in result.output
+
+
+# --- `domino-table display` and `domino-table demo` as a user starts them -----------------------
+
+BIN = Path(sys.executable).parent / "domino-table"
+
+
+def on_broker(url: str) -> bool:
+    """Whether the display at `url` serves, and is on its broker."""
+    try:
+        with urllib.request.urlopen(f"{url}/api/view", timeout=2) as answer:
+            return bool(json.load(answer)["broker"]["connected"])
+    except OSError:
+        return False
+
+
+class Started:
+    """`domino-table display` in a child process; its output in `out`."""
+
+    def __init__(self, broker: Mosquitto, tmp_path: Path, *flags: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.out = tmp_path / f"display-{self.port}.out"
+        args = [
+            str(BIN), "display", "--table", samples.TABLE, "--mqtt-host", broker.host,
+            "--mqtt-port", str(broker.port), "--http-host", "127.0.0.1",
+            "--http-port", str(self.port), "--reply-timeout", "2", *flags,
+        ]  # fmt: skip
+        env = {**os.environ, "STATE_DIRECTORY": str(tmp_path / "state")}
+        with self.out.open("wb") as out:
+            self.proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env)
+        wait_for(self._up, 20, "the display")
+
+    def _up(self) -> bool:
+        assert self.proc.poll() is None, self.out.read_text()
+        return on_broker(self.url)
+
+    def stop(self) -> str:
+        self.proc.terminate()
+        self.proc.wait(10)
+        return self.out.read_text()
+
+
+def test_the_display_asks_for_a_pin_made_at_its_first_start(
+    broker: Mosquitto, controller: Controller, tmp_path: Path
+) -> None:
+    controller.answer = lambda c: samples.reply(c["id"])
+    first = Started(broker, tmp_path)
+    try:
+        assert post_command(first.url, {"id": "a1", "action": "pass"})[0] == 401
+    finally:
+        out = first.stop()
+    made = re.search(r"the page's buttons ask for the command PIN (\d{6}) \(kept in (\S+);", out)
+    assert made, out
+    pin, kept = made[1], Path(made[2])
+    assert kept == tmp_path / "state" / f"display-{samples.TABLE}.pin"
+    assert kept.read_text() == pin + "\n" and kept.stat().st_mode & 0o777 == 0o600
+    again = Started(broker, tmp_path)  # the same PIN, not printed again
+    try:
+        assert post_command(again.url, {"id": "a2", "action": "pass"}, "000000")[0] == 401
+        status, reply, _ = post_command(again.url, {"id": "a3", "action": "pass"}, pin)
+        assert (status, reply["ok"]) == (200, True)
+    finally:
+        out = again.stop()
+    assert pin not in out, out
+    assert [c["id"] for c in controller.commands] == ["a3"]
+
+
+def test_no_pin_opens_the_buttons(
+    broker: Mosquitto, controller: Controller, tmp_path: Path
+) -> None:
+    controller.answer = lambda c: samples.reply(c["id"])
+    started = Started(broker, tmp_path, "--no-pin")
+    try:
+        status, reply, _ = post_command(started.url, {"id": "o1", "action": "pass"})
+        assert (status, reply["ok"]) == (200, True)
+    finally:
+        out = started.stop()
+    assert "its command buttons are open to anyone who can reach the page (--no-pin)" in out
+    assert not (tmp_path / "state").exists()  # no PIN made
+
+
+def test_pin_flags_that_cannot_work_are_usage_errors(tmp_path: Path) -> None:
+    both = ["--table", "t1", "--no-pin", "--command-pin-file", str(tmp_path / "pin")]
+    result = CliRunner().invoke(display, both)
+    assert result.exit_code == 2 and "not both" in result.output, result.output
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    result = CliRunner().invoke(display, ["--table", "t1"], env={"STATE_DIRECTORY": str(blocked)})
+    assert result.exit_code == 2, result.output
+    assert "cannot keep a new command PIN in" in result.output and "--no-pin" in result.output
+
+
+def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(BIN), "demo", "--pace", "0.2", "--seed", "7", "--http-port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        while not any("command PIN" in line for line in lines):
+            line = proc.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        found = re.search(r"its buttons ask for the command PIN (\d{6})\.", "".join(lines))
+        assert found, "".join(lines)
+        url = f"http://127.0.0.1:{port}"
+        wait_for(lambda: on_broker(url), 30, "the demo's display")
+        assert post_command(url, {"id": "d1", "action": "undo"})[0] == 401
+        status, reply, _ = post_command(url, {"id": "d2", "action": "undo"}, found[1])
+        assert status == 200 and reply["id"] == "d2", reply  # the table's own answer
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)

@@ -45,6 +45,8 @@ def display(
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
         "--http-port", str(port), "--reply-timeout", "2", *extra,
     ]  # fmt: skip
+    if "--command-pin-file" not in extra:
+        args.append("--no-pin")  # open buttons: the ACL is what is tested here
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
     with (folder / "display.log").open("wb") as log:

@@ -113,7 +113,8 @@ def test_a_server_certificate_from_another_ca_is_refused_with_a_clear_message(
     display_log, desk_log = tmp_path / "display.log", tmp_path / "desk.log"
     with display_log.open("wb") as out:
         shown = subprocess.Popen(
-            [str(BIN), "display", "--table", "kitchen", "--http-port", str(http_port), *common],
+            [str(BIN), "display", "--table", "kitchen", "--http-port", str(http_port),
+             "--no-pin", *common],
             stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     with desk_log.open("wb") as out:

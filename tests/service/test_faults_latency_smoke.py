@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,4 +20,25 @@ def test_the_latency_benchmark_runs_and_prints_its_figures() -> None:
     assert "15 plays in" in out, out
     for figure in ("p99", "VmHWM", "start-up to online, empty state", "on the run's journal"):
         assert figure in out, out
+    assert "the service logged errors" not in out, out
+
+
+def test_the_latency_benchmark_runs_on_a_slow_disk() -> None:
+    """`--fsync-delay 20 --synchronous normal`: the service's fsyncs slowed down, the
+    journal's setting passed on; the probe shows the delay (a FULL commit waits for it)."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "latency.py"), "--plays", "10", "--starts",
+         "1", "--fsync-delay", "20", "--synchronous", "normal"],
+        capture_output=True, text=True, timeout=240, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "10 plays in" in out, out
+    found = re.search(
+        r"synchronous=NORMAL, on the temporary folder, every fsync 20 ms slower: an SQLite "
+        r"commit takes ([\d.]+) ms \(max \d+ ms\) with FULL, ([\d.]+) ms with NORMAL",
+        out,
+    )
+    assert found, out
+    assert float(found[1]) >= 20 > float(found[2])  # only FULL syncs at every commit
     assert "the service logged errors" not in out, out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -13,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from service.journal import FILE_NAME, Journal, JournalError
+from config.errors import SettingsError
+from config.loader import load_settings
+from config.settings import Synchronous
+from service.journal import FILE_NAME, Journal, JournalError, JournalEvent
+from service.seq_mark import RESERVE
 from tests.fixtures.spec import validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,3 +211,86 @@ def test_a_failed_append_stores_nothing_and_uses_no_seq(tmp_path: Path) -> None:
         assert j.last_seq() == 1
         assert [i.body for i in j.inputs()] == [{"n": 1}]
         assert j.append({"n": 3}, [("play", play(3))]) == [2]
+
+
+def crash(j: Journal) -> None:
+    """The process dies: the database is left as it is, the seq mark still `open`."""
+    assert j._db is not None
+    j._db.close()
+    j._db = None
+
+
+def reboot(state_dir: Path) -> None:
+    """The machine went down meanwhile: the mark was written in another boot."""
+    mark = state_dir / "journal.seq"
+    data = json.loads(mark.read_text())
+    mark.write_text(json.dumps(data | {"boot": "an-earlier-boot"}))
+
+
+def test_a_journal_left_open_in_an_earlier_boot_skips_to_the_reserved_seqs(
+    tmp_path: Path,
+) -> None:
+    j = Journal(tmp_path, "t")
+    j.append(None, [("play", play(1))] * 3)
+    crash(j)
+    with Journal(tmp_path, "t") as j:  # killed in this boot: nothing the kernel had is lost
+        assert j.last_seq() == 3
+        assert j.append(None, [("play", play(4))]) == [4]
+        crash(j)
+    reboot(tmp_path)
+    with Journal(tmp_path, "t") as j:  # a power cut may have taken what was not fsynced
+        assert j.last_seq() == 3 + RESERVE  # reserved when it was opened after seq 3
+        assert j.append(None, [("play", play(5))]) == [4 + RESERVE]
+    with Journal(tmp_path, "t") as j:  # closed cleanly: the next seq, no gap
+        assert j.append(None, [("play", play(6))]) == [5 + RESERVE]
+
+
+def test_seqs_are_reserved_ahead_in_the_mark(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(1))] * (RESERVE + 5))
+        marks = json.loads((tmp_path / "journal.seq").read_text())
+        assert marks["last"] == RESERVE + 5 and marks["reserved"] >= RESERVE + 5
+        assert (tmp_path / "journal.seq").stat().st_size == 160  # written in place
+
+
+def test_a_seq_handed_out_unstored_is_never_handed_out_again(tmp_path: Path) -> None:
+    j = Journal(tmp_path, "t")
+    j.append(None, [("play", play(1))])
+    seq = j.hand_out()  # the disk is full: an alert is published, not stored
+    assert seq == 2 and j.last_seq() == 2
+    crash(j)
+    with Journal(tmp_path, "t") as j:
+        assert j.append(None, [("play", play(3))]) == [3]  # 2 may have been seen
+    j = Journal(tmp_path, "t")
+    seq = j.hand_out()
+    stored = JournalEvent(seq, "alert", {"seq": seq, "game_id": "g", "code": "X"})
+    j.record_handed([stored])  # the disk has room again: stored exactly as published
+    assert j.event(seq) == stored
+    assert j.append(None, [("play", play(5))]) == [seq + 1]
+    j.close()
+
+
+def test_a_batch_is_one_transaction(tmp_path: Path) -> None:
+    with Journal(tmp_path, "t") as j:
+        with pytest.raises(RuntimeError), j.batch():
+            j.append({"n": 1}, [("play", play(1))])
+            j.put_reply("c1", {"id": "c1", "ok": True})
+            raise RuntimeError("the table failed half way")
+        assert j.last_seq() == 0 and not j.inputs() and j.get_reply("c1") is None
+        with j.batch():
+            j.append({"n": 2}, [("play", play(2))])
+            j.append({"n": 3}, [("play", play(3))])
+        assert [i.body["n"] for i in j.inputs()] == [2, 3] and j.last_seq() == 2
+
+
+def test_synchronous_is_a_setting(tmp_path: Path) -> None:
+    settings = load_settings(None, {"state.synchronous": "normal"})
+    assert settings.state.synchronous is Synchronous.NORMAL
+    assert load_settings(None, {}).state.synchronous is Synchronous.FULL
+    with pytest.raises(SettingsError, match=r"state\.synchronous"):
+        load_settings(None, {"state.synchronous": "off"})
+    with Journal(tmp_path, "t", synchronous=settings.state.synchronous.value) as j:
+        assert j._query("PRAGMA synchronous")[0][0] == 1  # NORMAL
+        j.append(None, [("play", play(1))])
+        j.mark_acked(1)
+        assert j._query("PRAGMA synchronous")[0][0] == 1  # still NORMAL after an ack

@@ -46,7 +46,7 @@ def seen(
 ) -> tuple[Looks, Pipeline]:
     """The table read through the camera path (four still frames), then measured."""
     settings = settings or PipelineSettings(
-        detector=Settings(tone=TONES.get(style.tiles, Tone.LIGHT))
+        detector=Settings(tone=TONES.get(TileStyle(style.tile_set.name), Tone.LIGHT))
     )
     pipeline = Pipeline(settings)
     step = None
