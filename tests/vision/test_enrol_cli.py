@@ -17,8 +17,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from engine.tiles import DominoSet, Tile
-from tablesim.render import RenderStyle, Surface, TileStyle
-from tablesim.render.styles import PALETTES
+from tablesim.render import SETS, RenderStyle, Surface, TileStyle
 from tests.vision.drawn import Look, blur, draw, table
 from tests.vision.whole_sets import render_set
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
@@ -74,7 +73,7 @@ def test_the_pips_colour_of_each_number_is_measured() -> None:
     pipeline = Pipeline(PipelineSettings())
     enrolment = pipeline.enrol([Frame(frame, 0.0)], DominoSet.DOUBLE_NINE, _now())
     assert enrolment.ok and enrolment.look is not None
-    painted = np.asarray(PALETTES[TileStyle.COLOURED].pips[1:10], dtype=np.float64)
+    painted = np.asarray(SETS[TileStyle.COLOURED].pips[1:10], dtype=np.float64)
     for n, colour in enrolment.look.pip_bgr.items():
         nearest = int(np.argmin(np.linalg.norm(painted - np.asarray(colour), axis=1))) + 1
         assert nearest == n, (n, colour)
