@@ -17,7 +17,7 @@ Image = NDArray[np.uint8]
 # Pip positions on a half in units of the pip spacing, (along the tile, across it):
 # rows of 6 and more run along the tile, as on real sets.
 _R3 = (-1.0, 0.0, 1.0)
-_R4 = (-1.2, -0.4, 0.4, 1.2)
+_R4 = (-1.15, -0.38, 0.38, 1.15)  # lines of four spread as the renderer's (0.2 widths apart)
 LAYOUTS: dict[int, list[tuple[float, float]]] = {
     0: [],
     1: [(0, 0)],
@@ -106,7 +106,7 @@ def draw(
     pb = (cx + ux * half / 2, cy + uy * half / 2)
     for value, (hx, hy) in zip(pips, (pa, pb), strict=True):
         colour = look.pips if isinstance(look.pips[0], int) else look.pips[value]
-        spacing = width * (0.2 if value >= 10 else 0.26)
+        spacing = width * 0.26
         for u, v in LAYOUTS[value]:
             x = hx + (ux * u * look.length / 2 + vx * v) * spacing
             y = hy + (uy * u * look.length / 2 + vy * v) * spacing

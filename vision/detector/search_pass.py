@@ -264,9 +264,12 @@ def _read_tile(
     out: list[HalfReading] = []
     for side in (0, 1):
         first = read_half(blobs, t, side, ref)
-        if first.confidence < SURE and not first.foreign:
+        if first.confidence < SURE:
+            # pale pips (a lavender 7 beside black 11s) fall short of the frame's mark
+            # threshold and read as marks too small to be pips: their half's own
+            # threshold takes them whole
             again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
-            if again is not None and not again.foreign and again.confidence > first.confidence:
+            if again is not None and _takes_over(first, again):
                 first = again
         if first.confidence < SURE and not first.foreign:
             # a pip merged with a line (its divider, a neighbour's edge) comes apart
@@ -281,6 +284,15 @@ def _read_tile(
                 first = apart
         out.append(first)
     return out[0], out[1]
+
+
+def _takes_over(first: HalfReading, again: HalfReading) -> bool:
+    """Whether the half's own threshold's reading `again` replaces `first`: any more
+    confident reading of pips does, but a first reading of marks that are not pips
+    (`foreign`) gives way only to a sure one."""
+    if again.foreign:
+        return False
+    return again.confidence >= SURE if first.foreign else again.confidence > first.confidence
 
 
 def _apart_tile(
@@ -470,18 +482,34 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     unsure = list(found.unsure)
     ox, oy = offset
     for tile, t in zip(found.tiles, found.read, strict=True):
-        if any(
-            faint_pips(
-                planes.img, planes.bright, planes.solid, t, side, ref, planes.need, tile.pips[side]
-            )
-            > tile.pips[side]
-            for side in (0, 1)
-        ):
+        agreed = _faint_agreed(planes, tile, t, ref)
+        if agreed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "a faint mark that may be a pip"))
         else:
-            tiles.append(tile)
+            tiles.append(agreed)
             read.append(t)
     return replace(found, tiles=tiles, unsure=unsure, read=read)
+
+
+def _faint_agreed(
+    planes: _Planes, tile: FoundTile, t: TileHypothesis, ref: float
+) -> FoundTile | None:
+    """`tile`, or None when a half shows more pips to the faint look than it was read
+    with, unless the half's own threshold (`reread_half`) reads surely just as many:
+    two looks that agree on a pale half (a lavender 7 whose pips the frame's mark
+    threshold left as specks, beside dark yellow 6s) read it."""
+    pips = list(tile.pips)
+    for side in (0, 1):
+        faint = faint_pips(
+            planes.img, planes.bright, planes.solid, t, side, ref, planes.need, pips[side]
+        )
+        if faint <= pips[side]:
+            continue
+        again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
+        if again is None or again.foreign or again.confidence < SURE or again.pips != faint:
+            return None
+        pips[side] = again.pips
+    return replace(tile, pips=(pips[0], pips[1]))
 
 
 STRAY = "pips of a tile that was not read"

@@ -263,7 +263,11 @@ def consensus(
     med_dark = float(np.median(blobs.darkness[idx[near]]))
     kept: list[TileHypothesis] = []
     for c, ok in zip(cands, near, strict=True):
-        if not ok or abs(c.width - width) > WIDTH_TOLERANCE * width:
+        # a divider of the frame's length whose runs to its tile's edges both went on
+        # into touching tiles (a double between two, each run stopped at a pip of
+        # its neighbour) measures its tile too wide; it is still a tile of the frame
+        wider = c.measured and c.width > width
+        if not ok or (abs(c.width - width) > WIDTH_TOLERANCE * width and not wider):
             continue
         length, thick = float(blobs.length[c.blob]), float(blobs.thickness[c.blob])
         score = (
