@@ -66,6 +66,25 @@ def test_a_whole_rendered_set_is_enrolled_with_its_tone(
     assert "enrolled: all" in err
 
 
+def test_a_whole_double_twelve_set_with_a_colour_per_number_is_enrolled(tmp_path: Path) -> None:
+    """The big ivory double-twelve (56 x 28 mm, 7-12 in lines of four, a lavender 7 and a
+    grey 12 beside a black 11), all 91 tiles turned this way and that, as the Pi HQ
+    camera's 2028 x 1520 mode sees them: every tile read right, each number's pip
+    colour kept nearest the one it was painted with."""
+    style = RenderStyle(TileStyle.IVORY_TWELVE)
+    frame = render_set(DominoSet.DOUBLE_TWELVE, style, resolution=(2028, 1520)).image
+    code, detail, err = enrol(write(tmp_path / "set.png", frame), "--set", "double-twelve",
+                              "--state-dir", str(tmp_path))  # fmt: skip
+    assert code == 0, (err, detail)
+    assert detail == {"expected": 91, "read": 91, "missing": [], "misread": [], "extra": []}
+    look = saved(tmp_path)
+    assert look["set"] == "double-twelve" and look["tone"] == "light"
+    painted = np.asarray(SETS[TileStyle.IVORY_TWELVE].pips[1:], dtype=np.float64)
+    for n, colour in look["pip_bgr"].items():
+        nearest = int(np.argmin(np.linalg.norm(painted - np.asarray(colour), axis=1))) + 1
+        assert nearest == int(n), (n, colour)
+
+
 def test_the_pips_colour_of_each_number_is_measured() -> None:
     """A double-nine with the usual colour code: each number's measured pip colour is
     nearest the colour the renderer painted that number with."""
