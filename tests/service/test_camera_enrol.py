@@ -142,8 +142,8 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
         assert read_after(service, camera) != TRUTH  # black tiles, read as light ones
         assert all(x["profile"] is None for x in statuses(rec.seen))
 
-        camera.show(whole)
-        events = len(on_prefix(rec, f"{P}/event/"))
+        camera.show(whole)  # read and refereed until the command comes (the race of
+        # a real table too: the set laid out, then "Read the set" pressed)
         send(broker, {"id": "e1", "action": "enrol", "set": "double-six"})
         reply = reply_to(rec, "e1", timeout=60)
         assert reply["ok"] is True and reply["error"] is None, (reply["error"], reply["detail"])
@@ -156,6 +156,7 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
 
         # the set lies there: read, but nothing is handed to the referee
         handed = service.camera.snapshots
+        events = len(on_prefix(rec, f"{P}/event/"))
         read_after(service, camera)
         assert service.camera.enrolling.holding and service.camera.snapshots == handed
         assert len(on_prefix(rec, f"{P}/event/")) == events  # no play, no alert
