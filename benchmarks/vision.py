@@ -1,12 +1,17 @@
-"""Tile detection on the ddd-a photos: our figures against the targets and a baseline.
+"""Tile detection on the labelled photos and rendered frames, beside alternatives.
 
 Run from the repository root:
 
-    .venv/bin/python -m benchmarks.vision [--folder DIR] [--threads 1]
+    .venv/bin/python -m benchmarks.vision [--before REV|none] [--repeats 3] [--errors]
+    .venv/bin/python -m benchmarks.vision --ddd-a [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
     .venv/bin/python -m benchmarks.vision --render [--repeats 7]
 
-It runs `vision.detector.detect` on every labelled photo of ddd-a (read from ../shared at run
+With no mode it reports every labelled set per source (ddd-a, and each source of
+diverse-dev) beside the detector of an earlier commit: see `benchmarks.vision_sets`.
+
+With `--ddd-a` it runs `vision.detector.detect` on every labelled photo of ddd-a (read
+from ../shared at run
 time) with tone=light (the detector's default, and the service's) and again with
 tone=auto (the command line's default), then, in the same process on the same
 photos, a plain threshold-and-blob
@@ -42,6 +47,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from benchmarks import vision_sets
 from benchmarks.where import machine_line
 from engine.surface import SeenTile
 from tablesim.render import (
@@ -286,7 +292,14 @@ def render_speed(repeats: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    print(machine_line())
+    if not {"--ddd-a", "--rendered", "--render"} & set(words):
+        return vision_sets.main(words)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--ddd-a", action="store_true", help="ddd-a against the targets and a plain baseline"
+    )
     parser.add_argument("--folder", type=Path, default=DDD_A, help="labelled photo folder")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
     parser.add_argument(
@@ -298,12 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of ddd-a, frames from tablesim.render: every set, table and light",
     )
     parser.add_argument(
-        "--render", action="store_true", help="instead, time the renderer (vision.render)"
+        "--render", action="store_true", help="instead, time the renderer (tablesim.render)"
     )
     parser.add_argument("--tiles", type=int, default=14, help="tiles per rendered frame")
     parser.add_argument("--seed", type=int, default=3, help="rendered scenes and textures")
-    args = parser.parse_args(argv)
-    print(machine_line())
+    args = parser.parse_args(words)
     if args.render:
         cv2.setNumThreads(args.threads)
         render_speed(max(1, args.repeats))

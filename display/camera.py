@@ -13,9 +13,9 @@ import logging
 import time
 from collections.abc import Callable
 
-from display.pages import Pages
 from display.payloads import Json, parse_json
 from display.view import iso
+from mqttweb.sse import Pages
 
 log = logging.getLogger(__name__)
 

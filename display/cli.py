@@ -16,7 +16,7 @@ from display.https import https_context, https_options
 from display.pin import default_pin_file, keep_new_pin
 from display.server import serve
 from display.settings import LANGUAGES, DisplaySettings
-from mqttweb.client import tls_from_flags, tls_options
+from mqttweb.broker_flags import broker_from_flags, broker_options
 from mqttweb.secret_file import password_from_file
 
 log = logging.getLogger(__name__)
@@ -24,16 +24,7 @@ log = logging.getLogger(__name__)
 
 @click.command()
 @click.option("--table", required=True, help="Table id: shows domino/<table>/...")
-@click.option("--mqtt-host", default="localhost", show_default=True)
-@click.option("--mqtt-port", default=1883, show_default=True, type=int)
-@click.option("--mqtt-username", default=None, help="The display's own MQTT user.")
-@click.option(
-    "--mqtt-password-file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="A file holding the MQTT password (never given on the command line).",
-)
-@tls_options
+@broker_options("display")
 @click.option("--http-host", default="0.0.0.0", show_default=True)
 @click.option("--http-port", default=8080, show_default=True, type=int)
 @https_options
@@ -70,10 +61,6 @@ log = logging.getLogger(__name__)
 def display(
     *,
     table: str,
-    mqtt_host: str,
-    mqtt_port: int,
-    mqtt_username: str | None,
-    mqtt_password_file: Path | None,
     http_host: str,
     http_port: int,
     language: str | None,
@@ -83,24 +70,20 @@ def display(
     no_pin: bool,
     https_cert_file: Path | None,
     https_key_file: Path | None,
-    **tls_flags: Any,
+    **broker_flags: Any,
 ) -> None:
     """Serve the table display: a web page fed only from the table's MQTT topics."""
-    tls = tls_from_flags(**tls_flags)
+    broker = broker_from_flags(**broker_flags)
     https = https_context(https_cert_file, https_key_file)
     try:
         settings = DisplaySettings(
             table=table,
-            mqtt_host=mqtt_host,
-            mqtt_port=mqtt_port,
-            mqtt_username=mqtt_username,
-            mqtt_password=password_from_file(mqtt_password_file),
+            **broker,
             http_host=http_host,
             http_port=http_port,
             language=language,
             reply_timeout_s=reply_timeout,
             topic_prefix=topic_prefix,
-            mqtt_tls=tls,
             https=https,
         )
         settings = replace(settings, command_pin=_command_pin(table, command_pin_file, no_pin))

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from display.camera import CameraFeed
-from display.pages import replace_latest
 from display.payloads import Json, parse_json
 from display.settings import DisplaySettings
 from display.view import TableView
+from mqttweb.sse import Pages
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class Hub:
         self.clock = clock
         self.view = TableView(settings.table, settings.language)
         self.camera = CameraFeed(clock)  # the Camera page's (its own pages and stream)
-        self.pages: set[asyncio.Queue[str | None]] = set()
+        self.pages = Pages(self.snapshot_json)  # the table view's open pages
         self.replies: dict[str, asyncio.Future[Json]] = {}
         self.reread_state: Callable[[], None] = lambda: None
         self._routes: dict[str, Callable[[str, bytes], None]] = {
@@ -107,24 +107,7 @@ class Hub:
         return json.dumps(self.view.snapshot(self.clock()), separators=(",", ":"))
 
     def push(self) -> None:
-        if not self.pages:
-            return
-        text = self.snapshot_json()
-        for queue in self.pages:
-            replace_latest(queue, text)
-
-    def add_page(self) -> asyncio.Queue[str | None]:
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
-        queue.put_nowait(self.snapshot_json())
-        self.pages.add(queue)
-        return queue
-
-    def remove_page(self, queue: asyncio.Queue[str | None]) -> None:
-        self.pages.discard(queue)
-
-    def close_pages(self) -> None:
-        for queue in self.pages:
-            replace_latest(queue, None)
+        self.pages.push()
 
     # ---- commands -------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The display's MQTT connection (paho in its own network thread).
 
 paho calls back on its thread; every callback crosses into the asyncio loop in exactly
-one way, `loop.call_soon_threadsafe`, and the loop side (`Listener`) does the rest.
+one way, `loop.call_soon_threadsafe` (`mqttweb.link`), and the loop side (`Listener`)
+does the rest.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 import paho.mqtt.client as mqtt
 
 from display.settings import DisplaySettings
-from mqttweb.client import connect_failure, handoff, new_client
+from mqttweb.link import SubscriberLink
 
 log = logging.getLogger(__name__)
 
@@ -33,49 +34,22 @@ class Listener(Protocol):
     def on_refused(self, reason: str) -> None: ...
 
 
-class MqttLink:
+class MqttLink(SubscriberLink):
     """Subscribes to one table's topics and publishes its commands."""
 
     def __init__(self, settings: DisplaySettings, listener: Listener) -> None:
-        self.settings = settings
-        self.loop: asyncio.AbstractEventLoop | None = None
+        client_id = f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}"
+        super().__init__(settings, client_id, who="display", log=log)
+        self.table = settings.table
+        self.prefix = settings.prefix
         self.listener = listener
         self.connected = False
-        self.stopping = False
-        # paho's thread only: for logging each change once, not every retry
-        self._up = False
-        self._refusal: str | None = None
-        client = new_client(
-            f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}",
-            settings.mqtt_username,
-            settings.mqtt_password,
-            settings.mqtt_tls,
-        )
-        client.on_connect = self._on_connect
-        client.on_connect_fail = self._on_connect_fail
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
-        self.client = client
 
     def topic(self, suffix: str) -> str:
-        return f"{self.settings.prefix}/{suffix}"
+        return f"{self.prefix}/{suffix}"
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        log.info(
-            "mqtt: connecting to %s:%d (%s) for table %s",
-            self.settings.mqtt_host,
-            self.settings.mqtt_port,
-            "TLS" if self.settings.mqtt_tls is not None else "plain MQTT",
-            self.settings.table,
-        )
-        self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
-        self.client.loop_start()
-
-    def stop(self) -> None:
-        self.stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        self._connect(loop, f" for table {self.table}")
 
     def publish_command(self, command: dict[str, Any]) -> bool:
         """Send one command (QoS 1, never retained); False when the broker is not there."""
@@ -91,45 +65,18 @@ class MqttLink:
 
     # ---- paho's thread --------------------------------------------------------------
 
-    def _handoff(self, method: Any, *args: Any) -> None:
-        handoff(self.loop, method, *args)
-
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if reason.is_failure:
-            if str(reason) != self._refusal:
-                log.warning(
-                    "mqtt: broker refused the display: %s (check user and password)", reason
-                )
-            self._refusal = str(reason)
-            self._handoff(self.listener.on_refused, str(reason))
-            return
-        self._up, self._refusal = True, None
+    def _subscribe(self, client: mqtt.Client) -> str:
         client.subscribe([(self.topic(s), 1) for s in SUBSCRIPTIONS])
-        log.info("mqtt: connected, subscribed to %s/#", self.settings.prefix)
-        self._handoff(self._set_connected, True)
+        return f"{self.prefix}/#"
 
-    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        s = self.settings
-        reason, tls_failed = connect_failure(s.mqtt_host, s.mqtt_port, s.mqtt_tls)
-        if reason != self._refusal:
-            log.warning("mqtt: %s; retrying every 2 s", reason)
-        self._refusal = reason
-        if tls_failed:  # shown on the page; an unreachable broker stays "connecting"/"lost"
-            self._handoff(self.listener.on_refused, reason)
+    def _connection(self, connected: bool) -> None:
+        self._handoff(self._set_connected, connected)
 
-    def _on_disconnect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if self.stopping:
-            log.info("mqtt: disconnected")
-        elif self._up:
-            log.warning("mqtt: lost the broker (%s); reconnecting", reason)
-        self._up = False
-        self._handoff(self._set_connected, False)
+    def _refused(self, reason: str) -> None:
+        # shown on the page; an unreachable broker stays "connecting"/"lost"
+        self._handoff(self.listener.on_refused, reason)
 
-    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+    def _message(self, msg: mqtt.MQTTMessage) -> None:
         self._handoff(self.listener.on_message, msg.topic, bytes(msg.payload))
 
     # ---- the loop -------------------------------------------------------------------

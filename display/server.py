@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from aiohttp import web
@@ -31,7 +30,8 @@ from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
 from display.settings import DisplaySettings
-from mqttweb.sse import stream
+from mqttweb.sse import Pages, closing
+from mqttweb.web import serve_until_cancelled, static_page, while_serving
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +42,6 @@ SETTINGS = web.AppKey("settings", DisplaySettings)
 PIN_GUARD = web.AppKey("pin_guard", PinGuard)
 ALERTS_JS = web.AppKey("alerts_js", str)
 STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
-
-
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def alert_codes(request: web.Request) -> web.Response:
@@ -61,29 +57,18 @@ async def view(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    hub = request.app[HUB]
-    heartbeat = request.app[SETTINGS].heartbeat_s
-    queue = hub.add_page()
-    try:
-        opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
-        return await stream(request, queue, event="view", heartbeat=heartbeat, opening=opening)
-    finally:
-        hub.remove_page(queue)
-
-
-async def camera_page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "camera.html", headers={"Cache-Control": "no-cache"})
+    return await _stream(request, request.app[HUB].pages, "view")
 
 
 async def camera_events(request: web.Request) -> web.StreamResponse:
-    pages = request.app[HUB].camera.pages
-    queue = pages.add()
-    try:
-        heartbeat = request.app[SETTINGS].heartbeat_s
-        opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
-        return await stream(request, queue, event="camera", heartbeat=heartbeat, opening=opening)
-    finally:
-        pages.remove(queue)
+    return await _stream(request, request.app[HUB].camera.pages, "camera")
+
+
+async def _stream(request: web.Request, pages: Pages, event: str) -> web.StreamResponse:
+    """A page's `event` stream; it opens with a `ping` giving the heartbeat's seconds."""
+    heartbeat = request.app[SETTINGS].heartbeat_s
+    opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
+    return await pages.serve(request, event=event, heartbeat=heartbeat, opening=opening)
 
 
 async def camera_snapshot(request: web.Request) -> web.Response:
@@ -159,54 +144,41 @@ def make_app(settings: DisplaySettings) -> web.Application:
         app[PIN_GUARD] = PinGuard(
             settings.command_pin, tries=settings.pin_tries, lockout_s=settings.pin_lockout_s
         )
-    app.router.add_get("/", index)
+    app.router.add_get("/", static_page(STATIC / "index.html"))
     app.router.add_get("/alerts.js", alert_codes)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)
-    app.router.add_get("/camera", camera_page)
+    app.router.add_get("/camera", static_page(STATIC / "camera.html"))
     app.router.add_get("/camera/events", camera_events)
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
     app.router.add_static("/static/", STATIC)
-    app.cleanup_ctx.append(_mqtt)
-    app.on_shutdown.append(_close_pages)
-    app.on_shutdown.append(_close_camera_pages)
+    app.cleanup_ctx.append(while_serving(link.start, link.stop))
+    app.on_shutdown.append(closing(hub.pages, hub.camera.pages))
     return app
-
-
-async def _mqtt(app: web.Application) -> AsyncIterator[None]:
-    app[LINK].start(asyncio.get_running_loop())
-    yield
-    app[LINK].stop()
-
-
-async def _close_pages(app: web.Application) -> None:
-    app[HUB].close_pages()
-
-
-async def _close_camera_pages(app: web.Application) -> None:
-    app[HUB].camera.pages.close()
 
 
 async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:
     """Run the display until cancelled."""
-    runner = web.AppRunner(make_app(settings), shutdown_timeout=2.0)
-    await runner.setup()
-    site = web.TCPSite(runner, settings.http_host, settings.http_port, ssl_context=settings.https)
-    await site.start()
-    log.info(
-        "http: serving table %s on %s://%s:%d/; %s",
-        settings.table,
-        "https" if settings.https is not None else "http",
+
+    def started() -> None:
+        log.info(
+            "http: serving table %s on %s://%s:%d/; %s",
+            settings.table,
+            "https" if settings.https is not None else "http",
+            settings.http_host,
+            settings.http_port,
+            "its command buttons ask for the command PIN"
+            if settings.command_pin is not None
+            else "its command buttons are open to anyone who can reach the page (--no-pin)",
+        )
+
+    app = make_app(settings)
+    await serve_until_cancelled(
+        app,
         settings.http_host,
         settings.http_port,
-        "its command buttons ask for the command PIN"
-        if settings.command_pin is not None
-        else "its command buttons are open to anyone who can reach the page (--no-pin)",
+        ssl_context=settings.https,
+        started=started,
+        ready=ready,
     )
-    if ready is not None:
-        ready.set()
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()

@@ -43,7 +43,7 @@ from engine.events import (
     UndoEvent,
 )
 from engine.layout import EdgeKind, JoinProblem, Layout, OpenEnd
-from engine.messages import message
+from engine.messages import Case, message
 from engine.rules import (
     Boneyard,
     FirstLeader,
@@ -210,10 +210,15 @@ class _Turn:
     passes_in_row: int = 0
     drew_this_turn: int = 0
     # Each knock: the seat and the numbers open when it knocked (every knock in table
-    # mode; in full information those of block games). `knock_drawn` (table mode only):
-    # with each knock, the tiles its seat had drawn by then.
+    # mode; in full information those of block games). Table mode only: with each knock,
+    # the tiles its seat had drawn by then (`knock_drawn`) and the tiles on the layout
+    # (`knock_plays`); `caught`, each knock a later play has proven false, with its alert.
     knocks: list[tuple[int, frozenset[int]]] = field(default_factory=list)
     knock_drawn: list[int] = field(default_factory=list)
+    knock_plays: list[int] = field(default_factory=list)
+    caught: dict[int, AlertEvent] = field(default_factory=dict)
+    # Table mode: the alert of a lead a later play proved wrong (`Game._lead_disproved`).
+    wrong_lead: AlertEvent | None = None
 
 
 class _Pending(Protocol):
@@ -797,8 +802,16 @@ class Game:
         if start.leader is not None and self.hands is not None:
             return self._refuse(Reason.BAD_LEAD, seat=seat, detail="the deal decided the lead")
         start.leader = seat
+        proven = dict(self._turn.caught), self._turn.wrong_lead
         self._rebuild()
-        return Judgement(Reason.OK, (LeadEvent(self.hand_no, seat), *self._ended_by_rebuild()))
+        return Judgement(
+            Reason.OK,
+            (
+                LeadEvent(self.hand_no, seat),
+                *self._proven_by_rebuild(*proven),
+                *self._ended_by_rebuild(),
+            ),
+        )
 
     def declare_out(self, seat: int) -> Judgement:
         """A seat says it went out (draw games, where the table cannot tell)."""
@@ -844,7 +857,8 @@ class Game:
         seat that gives only pips), are checked against the set, the table, the pips
         given and how many tiles the seat should hold (dealt, plus drawn, minus
         played), and against the seat's knocks: each knock made while a shown tile
-        fitted is a `FALSE_KNOCK` (see `_reneges`).
+        fitted is a `FALSE_KNOCK` (see `_reneges`); a tile the lead rule puts before the
+        lead, shown by a seat that drew nothing, is a `BAD_LEAD` (`_wrong_lead_shown`).
 
         Given during play the count also ends the hand: as the players say (`out`, the
         seat that went out; `blocked`), else blocked when every seat passed in turn and
@@ -870,6 +884,7 @@ class Game:
         events = self._end_play(*ending) if self.phase is Phase.PLAY else []
         assert self.phase is Phase.COUNTING, "an ending checked by _ending ends the hand"
         events += self._reneges(shown)
+        events += self._wrong_lead_shown(shown)
         self.counts = list(pips)
         return Judgement(Reason.OK, (*events, *self._score_hand([p or 0 for p in pips])))
 
@@ -983,37 +998,161 @@ class Game:
 
     def _reneges(self, shown: Sequence[Sequence[Tile] | None]) -> list[Event]:
         """A `FALSE_KNOCK` for each knock (table mode, must-play rules) made while a tile
-        its seat now shows fitted an open end. A tile drawn after the knock may be among
-        those shown: a knock is proven false when more shown tiles fitted than the seat
-        drew since (named, when it drew none; else the fitting tiles, one of which it
-        held). In a block game and after a draw-until-playable pass nobody draws."""
+        its seat now shows, or has played since, fitted an open end. A tile drawn after
+        the knock may be among those: a knock is proven false when more of them fitted
+        than the seat drew since (named, when it drew none; else the fitting tiles, one
+        of which it held). In a block game and after a draw-until-playable pass nobody
+        draws. A knock a play already proved false (`_knocks_disproved`) is not told
+        again."""
         if not self.rules.must_play or self.hands is not None:
             return []
         t = self._turn
         out: list[Event] = []
-        for (seat, open_pips), drawn_then in zip(t.knocks, t.knock_drawn, strict=True):
-            tiles = shown[seat]
-            fitting = [x for x in tiles or () if x.high in open_pips or x.low in open_pips]
-            drawn_since = t.drawn[seat] - drawn_then
-            if len(fitting) <= drawn_since:
+        for k, ((seat, open_pips), drawn_then) in enumerate(
+            zip(t.knocks, t.knock_drawn, strict=True)
+        ):
+            if k in t.caught:
                 continue
-            sure = fitting[0] if not drawn_since else None
-            said = (sure,) if sure is not None else tuple(fitting)
-            text = message(Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=said)
-            out.append(AlertEvent(Reason.FALSE_KNOCK, text, seat, sure.text if sure else None))
+            fitting = [x for x in shown[seat] or () if _fits(x, open_pips)]
+            fitting += self._fitted_since(k)
+            drawn_since = t.drawn[seat] - drawn_then
+            if len(fitting) > drawn_since:
+                out.append(self._false_knock(seat, fitting, drawn_since))
+        return out
+
+    def _knocks_disproved(self, seat: int) -> list[Event]:
+        """A `FALSE_KNOCK` for each knock of `seat` (table mode, must-play rules) that the
+        play just made proves false: since the knock the seat has played more tiles that
+        fitted an end open then than it drew (`_reneges`' reasoning, with the tiles played
+        in place of tiles shown). The play stands; each knock is told once."""
+        t = self._turn
+        if not self.rules.must_play:
+            return []
+        out: list[Event] = []
+        for k, (who, _) in enumerate(t.knocks):
+            if who != seat or k in t.caught:
+                continue
+            fitted = self._fitted_since(k)
+            drawn_since = t.drawn[seat] - t.knock_drawn[k]
+            if len(fitted) > drawn_since:
+                t.caught[k] = alert = self._false_knock(seat, fitted, drawn_since)
+                out.append(alert)
+        return out
+
+    def _fitted_since(self, knock: int) -> list[Tile]:
+        """The tiles the seat of the `knock`-th knock has played since that fitted an end
+        open when it knocked."""
+        t = self._turn
+        seat, open_pips = t.knocks[knock]
+        nodes, seats = t.layout.nodes, t.seats_of_plays
+        return [
+            nodes[i].tile
+            for i in range(t.knock_plays[knock], len(nodes))
+            if seats[i] == seat and _fits(nodes[i].tile, open_pips)
+        ]
+
+    def _false_knock(self, seat: int, fitting: Sequence[Tile], drawn_since: int) -> AlertEvent:
+        """The alert for a knock proven false by `fitting` tiles: the tile, when the seat
+        drew none since (it held them all); else the tiles, one of which it held."""
+        sure = fitting[0] if not drawn_since else None
+        said = (sure,) if sure is not None else tuple(fitting)
+        text = message(Reason.FALSE_KNOCK, self.language, seat=self.names[seat], tile=said)
+        return AlertEvent(Reason.FALSE_KNOCK, text, seat, sure.text if sure else None)
+
+    # --- the lead rule, after the fact (table mode) -----------------------------------------
+
+    def _lead_checkable(self) -> bool:
+        """Whether a tile seen later can prove this hand's lead wrong: table mode, a hand
+        led by the lead rule (not any tile), every lead attributed, and draws that are
+        told or impossible (so a seat that drew nothing holds what it held at the lead)."""
+        rules = self.rules
+        if self.hands is not None or rules.lead is _ANY_LEAD:
+            return False
+        if self.hand_no != 1 and rules.next_leader is not NextLeader.LEAD_RULE:
+            return False  # later hands are led with any tile
+        if self._draws and not self._draw_one:
+            return False  # draw-until-playable: draws need not be told
+        return None not in self._turn.seats_of_plays
+
+    def _leads_before(self, tile: Tile, lead: Tile) -> bool:
+        """Whether the lead rule puts `tile` before `lead` (its holder should have led)."""
+        rules = self.rules
+        if rules.lead is _SET_DOUBLE:
+            return tile.is_double and tile.high == (rules.lead_double or 0) and tile is not lead
+        if tile.is_double:
+            return not lead.is_double or tile.high > lead.high
+        highest_tile = rules.lead is LeadRule.HIGHEST_DOUBLE_ELSE_HIGHEST_TILE or (
+            rules.no_double is NoDouble.HIGHEST_TILE
+        )
+        return highest_tile and not lead.is_double and tile.pips > lead.pips
+
+    def _lead_disproved(self, seat: int, tile: Tile) -> list[Event]:
+        """A `BAD_LEAD` when `seat`, having drawn nothing this hand, plays a tile the lead
+        rule puts before the lead: it held it at the lead. Told once a hand."""
+        t = self._turn
+        if t.drawn[seat] or not self._lead_checkable():
+            return []
+        if not self._leads_before(tile, t.layout.nodes[0].tile):
+            return []
+        t.wrong_lead = alert = self._wrong_lead(seat, tile)
+        return [alert]
+
+    def _wrong_lead_shown(self, shown: Sequence[Sequence[Tile] | None]) -> list[Event]:
+        """A `BAD_LEAD` when a seat that drew nothing this hand shows a tile the lead rule
+        puts before the lead (unless a play already proved it)."""
+        t = self._turn
+        if t.wrong_lead is not None or not t.layout.nodes or not self._lead_checkable():
+            return []
+        lead = t.layout.nodes[0].tile
+        for seat, tiles in enumerate(shown):
+            if tiles is None or t.drawn[seat]:
+                continue
+            better = [x for x in tiles if self._leads_before(x, lead)]
+            if better:
+                best = max(better, key=lambda x: (x.is_double, x.high if x.is_double else x.pips))
+                return [self._wrong_lead(seat, best)]
+        return []
+
+    def _wrong_lead(self, holder: int, better: Tile) -> AlertEvent:
+        """The alert for a lead that `holder`'s `better` tile proves wrong, for the leader."""
+        t = self._turn
+        lead, leader = t.layout.nodes[0].tile, t.seats_of_plays[0]
+        text = message(
+            Case.WRONG_LEAD, self.language, tile=lead, seat=self.names[holder], detail=better
+        )
+        return AlertEvent(Reason.BAD_LEAD, text, leader, lead.text)
+
+    def _proven_by_rebuild(
+        self, caught: dict[int, AlertEvent], wrong_lead: AlertEvent | None
+    ) -> list[Event]:
+        """The after-the-fact alerts a rebuild proved that were not proven before it (a
+        leader named late attributes the plays that prove them; a corrected tile)."""
+        t = self._turn
+        out: list[Event] = [a for k, a in t.caught.items() if k not in caught]
+        if t.wrong_lead is not None and wrong_lead is None:
+            out.append(t.wrong_lead)
         return out
 
     def undo(self) -> Judgement:
-        """Take back the last play or pass of this hand."""
-        self._settle_journal()
+        """Take back the last play or pass of this hand, and the draws told after it.
+
+        A draw belongs to the turn it was made in: draws after the play (or pass) taken
+        back answered a layout, or a turn, that is no longer there, so they go too (their
+        tiles go back to the boneyard). Draws before it stay with the seats that drew
+        them. With no play or pass to take back the undo is refused.
+        """
+        journal = self._settle_journal()
         undoable = (Phase.LEAD, Phase.PLAY, Phase.COUNTING)
-        if self.phase not in undoable or not self._journal:
+        index = next(
+            (i for i in range(len(journal) - 1, -1, -1) if not isinstance(journal[i], DrawInput)),
+            None,
+        )
+        if self.phase not in undoable or index is None:
             return self._refuse(Reason.NOTHING_TO_UNDO)
-        index = max(i for i, a in enumerate(self._journal) if not isinstance(a, DrawInput))
-        action = self._journal[index]
+        action = journal[index]
         assert isinstance(action, PlayInput | PassInput)
         before = self._points_made()
-        self._journal = self._journal[:index] + self._journal[index + 1 :]
+        self._journal = self._journal[:index]
         self._rebuild()
         points = before - self._points_made()
         return Judgement(Reason.OK, (UndoEvent(self.hand_no, action.ref, points),))
@@ -1032,6 +1171,7 @@ class Game:
         old = self._journal[index]
         assert isinstance(old, PlayInput)
         saved_journal, saved_turn = list(self._journal), self._turn
+        proven = dict(saved_turn.caught), saved_turn.wrong_lead
         self._journal[index] = old._replace(tile=actual)
         try:
             self._rebuild(strict=True)
@@ -1040,7 +1180,7 @@ class Game:
             self._rebuild()
             assert self._turn.layout.tiles() == saved_turn.layout.tiles()
             return exc.judgement
-        return Judgement(Reason.OK, tuple(self._ended_by_rebuild()))
+        return Judgement(Reason.OK, (*self._proven_by_rebuild(*proven), *self._ended_by_rebuild()))
 
     def _ended_by_rebuild(self) -> list[Event]:
         """A rebuilt hand whose points now reach an at-once target ends the game: say so.
@@ -1213,6 +1353,11 @@ class Game:
                 (self.hand_no, seat, tile.text, points, total, score, announce, coords, ref),
             )
         ]
+        if seat is not None and self.hands is None:  # table mode: what the play proves
+            if t.knocks:
+                events.extend(self._knocks_disproved(seat))
+            if t.wrong_lead is None and len(t.seats_of_plays) > 1:
+                events.extend(self._lead_disproved(seat, tile))
         self.phase = _PLAY
         if points and self._at_once and self._target_reached_at_once():
             events.extend(self._game_over())
@@ -1237,6 +1382,7 @@ class Game:
                 t.knocks.append((seat, frozenset(map(_END_PIP, t.layout.ends))))
                 if table:
                     t.knock_drawn.append(t.drawn[seat])
+                    t.knock_plays.append(len(t.layout.nodes))
         left = self.boneyard_count  # (table mode; None in full information)
         if left is not None and left > self._boneyard_keep and self._draws and not self._draw_one:
             self.boneyard_count = self._boneyard_keep  # draw until playable: a pass empties it
@@ -1555,6 +1701,11 @@ class _Lazy(Game):
         the same inputs into the one journal."""
         self._settle()  # (a `Game` from here on)
         return self.__reduce_ex__(protocol)
+
+
+def _fits(tile: Tile, numbers: frozenset[int]) -> bool:
+    """Whether `tile` shows one of `numbers` (it could join an end showing it)."""
+    return tile.high in numbers or tile.low in numbers
 
 
 def _pips_of(pips: int | None, tiles: Sequence[Tile] | None) -> int | None:

@@ -27,6 +27,7 @@ class Case(Enum):
 
     UNREAD_TILE = "unread_tile"  # a played tile not read where it lies, a tile against it
     NOT_SAVED = "not_saved"  # the table cannot write its journal (a full disk): it takes nothing
+    WRONG_LEAD = "wrong_lead"  # a lead that a tile held then, seen later, proves wrong
 
     @property
     def alert_code(self) -> AlertCode:
@@ -39,6 +40,8 @@ _CASE_CODES = {
     # No code of spec/mqtt.md names a table that cannot save: it is told as its source
     # offline, which is what it does to play (the table service picks the source's code).
     Case.NOT_SAVED: AlertCode.BOARD_OFFLINE,
+    # The lead broke the lead rule, as a refused lead does in full information.
+    Case.WRONG_LEAD: AlertCode.BAD_LEAD,
 }
 
 Key = AlertCode | Reason | Case
@@ -137,6 +140,7 @@ _EN = Catalogue(
         Case.UNREAD_TILE: (
             "{tile} is not read where it lies, with a tile against it: straighten it."
         ),
+        Case.WRONG_LEAD: "{tile} should not have led: {seat} held {detail}, which leads first.",
         Case.NOT_SAVED: (
             "The table cannot save the game (its disk is full or failing): it takes no "
             "plays or commands until it can. Free some space; it goes on by itself."
@@ -212,6 +216,7 @@ _ES = Catalogue(
         Reason.BONEYARD_EMPTY: "No quedan fichas para robar.",
         Reason.NOTHING_TO_UNDO: "No hay nada que deshacer.",
         Case.UNREAD_TILE: "No se lee {tile} donde está, con otra ficha junto a ella: enderécela.",
+        Case.WRONG_LEAD: "{tile} no debía salir: {seat} tenía {detail}, que sale antes.",
         Case.NOT_SAVED: (
             "La mesa no puede guardar la partida (su disco está lleno o falla): no acepta "
             "jugadas ni órdenes hasta que pueda. Libere espacio; seguirá sola."

@@ -1,7 +1,8 @@
 """Typed messages of protocol version 1: what one frame says, without its seq and CRC.
 
-Each message is a small frozen value that knows its `TYPE` and its wire fields, and
-parses them back strictly (`from_fields`). Which class a type word maps to depends on
+Each message is a small frozen value that knows its `TYPE` and, in `WIRE`, how each of
+its fields is read from the wire, in order; `from_fields` reads them strictly and
+`fields()` writes them back (the text of each field). Which class a type word maps to depends on
 the direction: `HELLO` from the board carries six fields, from the host one.
 """
 
@@ -11,7 +12,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import ClassVar, Final, Self, TypeVar
+from functools import partial
+from typing import Any, ClassVar, Final, Self, TypeVar
 
 from engine.surface import SeenTile
 from engine.tiles import MAX_PIP, Tile
@@ -108,14 +110,38 @@ def _choice(kind: type[_E], text: str, what: str) -> _E:
     return kind(text)
 
 
+Read = Callable[[str], Any]  # one wire field to its value; FrameError naming the field
+
+
+def _number(what: str, maximum: int | None = None) -> Read:
+    return partial(uint, what=what, maximum=maximum)
+
+
+def _text(what: str) -> Read:
+    return partial(word, what=what)
+
+
+def _one_of(kind: type[StrEnum], what: str) -> Read:
+    return partial(_choice, kind, what=what)
+
+
 class Message:
-    """Base of every message: `TYPE` and the fields that follow it on the wire."""
+    """Base of every message: `TYPE`, and `WIRE`: how each of the fields that follow it
+    on the wire is read, in the order of the dataclass's own fields."""
 
     __slots__ = ()
     TYPE: ClassVar[FrameType]
+    WIRE: ClassVar[tuple[Read, ...]] = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # the dataclass's fields, in order
+
+    @classmethod
+    def from_fields(cls, fields: Sequence[str]) -> Self:
+        _count(fields, len(cls.WIRE), cls.TYPE)
+        return cls(*[read(text) for read, text in zip(cls.WIRE, fields, strict=True)])
 
     def fields(self) -> tuple[str, ...]:
-        raise NotImplementedError
+        """The wire text of each field (an enum's is its word)."""
+        return tuple([str(getattr(self, name)) for name in self.__match_args__])
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +201,14 @@ class Hello(Message):
     """The board's identity."""
 
     TYPE: ClassVar[FrameType] = FrameType.HELLO
+    WIRE: ClassVar[tuple[Read, ...]] = (
+        _proto,
+        _text("firmware"),
+        _text("board id"),
+        _number("width_mm"),
+        _number("height_mm"),
+        _number("max_pip", MAX_PIP),
+    )
     proto: str
     firmware: str
     board_id: str
@@ -182,49 +216,22 @@ class Hello(Message):
     height_mm: int
     max_pip: int
 
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 6, cls.TYPE)
-        return cls(
-            _proto(fields[0]),
-            word(fields[1], "firmware"),
-            word(fields[2], "board id"),
-            uint(fields[3], "width_mm"),
-            uint(fields[4], "height_mm"),
-            uint(fields[5], "max_pip", MAX_PIP),
-        )
-
     @property
     def major(self) -> int:
         return int(self.proto.split(".", 1)[0])
-
-    def fields(self) -> tuple[str, ...]:
-        return (
-            self.proto,
-            self.firmware,
-            self.board_id,
-            str(self.width_mm),
-            str(self.height_mm),
-            str(self.max_pip),
-        )
 
 
 @dataclass(frozen=True, slots=True)
 class Snap(Message):
     TYPE: ClassVar[FrameType] = FrameType.SNAP
+    WIRE: ClassVar[tuple[Read, ...]] = (_number("tile count"),)
     count: int
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 1, cls.TYPE)
-        return cls(uint(fields[0], "tile count"))
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.count),)
 
 
 @dataclass(frozen=True, slots=True)
 class _TileMessage(Message):
+    """A tile's six fields (`TileAt`)."""
+
     tile: TileAt
 
     @classmethod
@@ -254,86 +261,49 @@ class Lift(_TileMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class _Bare(Message):
-    """A message that is its type word alone."""
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 0, cls.TYPE)
-        return cls()
-
-    def fields(self) -> tuple[str, ...]:
-        return ()
-
-
-@dataclass(frozen=True, slots=True)
-class End(_Bare):
+class End(Message):
     TYPE: ClassVar[FrameType] = FrameType.END
 
 
 @dataclass(frozen=True, slots=True)
 class Button(Message):
     TYPE: ClassVar[FrameType] = FrameType.BTN
+    WIRE: ClassVar[tuple[Read, ...]] = (
+        _number("button id", MAX_BUTTON),
+        _one_of(ButtonAction, "button action"),
+    )
     button: int
     action: ButtonAction
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 2, cls.TYPE)
-        action = _choice(ButtonAction, fields[1], "button action")
-        return cls(uint(fields[0], "button id", MAX_BUTTON), action)
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.button), self.action.value)
 
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat(Message):
     TYPE: ClassVar[FrameType] = FrameType.HB
+    WIRE: ClassVar[tuple[Read, ...]] = tuple(
+        _number(name) for name in ("uptime_ms", "crc_errors", "dropped", "tiles")
+    )
     uptime_ms: int
     crc_errors: int
     dropped: int
     tiles: int
 
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 4, cls.TYPE)
-        names = ("uptime_ms", "crc_errors", "dropped", "tiles")
-        a, b, c, d = (uint(f, n) for f, n in zip(fields, names, strict=True))
-        return cls(a, b, c, d)
-
-    def fields(self) -> tuple[str, ...]:
-        return tuple(str(v) for v in (self.uptime_ms, self.crc_errors, self.dropped, self.tiles))
-
 
 @dataclass(frozen=True, slots=True)
 class Ack(Message):
     TYPE: ClassVar[FrameType] = FrameType.ACK
+    WIRE: ClassVar[tuple[Read, ...]] = (_number("host seq", SEQ_MODULO - 1),)
     host_seq: int
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 1, cls.TYPE)
-        return cls(uint(fields[0], "host seq", SEQ_MODULO - 1))
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.host_seq),)
 
 
 @dataclass(frozen=True, slots=True)
 class Nak(Message):
     TYPE: ClassVar[FrameType] = FrameType.NAK
+    WIRE: ClassVar[tuple[Read, ...]] = (
+        _number("host seq", SEQ_MODULO - 1),
+        _one_of(NakReason, "NAK reason"),
+    )
     host_seq: int
     reason: NakReason
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 2, cls.TYPE)
-        reason = _choice(NakReason, fields[1], "NAK reason")
-        return cls(uint(fields[0], "host seq", SEQ_MODULO - 1), reason)
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.host_seq), self.reason.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,16 +311,9 @@ class BoardErr(Message):
     """`ERR`: a fault on the board."""
 
     TYPE: ClassVar[FrameType] = FrameType.ERR
+    WIRE: ClassVar[tuple[Read, ...]] = (_text("error code"), str)  # the text may be empty
     code: str
     text: str
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 2, cls.TYPE)
-        return cls(word(fields[0], "error code"), fields[1])
-
-    def fields(self) -> tuple[str, ...]:
-        return (self.code, self.text)
 
 
 # --- host to board -----------------------------------------------------------------
@@ -359,19 +322,12 @@ class BoardErr(Message):
 @dataclass(frozen=True, slots=True)
 class HostHello(Message):
     TYPE: ClassVar[FrameType] = FrameType.HELLO
+    WIRE: ClassVar[tuple[Read, ...]] = (_proto,)
     proto: str = PROTO
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 1, cls.TYPE)
-        return cls(_proto(fields[0]))
-
-    def fields(self) -> tuple[str, ...]:
-        return (self.proto,)
 
 
 @dataclass(frozen=True, slots=True)
-class Sync(_Bare):
+class Sync(Message):
     TYPE: ClassVar[FrameType] = FrameType.SYNC
 
 
@@ -380,12 +336,14 @@ class Led(Message):
     """Light the surface under (x_mm, y_mm)."""
 
     TYPE: ClassVar[FrameType] = FrameType.LED
+    WIRE: ClassVar[tuple[Read, ...]] = (
+        _number("x_mm"),
+        _number("y_mm"),
+        _one_of(Colour, "LED colour"),
+    )
     x_mm: int
     y_mm: int
     colour: Colour
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.x_mm), str(self.y_mm), self.colour.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,28 +357,19 @@ class LedsOff(Message):
 
 
 def _led(fields: Sequence[str]) -> Led | LedsOff:
-    every = len(fields) > 0 and fields[0] == "ALL"
-    _count(fields, 2 if every else 3, FrameType.LED)
-    if every:
-        if fields[1] != "OFF":
-            raise FrameError(f"LED,ALL only takes OFF, not {fields[1]!r}")
-        return LedsOff()
-    colour = _choice(Colour, fields[2], "LED colour")
-    return Led(uint(fields[0], "x_mm"), uint(fields[1], "y_mm"), colour)
+    if len(fields) == 0 or fields[0] != "ALL":
+        return Led.from_fields(fields)
+    _count(fields, 2, FrameType.LED)
+    if fields[1] != "OFF":
+        raise FrameError(f"LED,ALL only takes OFF, not {fields[1]!r}")
+    return LedsOff()
 
 
 @dataclass(frozen=True, slots=True)
 class Beep(Message):
     TYPE: ClassVar[FrameType] = FrameType.BEEP
+    WIRE: ClassVar[tuple[Read, ...]] = (_number("beep ms"),)
     ms: int
-
-    @classmethod
-    def from_fields(cls, fields: Sequence[str]) -> Self:
-        _count(fields, 1, cls.TYPE)
-        return cls(uint(fields[0], "beep ms"))
-
-    def fields(self) -> tuple[str, ...]:
-        return (str(self.ms),)
 
 
 BoardMessage = (

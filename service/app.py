@@ -47,6 +47,7 @@ from service.table_events import Answered, Spot, StateChanged
 
 if TYPE_CHECKING:
     from service.camera import SimOptions  # imports OpenCV: only for the type
+    from vision import FrameSource
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +81,11 @@ class TableService:
         rules: Callable[[str], Rules] = find_rules,
         panel_factory: Callable[[TableService], Any] | None = None,
         camera_sim: SimOptions | None = None,
+        camera_frames: Callable[[], FrameSource] | None = None,
     ) -> None:
         self.settings = settings
         self._camera_sim = camera_sim  # a simulated camera's seed and pace
+        self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
         state_dir = Path(settings.state.dir)
         state_dir.mkdir(parents=True, exist_ok=True)
@@ -166,6 +169,7 @@ class TableService:
             self.submit,
             tell=self.submit_panel if simulated else None,
             sim=self._camera_sim,
+            source=self._camera_frames,
         )
         self._handlers |= {
             cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),
@@ -173,11 +177,18 @@ class TableService:
             cam.CameraReadable: lambda _: self.core.resolve_alert("camera:unreadable"),
             seen.CameraReport: self.core.bus.publish,  # status and snapshots: to the publisher
             seen.CameraPicture: self.core.bus.publish,
-            **with_camera(self.camera, self.core.bus.publish),
+            **with_camera(self.camera, self.core.bus.publish, self._set_in_play),
         }
         if self.mqtt is not None:
             language = str(self.settings.table.language)
             CameraPublisher(self.mqtt, self.settings.table.id, language).subscribe(self.core.bus)
+
+    def _set_in_play(self) -> str:
+        """The set of the game in play, else of the table's ruleset (`enrol`'s default)."""
+        if self.core.game is not None:
+            return str(self.core.game.set)
+        table = self.settings.table
+        return str(find_rules(table.rules).domino_set(table.seats))
 
     # --- the one way in --------------------------------------------------------------------
 

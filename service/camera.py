@@ -14,7 +14,10 @@ thread, reading about `camera.fps` frames a second. It hands the service, throug
   `CameraReadable(at)` when a settled reading has none again (resolve it);
 - from its view (`service.camera_view.CameraView`, on the same thread): the camera's
   status (`CameraReport`), snapshots (`CameraPicture`) and the answers to `snapshot` and
-  `calibrate` (`CameraAnswer`; `ask` hands it those commands).
+  `calibrate` (`CameraAnswer`; `ask` hands it those commands);
+- from set enrolment (`service.camera_enrol.Enrolling`, on the same thread): the answer
+  to `enrol`. While the set lies there for enrolment, no reading or unreadable place
+  is handed on: nothing is refereed.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
-from service.camera_events import CameraRequest
+from service.camera_enrol import Enrolling
+from service.camera_events import CameraAsk, CameraRequest
 from service.camera_view import CameraView, ViewSettings
 from vision import (
     DetectorSettings,
@@ -142,6 +146,7 @@ class CameraSource:
             self.pipeline,
             submit,
         )
+        self.enrolling = Enrolling(self.pipeline, self.view, submit)
         options = sim or SimOptions()
         self._make = source or (lambda: _from_settings(settings, self.fps, tell, options))
         self._source: FrameSource | None = None
@@ -172,10 +177,15 @@ class CameraSource:
             self._source.close()
             self._source = None
         self.view.offline()
+        self.enrolling.offline()
 
     def ask(self, request: CameraRequest) -> None:
-        """A `snapshot` or `calibrate` command (any thread): answered by a `CameraAnswer`."""
-        self.view.ask(request)
+        """A `snapshot`, `calibrate` or `enrol` command (any thread): answered by a
+        `CameraAnswer`."""
+        if request.ask is CameraAsk.ENROL:
+            self.enrolling.ask(request)
+        else:
+            self.view.ask(request)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for a finite source (a folder, a simulated game) to run out. True: done."""
@@ -207,6 +217,7 @@ class CameraSource:
             frame = source.read()
             if frame is None:
                 self.view.idle()
+                self.enrolling.idle()
                 if source.finished:
                     log.info("camera: %s has no more frames", source.name)
                     return
@@ -242,6 +253,9 @@ class CameraSource:
             log.warning("camera: frame not read: %s", exc)
             return
         self._show(frame, step, (time.thread_time() - cpu) * 1000.0)
+        self.enrolling.frame(frame, step)
+        if self.enrolling.holding:
+            return  # the set lies there to be enrolled: nothing is refereed
         observation = step.observation
         if observation is not None:
             self.snapshots += 1
@@ -270,6 +284,7 @@ class CameraSource:
         else:
             log.warning("camera: offline: %s", status.detail)
             self.view.offline()
+            self.enrolling.offline()
         self.submit(status)
 
 

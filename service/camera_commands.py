@@ -2,11 +2,10 @@
 
 `TableService` adds these handlers to its dispatch: `without_camera` on every table
 (each answered at once: this table has no camera), `with_camera` over them on a table
-with one (`snapshot` and `calibrate` go to the camera's thread, which answers with a
-`CameraAnswer`). Every answer becomes an `Answered` on the table's bus, which the MQTT
-publisher turns into the reply.
-
-`enrol` is answered `ok: false` until set enrolment (issue 13) replaces its handler.
+with one (`snapshot`, `calibrate` and `enrol` go to the camera's thread, which answers
+with a `CameraAnswer`; `enrol` without a `set` enrols the set of the game in play, or
+of the table's ruleset). Every answer becomes an `Answered` on the table's bus, which
+the MQTT publisher turns into the reply.
 """
 
 from __future__ import annotations
@@ -18,11 +17,10 @@ from service import commands as cmd
 from service.camera_events import CameraAnswer, CameraAsk, CameraRequest
 from service.table_events import Answered
 
-__all__ = ["NO_CAMERA", "NO_ENROLMENT", "with_camera", "without_camera"]
+__all__ = ["NO_CAMERA", "with_camera", "without_camera"]
 
 Handlers = dict[type[Any], Callable[[Any], None]]
 NO_CAMERA = "This table has no camera ([camera] enabled = false in its settings)."
-NO_ENROLMENT = "Set enrolment is not available yet: set camera.tone in the settings instead."
 
 
 class Asks(Protocol):
@@ -40,12 +38,19 @@ def without_camera(answer: Callable[[Answered], None]) -> Handlers:
     return {cmd.SnapshotNow: refuse, cmd.Calibrate: refuse, cmd.Enrol: refuse}
 
 
-def with_camera(camera: Asks, answer: Callable[[Answered], None]) -> Handlers:
-    """Handlers that hand `snapshot` and `calibrate` to the camera, and turn its answers
-    into replies."""
+def with_camera(
+    camera: Asks, answer: Callable[[Answered], None], set_in_play: Callable[[], str]
+) -> Handlers:
+    """Handlers that hand `snapshot`, `calibrate` and `enrol` to the camera, and turn its
+    answers into replies. `set_in_play` names the set `enrol` reads when not told."""
+
+    def enrol(command: cmd.Enrol) -> None:
+        name = command.set_name or set_in_play()
+        camera.ask(CameraRequest(CameraAsk.ENROL, command.id, name))
+
     return {
         cmd.SnapshotNow: lambda c: camera.ask(CameraRequest(CameraAsk.SNAPSHOT, c.id)),
         cmd.Calibrate: lambda c: camera.ask(CameraRequest(CameraAsk.CALIBRATE, c.id)),
-        cmd.Enrol: lambda c: answer(Answered(c.id, NO_ENROLMENT)),
+        cmd.Enrol: enrol,
         CameraAnswer: lambda a: answer(Answered(a.command_id, a.error, a.detail)),
     }

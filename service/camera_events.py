@@ -4,7 +4,8 @@ asks of it: plain values, no OpenCV.
 - `CameraReport`: the camera's status (`camera/status`), to publish in the table's
   language;
 - `CameraPicture`: a snapshot (`camera/snapshot`), JPEG bytes;
-- `CameraAnswer`: the answer to a `snapshot` or `calibrate` command, for its reply;
+- `CameraAnswer`: the answer to a `snapshot`, `calibrate` or `enrol` command, for its
+  reply;
 - `CameraRequest`: such a command, for the camera's thread.
 """
 
@@ -44,9 +45,13 @@ class CameraAnswer:
 class CameraAsk(enum.StrEnum):
     SNAPSHOT = "snapshot"
     CALIBRATE = "calibrate"
+    ENROL = "enrol"
 
 
 @dataclass(frozen=True, slots=True)
 class CameraRequest:
+    """`set_name`: the set to enrol (`double-six`, ...), for `enrol` only."""
+
     ask: CameraAsk
     command_id: str
+    set_name: str = ""

@@ -143,7 +143,7 @@ def _half_gap(placed: SeenTile, seen: SeenTile) -> float:
 
 def _last_input_is_play(game: Game, tile: Tile) -> bool:
     """Whether `game.undo()` would take back the play of `tile` (not a later pass);
-    draws are skipped, as `undo` skips them."""
+    draws told after it do not stop it (`undo` takes them back with the play)."""
     for action in reversed(game.hand_inputs()):
         if isinstance(action, DrawInput):
             continue

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from config.settings import default_state_dir
-from mqttweb.client import tls_from_flags, tls_options
+from mqttweb.broker_flags import broker_from_flags, broker_options
 from mqttweb.secret_file import password_from_file
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import load
@@ -36,16 +36,7 @@ FILE = click.Path(dir_okay=False, path_type=Path)
     default=None,
     help="A file holding the director's page password (needed with --event).",
 )
-@click.option("--mqtt-host", default="localhost", show_default=True, help="The central broker.")
-@click.option("--mqtt-port", default=1883, show_default=True, type=int)
-@click.option("--mqtt-username", default=None, help="The desk's own MQTT user.")
-@click.option(
-    "--mqtt-password-file",
-    type=FILE,
-    default=None,
-    help="A file holding the MQTT password (never given on the command line).",
-)
-@tls_options
+@broker_options("desk", host_help="The central broker.")
 @click.option("--http-host", default="0.0.0.0", show_default=True)
 @click.option("--http-port", default=8090, show_default=True, type=int)
 @click.option(
@@ -72,20 +63,16 @@ def tournament(
     *,
     event_file: Path | None,
     director_password_file: Path | None,
-    mqtt_host: str,
-    mqtt_port: int,
-    mqtt_username: str | None,
-    mqtt_password_file: Path | None,
     http_host: str,
     http_port: int,
     state_dir: Path | None,
     publish_interval: float,
     resend_interval: float,
-    **tls_flags: Any,
+    **broker_flags: Any,
 ) -> None:
     """Keep the tournament's standings from every table's finished games on the central
     broker, or with --event run a whole event: roster, rounds, seating, results."""
-    tls = tls_from_flags(**tls_flags)
+    broker = broker_from_flags(**broker_flags)
     if event_file is not None:
         if director_password_file is None:
             raise click.UsageError("--event needs --director-password-file (the director's page)")
@@ -96,15 +83,11 @@ def tournament(
     try:
         settings = DeskSettings(
             state_dir=state_dir or default_state_dir() / "tournament",
-            mqtt_host=mqtt_host,
-            mqtt_port=mqtt_port,
-            mqtt_username=mqtt_username,
-            mqtt_password=password_from_file(mqtt_password_file),
+            **broker,
             http_host=http_host,
             http_port=http_port,
             publish_interval_s=publish_interval,
             resend_s=resend_interval,
-            mqtt_tls=tls,
             event_file=event_file,
             director_password=password_from_file(
                 director_password_file, "--director-password-file"

@@ -34,8 +34,8 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
-from mqttweb.client import connect_failure, handoff, new_client
 from mqttweb.envelope import encode, utc_ts
+from mqttweb.link import SubscriberLink
 from tournament.board import Board
 from tournament.errors import StateDirError
 from tournament.settings import DeskSettings
@@ -204,7 +204,73 @@ class LagStats:
         return {"intake": lag_summary(self.intake), "board": lag_summary(self.board)}
 
 
-class Desk:
+class LinkSide:
+    """What both desks (`Desk`, standings only; `EventDesk`, running an event) keep of
+    their link on the loop: connected and synced, the counts, the seq, the watchers told
+    of each change, and named timers. After a (re)connect the desk is synced when its
+    marker comes back (`on_synced`) or, at the latest, after `sync_timeout_s`."""
+
+    def __init__(self, settings: DeskSettings) -> None:
+        self.settings = settings
+        self.seq = SeqFile(settings.state_dir)
+        self.connected = self.synced = False
+        self.messages = self.published = 0
+        self.watchers: list[Callable[[], None]] = []
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def on_connection(self, connected: bool) -> None:
+        self.connected, self.synced = connected, False
+        self._cancel("sync")
+        if connected:
+            self._later("sync", self.settings.sync_timeout_s, self._sync_timeout)
+        self._tell()
+
+    def on_synced(self) -> None:
+        if self.synced or not self.connected:
+            return
+        self._cancel("sync")
+        self.synced = True
+        self._rebuilt()
+
+    def _rebuilt(self) -> None:
+        """Synced: what the desk does once the broker has re-sent everything retained."""
+        raise NotImplementedError
+
+    def _sync_timeout(self) -> None:
+        log.warning(
+            "desk: no sync marker back from the broker in %.1f s; publishing what it has",
+            self.settings.sync_timeout_s,
+        )
+        self.on_synced()
+
+    def _later(self, name: str, delay: float, method: Callable[[], None]) -> None:
+        self._cancel(name)
+        self._timers[name] = asyncio.get_running_loop().call_later(delay, method)
+
+    def _cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _tell(self) -> None:
+        for watcher in self.watchers:
+            watcher()
+
+    def stop(self) -> None:
+        for name in list(self._timers):
+            self._cancel(name)
+
+    def link_stats(self) -> dict[str, Any]:
+        return {
+            "connected": self.connected,
+            "synced": self.synced,
+            "messages": self.messages,
+            "published": self.published,
+            "seq": self.seq.value,
+        }
+
+
+class Desk(LinkSide):
     """The loop side: folds messages into the `Board`, publishes the standings."""
 
     def __init__(
@@ -213,45 +279,24 @@ class Desk:
         publish: Callable[[bytes], bool],
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.publish = publish
         self.clock = clock
         self.board = Board()
-        self.seq = SeqFile(settings.state_dir)
         self.results_log = ResultLog(settings.state_dir)
         if self.results_log.load(self.board):
             log.info(
                 "desk: %d finished games from %s", len(self.board.results), self.results_log.path
             )
         self.lag = LagStats()
-        self.connected = False
-        self.synced = False
-        self.messages = 0
-        self.published = 0
         self.standings: dict[str, Any] | None = None
-        self.watchers: list[Callable[[], None]] = []
         self._dirty = True
         self._last_publish = 0.0
-        self._timer: asyncio.TimerHandle | None = None
         self._writing = False
-        self._sync_timer: asyncio.TimerHandle | None = None
 
     # ---- from the link ------------------------------------------------------------------
 
-    def on_connection(self, connected: bool) -> None:
-        self.connected = connected
-        self.synced = False
-        self._cancel(self._sync_timer)
-        if connected:
-            loop = asyncio.get_running_loop()
-            self._sync_timer = loop.call_later(self.settings.sync_timeout_s, self._sync_timeout)
-        self._tell()
-
-    def on_synced(self) -> None:
-        if self.synced or not self.connected:
-            return
-        self._cancel(self._sync_timer)
-        self.synced = True
+    def _rebuilt(self) -> None:
         log.info(
             "desk: rebuilt from the broker: %d tables, %d finished games",
             len(self.board.tables),
@@ -281,24 +326,17 @@ class Desk:
             log.info("desk: the broker holds standings seq %d; continuing after it", seq)
             self.seq.raise_to(seq)
 
-    def _sync_timeout(self) -> None:
-        log.warning(
-            "desk: no sync marker back from the broker in %.1f s; publishing what it has",
-            self.settings.sync_timeout_s,
-        )
-        self.on_synced()
-
     # ---- publishing -----------------------------------------------------------------------
 
     def _schedule(self) -> None:
-        if not (self.synced and self.connected and self._dirty) or self._timer is not None:
+        if not (self.synced and self.connected and self._dirty) or "publish" in self._timers:
             return
         wait = self._last_publish + self.settings.publish_interval_s - self.clock()
-        self._timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._flush)
+        self._later("publish", max(0.0, wait), self._flush)
 
     def _flush(self) -> None:
         """Build the next standings now; write the disk part off the loop, then publish."""
-        self._timer = None
+        self._timers.pop("publish", None)
         if not (self.synced and self.connected and self._dirty) or self._writing:
             return
         changes = self.board.drain_changes()
@@ -349,27 +387,9 @@ class Desk:
         self.standings = payload
         self._tell()
 
-    def _tell(self) -> None:
-        for watcher in self.watchers:
-            watcher()
-
-    @staticmethod
-    def _cancel(timer: asyncio.TimerHandle | None) -> None:
-        if timer is not None:
-            timer.cancel()
-
-    def stop(self) -> None:
-        self._cancel(self._timer)
-        self._cancel(self._sync_timer)
-        self._timer = self._sync_timer = None
-
     def stats(self) -> dict[str, Any]:
         return {
-            "connected": self.connected,
-            "synced": self.synced,
-            "messages": self.messages,
-            "published": self.published,
-            "seq": self.seq.value,
+            **self.link_stats(),
             "tables": len(self.board.tables),
             "games": len(self.board.results),
             "lag": self.lag.summary(),
@@ -384,43 +404,22 @@ class LinkUser(Protocol):
     def on_message(self, topic: str, payload: bytes, retained: bool) -> None: ...
 
 
-class DeskLink:
+class DeskLink(SubscriberLink):
     """The desk's paho client: subscriptions, the sync marker, publications out."""
 
     def __init__(
         self, settings: DeskSettings, subscriptions: tuple[str, ...] = SUBSCRIPTIONS
     ) -> None:
-        self.settings = settings
-        self.subscriptions = subscriptions
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.desk: LinkUser | None = None
-        self.stopping = False
-        self._up = False
-        self._refusal: str | None = None
         client_id = f"domino-tournament-{uuid.uuid4().hex[:8]}"
+        super().__init__(settings, client_id, who="desk", log=log)
+        self.subscriptions = subscriptions
+        self.desk: LinkUser | None = None
         self.sync_topic = SYNC_PREFIX + client_id
-        client = new_client(
-            client_id, settings.mqtt_username, settings.mqtt_password, settings.mqtt_tls
-        )
-        client.on_connect = self._on_connect
-        client.on_connect_fail = self._on_connect_fail
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
-        client.max_inflight_messages_set(100)
-        self.client = client
+        self.client.max_inflight_messages_set(100)
 
     def start(self, loop: asyncio.AbstractEventLoop, desk: LinkUser) -> None:
-        self.loop, self.desk = loop, desk
-        s = self.settings
-        how = "TLS" if s.mqtt_tls is not None else "plain MQTT"
-        log.info("mqtt: connecting to %s:%d (%s)", s.mqtt_host, s.mqtt_port, how)
-        self.client.connect_async(self.settings.mqtt_host, self.settings.mqtt_port, keepalive=10)
-        self.client.loop_start()
-
-    def stop(self) -> None:
-        self.stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.desk = desk
+        self._connect(loop)
 
     def publish(self, payload: bytes) -> bool:
         """The standings, retained, QoS 1; False when the broker is not there."""
@@ -433,44 +432,17 @@ class DeskLink:
 
     # ---- paho's thread ----------------------------------------------------------------
 
-    def _handoff(self, method: Callable[..., None], *args: Any) -> None:
-        handoff(self.loop, method, *args)
-
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if reason.is_failure:
-            if str(reason) != self._refusal:
-                log.warning("mqtt: broker refused the desk: %s (check user and password)", reason)
-            self._refusal = str(reason)
-            return
-        assert self.desk is not None
-        self._up, self._refusal = True, None
-        self._handoff(self.desk.on_connection, True)
+    def _subscribe(self, client: mqtt.Client) -> str:
         topics = [*self.subscriptions, self.sync_topic]
         client.subscribe([(t, 1) for t in topics])
         client.publish(self.sync_topic, b"sync", qos=1)
-        log.info("mqtt: connected, subscribed to %s", ", ".join(self.subscriptions))
+        return ", ".join(self.subscriptions)
 
-    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        s = self.settings
-        reason, _ = connect_failure(s.mqtt_host, s.mqtt_port, s.mqtt_tls)
-        if reason != self._refusal:
-            log.warning("mqtt: %s; retrying every 2 s", reason)
-        self._refusal = reason
-
-    def _on_disconnect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
-    ) -> None:
-        if self.stopping:
-            log.info("mqtt: disconnected")
-        elif self._up:
-            log.warning("mqtt: lost the broker (%s); reconnecting", reason)
-        self._up = False
+    def _connection(self, connected: bool) -> None:
         if self.desk is not None:
-            self._handoff(self.desk.on_connection, False)
+            self._handoff(self.desk.on_connection, connected)
 
-    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+    def _message(self, msg: mqtt.MQTTMessage) -> None:
         assert self.desk is not None
         if msg.topic == self.sync_topic:
             self._handoff(self.desk.on_synced)

@@ -21,13 +21,15 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-from mqttweb.sse import stream
+from mqttweb.sse import Pages, closing
+from mqttweb.web import Handler, static_page, while_serving
 from tournament.auth import COOKIE, WRONG_DELAY_S, Sessions
 from tournament.desk import DeskLink
 from tournament.event import EventConfig
@@ -40,26 +42,12 @@ STATIC = Path(__file__).resolve().parent / "static"
 DESK = web.AppKey("event_desk", EventDesk)
 LINK = web.AppKey("event_link", DeskLink)
 SESSIONS = web.AppKey("sessions", Sessions)
-PUBLIC = web.AppKey("public_pages", set[asyncio.Queue[str | None]])
-DIRECTOR = web.AppKey("director_pages", set[asyncio.Queue[str | None]])
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+PUBLIC = web.AppKey("public_pages", Pages)
+DIRECTOR = web.AppKey("director_pages", Pages)
 
 
-def _json(view: dict[str, Any]) -> str:
-    return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-
-
-def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(item)
-
-
-def _page(name: str) -> Handler:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-    return handler
+def _json(view: Callable[[], dict[str, Any]]) -> str:
+    return json.dumps(view(), separators=(",", ":"), ensure_ascii=False)
 
 
 def _authorised(request: web.Request) -> bool:
@@ -134,17 +122,10 @@ async def export(request: web.Request) -> web.StreamResponse:
     raise web.HTTPNotFound(text=f"no export {name}")
 
 
-def _events(key: web.AppKey[set[asyncio.Queue[str | None]]], kind: str) -> Handler:
+def _events(key: web.AppKey[Pages], event: str) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
-        desk, pages = request.app[DESK], request.app[key]
-        view = desk.director() if kind == "director" else desk.public_view()
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
-        queue.put_nowait(_json(view))
-        pages.add(queue)
-        try:
-            return await stream(request, queue, event=kind, heartbeat=desk.settings.heartbeat_s)
-        finally:
-            pages.discard(queue)
+        heartbeat = request.app[DESK].settings.heartbeat_s
+        return await request.app[key].serve(request, event=event, heartbeat=heartbeat)
 
     return handler
 
@@ -165,21 +146,15 @@ async def api(request: web.Request) -> web.StreamResponse:
 
 def _pusher(app: web.Application) -> Callable[[], None]:
     """Coalesce the desk's changes into one push per 0.1 s to every open page."""
-    desk, pending = app[DESK], [False]
+    pending = [False]
 
     def push() -> None:
         pending[0] = False
-        if app[PUBLIC]:
-            text = _json(desk.public_view())
-            for queue in app[PUBLIC]:
-                _replace(queue, text)
-        if app[DIRECTOR]:
-            text = _json(desk.director())
-            for queue in app[DIRECTOR]:
-                _replace(queue, text)
+        app[PUBLIC].push()
+        app[DIRECTOR].push()
 
     def changed() -> None:
-        if not pending[0] and (app[PUBLIC] or app[DIRECTOR]):
+        if not pending[0] and (app[PUBLIC].queues or app[DIRECTOR].queues):
             pending[0] = True
             asyncio.get_running_loop().call_later(0.1, push)
 
@@ -192,11 +167,12 @@ def make_event_app(settings: DeskSettings, event: EventConfig) -> web.Applicatio
     desk = EventDesk(settings, event, link.send)
     assert settings.director_password is not None
     app[DESK], app[LINK], app[SESSIONS] = desk, link, Sessions(settings.director_password)
-    app[PUBLIC], app[DIRECTOR] = set(), set()
+    app[PUBLIC] = Pages(partial(_json, desk.public_view))
+    app[DIRECTOR] = Pages(partial(_json, desk.director))
     desk.watchers.append(_pusher(app))
     routes = app.router
     for path, page in (("/", "index.html"), ("/screen", "screen.html"), ("/find", "find.html")):
-        routes.add_get(path, _page(page))
+        routes.add_get(path, static_page(STATIC / page))
     routes.add_get("/events", _events(PUBLIC, "board"))
     routes.add_get("/api/{what}", api)
     routes.add_get("/director", director_page)
@@ -206,18 +182,6 @@ def make_event_app(settings: DeskSettings, event: EventConfig) -> web.Applicatio
     routes.add_post("/director/command", _director_only(command))
     routes.add_get("/director/export/{name}", _director_only(export))
     routes.add_static("/static/", STATIC)
-    app.cleanup_ctx.append(_mqtt)
-    app.on_shutdown.append(_close_pages)
+    app.cleanup_ctx.append(while_serving(partial(link.start, desk=desk), link.stop, desk.stop))
+    app.on_shutdown.append(closing(app[PUBLIC], app[DIRECTOR]))
     return app
-
-
-async def _mqtt(app: web.Application) -> AsyncIterator[None]:
-    app[LINK].start(asyncio.get_running_loop(), app[DESK])
-    yield
-    app[LINK].stop()
-    app[DESK].stop()
-
-
-async def _close_pages(app: web.Application) -> None:
-    for queue in (*app[PUBLIC], *app[DIRECTOR]):
-        _replace(queue, None)

@@ -11,7 +11,6 @@ never acknowledged again (with the same ids: a table that had them answers again
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -23,7 +22,7 @@ from typing import Any
 from mqttweb.envelope import encode, utc_ts
 from tournament import commands, intake
 from tournament.board import Board, split_topic
-from tournament.desk import STANDINGS, SeqFile, lag_summary, ts_seconds
+from tournament.desk import STANDINGS, LinkSide, lag_summary, ts_seconds
 from tournament.errors import CommandError, JournalError
 from tournament.event import EventConfig
 from tournament.journal import Journal, Kind, Record
@@ -71,7 +70,7 @@ def open_ledger(journal: Journal, event: EventConfig, ts: str) -> Ledger:
     return ledger
 
 
-class EventDesk:
+class EventDesk(LinkSide):
     """The loop side of a desk running an event."""
 
     def __init__(
@@ -81,18 +80,14 @@ class EventDesk:
         send: Send,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.settings, self.event, self.send, self.clock = settings, event, send, clock
+        super().__init__(settings)
+        self.event, self.send, self.clock = event, send, clock
         self.journal = Journal(settings.state_dir / "journal.sqlite")
         self.ledger = open_ledger(self.journal, event, utc_ts())
         self.board = Board()  # the tables' status and state, for the standings' `tables`
-        self.seq = SeqFile(settings.state_dir)
-        self.connected = self.synced = False
-        self.messages = self.published = 0
-        self.watchers: list[Callable[[], None]] = []
         self.lags: deque[float] = deque(maxlen=20000)  # result ts to standings out
         self._stamps: list[float] = []
         self._last: dict[str, dict[str, Any]] = {}  # topic -> body last published
-        self._timers: dict[str, asyncio.TimerHandle] = {}
         self._advancing = False
         log.info(
             "desk: event %r, %d rounds played, from %d journal records",
@@ -103,18 +98,7 @@ class EventDesk:
 
     # ---- from the link -------------------------------------------------------------------
 
-    def on_connection(self, connected: bool) -> None:
-        self.connected, self.synced = connected, False
-        self._cancel("sync")
-        if connected:
-            self._later("sync", self.settings.sync_timeout_s, self.on_synced)
-        self._tell()
-
-    def on_synced(self) -> None:
-        if self.synced or not self.connected:
-            return
-        self._cancel("sync")
-        self.synced = True
+    def _rebuilt(self) -> None:
         self._last.clear()  # publish both again: the broker may have lost them
         self._send_new_games()
         self._advance()  # a desk that stopped between a round's last result and its close
@@ -307,32 +291,12 @@ class EventDesk:
 
     def stats(self) -> dict[str, Any]:
         return {
-            "connected": self.connected,
-            "synced": self.synced,
-            "messages": self.messages,
-            "published": self.published,
-            "seq": self.seq.value,
+            **self.link_stats(),
             "records": self.ledger.last,
             "rounds": len(self.ledger.rounds),
             "lag": {"result_to_standings": lag_summary(self.lags)},
         }
 
-    # ---- timers --------------------------------------------------------------------------
-
-    def _later(self, name: str, delay: float, method: Callable[[], None]) -> None:
-        self._cancel(name)
-        self._timers[name] = asyncio.get_running_loop().call_later(delay, method)
-
-    def _cancel(self, name: str) -> None:
-        timer = self._timers.pop(name, None)
-        if timer is not None:
-            timer.cancel()
-
-    def _tell(self) -> None:
-        for watcher in self.watchers:
-            watcher()
-
     def stop(self) -> None:
-        for name in list(self._timers):
-            self._cancel(name)
+        super().stop()
         self.journal.close()

@@ -14,12 +14,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
 
-from mqttweb.sse import stream
+from mqttweb.sse import Pages, closing
+from mqttweb.web import serve_until_cancelled, static_page, while_serving
 from tournament import event, pages
 from tournament.desk import Desk, DeskLink
 from tournament.settings import DeskSettings
@@ -29,16 +30,12 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 DESK = web.AppKey("desk", Desk)
 LINK = web.AppKey("link", DeskLink)
-PAGES = web.AppKey("pages", set[asyncio.Queue[str | None]])
+PAGES = web.AppKey("pages", Pages)
 
 
 def board_json(desk: Desk) -> str:
     view = {"connected": desk.connected, "synced": desk.synced, "standings": desk.standings}
     return json.dumps(view, separators=(",", ":"))
-
-
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def standings(request: web.Request) -> web.Response:
@@ -53,21 +50,8 @@ async def stats(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    desk, pages = request.app[DESK], request.app[PAGES]
-    queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
-    queue.put_nowait(board_json(desk))
-    pages.add(queue)
-    try:
-        return await stream(request, queue, event="board", heartbeat=desk.settings.heartbeat_s)
-    finally:
-        pages.discard(queue)
-
-
-def _replace(queue: asyncio.Queue[str | None], item: str | None) -> None:
-    """Put `item` in a one-slot queue, dropping what the page has not read yet."""
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(item)
+    heartbeat = request.app[DESK].settings.heartbeat_s
+    return await request.app[PAGES].serve(request, event="board", heartbeat=heartbeat)
 
 
 def make_app(settings: DeskSettings) -> web.Application:
@@ -75,36 +59,17 @@ def make_app(settings: DeskSettings) -> web.Application:
     app = web.Application()
     link = DeskLink(settings)
     desk = Desk(settings, link.publish)
-    pages: set[asyncio.Queue[str | None]] = set()
+    pages = Pages(partial(board_json, desk))
     app[DESK], app[LINK], app[PAGES] = desk, link, pages
-
-    def push() -> None:
-        if pages:
-            text = board_json(desk)
-            for queue in pages:
-                _replace(queue, text)
-
-    desk.watchers.append(push)
-    app.router.add_get("/", index)
+    desk.watchers.append(pages.push)
+    app.router.add_get("/", static_page(STATIC / "index.html"))
     app.router.add_get("/events", events)
     app.router.add_get("/api/standings", standings)
     app.router.add_get("/api/stats", stats)
     app.router.add_static("/static/", STATIC)
-    app.cleanup_ctx.append(_mqtt)
-    app.on_shutdown.append(_close_pages)
+    app.cleanup_ctx.append(while_serving(partial(link.start, desk=desk), link.stop, desk.stop))
+    app.on_shutdown.append(closing(pages))
     return app
-
-
-async def _mqtt(app: web.Application) -> AsyncIterator[None]:
-    app[LINK].start(asyncio.get_running_loop(), app[DESK])
-    yield
-    app[LINK].stop()
-    app[DESK].stop()
-
-
-async def _close_pages(app: web.Application) -> None:
-    for queue in app[PAGES]:
-        _replace(queue, None)
 
 
 def app_for(settings: DeskSettings) -> web.Application:
@@ -116,14 +81,11 @@ def app_for(settings: DeskSettings) -> web.Application:
 
 async def serve(settings: DeskSettings, ready: asyncio.Event | None = None) -> None:
     """Run the desk and its pages until cancelled."""
-    runner = web.AppRunner(app_for(settings), shutdown_timeout=2.0)
-    await runner.setup()
-    site = web.TCPSite(runner, settings.http_host, settings.http_port)
-    await site.start()
-    log.info("http: standings on http://%s:%d/", settings.http_host, settings.http_port)
-    if ready is not None:
-        ready.set()
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()
+    host, port = settings.http_host, settings.http_port
+    await serve_until_cancelled(
+        app_for(settings),
+        host,
+        port,
+        started=lambda: log.info("http: standings on http://%s:%d/", host, port),
+        ready=ready,
+    )

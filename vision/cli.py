@@ -1,10 +1,11 @@
-"""`domino-table vision ...`: read tiles from photos and measure accuracy."""
+"""`domino-table vision ...`: read tiles from photos, measure accuracy, enrol a set."""
 
 from __future__ import annotations
 
 import json
 import logging
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -12,7 +13,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.tiles import DominoSet
 from vision.calibration.aruco_markers import write_marker_sheet
+from vision.calibration.homography import Calibration
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
 from vision.detector.accuracy import (
     DDD_A_CELLS,
     DDD_A_GRID,
@@ -26,7 +30,9 @@ from vision.detector.accuracy import (
 from vision.detector.detect import Detection, FrameError, Settings, detect
 from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
-from vision.errors import VisionError
+from vision.enrolment.look import LOOK_FILE
+from vision.errors import CalibrationError, VisionError
+from vision.frames import Frame
 from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
@@ -256,4 +262,57 @@ def markers_cmd(out: Path, paper: tuple[float, float], marker_mm: float, dpi: in
         raise click.ClickException(str(exc)) from exc
     click.echo(
         f"{path}: four {marker_mm:g} mm markers on {paper[0]:g} x {paper[1]:g} mm, {dpi} dpi"
+    )
+
+
+SETS = [str(s) for s in DominoSet]
+
+
+def _enrolling(state_dir: Path) -> Pipeline:
+    """The camera path of the table whose state directory is `state_dir`: its calibration
+    (photos of its camera's size are read in its play area, in mm), where the look goes."""
+    try:
+        size = Calibration.load(state_dir).size_mm
+    except CalibrationError:
+        size = PipelineSettings().size_mm
+    return Pipeline(PipelineSettings(size_mm=size), state_dir)
+
+
+@vision.command("enrol")
+@click.argument("images", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--set", "set_name", type=click.Choice(SETS), default="double-six", show_default=True,
+    help="The set that lies face up, whole (over all the IMAGES together).",
+)  # fmt: skip
+@click.option(
+    "--state-dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+    help="The table's state directory (state.dir): its calibration is used, and the "
+    "set's look kept there (set.json) when every tile was read right.",
+)  # fmt: skip
+def enrol_cmd(images: tuple[Path, ...], set_name: str, state_dir: Path) -> None:
+    """Read the whole set, face up in IMAGES, against its tile list; print what was
+    missed, read wrong or is extra as JSON (the MQTT enrol reply's detail), and keep
+    the set's look when every tile was read right (exit 1 when not)."""
+    frames: list[Frame] = []
+    for path in images:
+        try:
+            frames.append(Frame(load_image(path), 0.0))
+        except FrameError as exc:
+            raise click.ClickException(f"{path}: {exc}") from exc
+    try:
+        pipeline = _enrolling(state_dir)
+        enrolment = pipeline.enrol(frames, DominoSet.named(set_name), datetime.now(UTC))
+    except VisionError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(json.dumps(enrolment.check.detail()))
+    if not enrolment.ok:
+        click.echo(f"not enrolled: {enrolment.check.summary()}", err=True)
+        raise SystemExit(1)
+    look = enrolment.look
+    assert look is not None
+    click.echo(
+        f"enrolled: {enrolment.check.summary()}; its look ({look.tone.value} tiles"
+        f"{', faces of one colour' if look.face else ''}, {look.tile_px:.0f} px wide) "
+        f"kept in {state_dir / LOOK_FILE}",
+        err=True,
     )

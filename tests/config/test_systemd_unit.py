@@ -4,6 +4,7 @@ and point at their documentation where the installer puts it."""
 from __future__ import annotations
 
 import configparser
+import functools
 import re
 import subprocess
 
@@ -32,6 +33,7 @@ def test_unit_runs_the_service_with_its_state_dir() -> None:
 INSTALLER = DEFAULTS_FILE.parents[1] / "scripts" / "install-pi.sh"
 
 
+@functools.cache  # one dry run for both units
 def installed_tree() -> str:
     """Where scripts/install-pi.sh puts the project's files, read from its dry run."""
     result = subprocess.run(

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from display.server import serve
 from display.settings import DisplaySettings
 from tests.display import samples
+from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto, free_port
 from tests.fixtures.spec import kind_of_topic, validate
 
@@ -143,12 +144,13 @@ def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
 
 
 @pytest.fixture
-def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
-    """Starts display servers on `broker` when the test says so; stops them after."""
+def start_display(broker: Mosquitto) -> Iterator[Callable[..., DisplayServer]]:
+    """Starts display servers on `broker` when the test says so (`start(**settings)`, as
+    `start_display_on` takes them); stops them after."""
     started: list[DisplayServer] = []
 
-    def start() -> DisplayServer:
-        started.append(start_display_on(broker))
+    def start(**overrides: Any) -> DisplayServer:
+        started.append(start_display_on(broker, **overrides))
         return started[-1]
 
     try:
@@ -159,19 +161,15 @@ def start_display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
 
 
 @pytest.fixture
-def display_server(start_display: Callable[[], DisplayServer]) -> DisplayServer:
+def display_server(start_display: Callable[..., DisplayServer]) -> DisplayServer:
     return start_display()
 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 800, "height": 480})
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    try:
-        yield pg
-    finally:
-        context.close()
+    """The table's 800x480 screen."""
+    with screen(browser, 800, 480, timeout_ms=10_000) as context:
+        yield context.new_page()
 
 
 def screenshot(page: Page, name: str) -> Path:

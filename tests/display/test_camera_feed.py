@@ -10,11 +10,15 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from display.hub import Hub
 from display.settings import DisplaySettings
 from tests.display import samples
 from tests.display.camera_samples import FAULTS, camera
 from tests.display.conftest import PREFIX, Controller, DisplayServer, wait_for
+
+pytestmark = pytest.mark.xdist_group("camera-samples")  # camera()'s frames: see test_camera_page
 
 
 def took(queue: asyncio.Queue[str | None]) -> Any:
@@ -30,7 +34,7 @@ def hub() -> Hub:
 
 def test_the_camera_is_kept_apart_from_the_table_view() -> None:
     h = hub()
-    table_pages = h.add_page()
+    table_pages = h.pages.add()
     camera_pages = h.camera.pages.add()
     table_pages.get_nowait(), camera_pages.get_nowait()  # what a page gets on opening
     status, jpeg = camera(FAULTS["GLARE"])

@@ -15,6 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 from tests.display import samples
 from tests.display.camera_samples import FAULTS, WELL, camera
 from tests.display.conftest import PREFIX, Controller, DisplayServer, screenshot
+from tests.fixtures.browser import screen
+
+# On one xdist worker with test_camera_feed.py: the frames `camera()` renders and reads
+# for each look (~0.7 s of CPU each) are made once per process.
+pytestmark = pytest.mark.xdist_group("camera-samples")
 
 Json = dict[str, Any]
 TITLES = {
@@ -63,12 +68,8 @@ def reply(command: Json, ok: bool, error: str | None = None, detail: Json | None
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
+    with screen(browser, 390, 844, scale=2) as context:
+        yield context.new_page()
 
 
 def test_the_picture_and_the_status_of_a_camera_that_sees_well(

@@ -8,11 +8,13 @@ are told by command, some of them from the page's own buttons. The page must fol
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,8 @@ from engine.game import Move, Phase
 from engine.geometry import Placer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
-from tests.display.conftest import DisplayServer, screenshot, start_display_on
+from tests.display.conftest import DisplayServer, screenshot
+from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.test_board_end_to_end import at
 from tests.service.test_service_run import Service, send
@@ -168,20 +171,14 @@ def start_service(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> Iterator[Callable[[str, int], Service]]:
     """`domino-table run` on the emulated board, for the rules and seats the test says."""
-    started: list[Service] = []
+    with contextlib.ExitStack() as stack:
 
-    def start(rules: str, seats: int) -> Service:
-        s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
-                    "--rules", rules, "--seats", str(seats))  # fmt: skip
-        s.start()
-        started.append(s)
-        return s
+        def start(rules: str, seats: int) -> Service:
+            s = Service(broker, tmp_path / "state", "--serial", str(tmp_path / "board"),
+                        "--rules", rules, "--seats", str(seats))  # fmt: skip
+            return stack.enter_context(s)
 
-    try:
         yield start
-    finally:
-        for s in started:
-            s.stop()
 
 
 @pytest.fixture
@@ -190,28 +187,15 @@ def service(start_service: Callable[[str, int], Service]) -> Service:
 
 
 @pytest.fixture
-def display(broker: Mosquitto) -> Iterator[Callable[[], DisplayServer]]:
+def display(start_display: Callable[..., DisplayServer]) -> Callable[[], DisplayServer]:
     """Display servers for table t1 (the service's), started when the test says so."""
-    started: list[DisplayServer] = []
-
-    def start() -> DisplayServer:
-        started.append(start_display_on(broker, table="t1", reply_timeout_s=5.0))
-        return started[-1]
-
-    try:
-        yield start
-    finally:
-        for server in started:
-            server.stop()
+    return partial(start_display, table="t1", reply_timeout_s=5.0)
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
-    try:
+    with screen(browser, 390, 844, scale=2) as context:
         yield context
-    finally:
-        context.close()
 
 
 def tiles_drawn(page: Page) -> list[str]:
@@ -258,6 +242,14 @@ def toast_covers(page: Page) -> list[str]:
         }"""
     )
     return covered
+
+
+def open_at_lead(page: Page, display: Callable[[], DisplayServer]) -> DisplayServer:
+    """A new display server, its page open on `page`, live and waiting for the lead."""
+    server = display()
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    return server
 
 
 def lead(page: Page, hand: Hand) -> None:
@@ -344,9 +336,7 @@ def test_a_whole_hand_on_the_board_shows_on_the_page(
     page: Page,
     phone: BrowserContext,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     expect(page.locator("#scores .card .name")).to_have_text(["Player 1", "Player 2"])
     hand = Hand(board, Hand.going_out())
     lead(page, hand)
@@ -463,9 +453,7 @@ def test_broker_restart_and_controller_stop_are_shown_and_recovered(
     page: Page,
     phone: BrowserContext,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    server = open_at_lead(page, display)
     small = phone.new_page()
     small.goto(server.url)
     hand = Hand(board, Hand.going_out())
@@ -578,9 +566,7 @@ def test_a_walnut_hand_for_four_scores_play_by_play(
         seats=4,
     )
     start_service("walnut", 4)
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     expect(page.locator("#scores .card .name")).to_have_text([f"Player {n}" for n in range(1, 5)])
     hand = Hand(board, seed, rules="walnut", seats=4, tiles_known=False)
     lead(page, hand)
@@ -615,9 +601,7 @@ def test_a_blocked_hand_is_counted_and_scored(
             and sum(kinds.values()) <= 10
         ),
     )
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     hand = Hand(board, seed)
     lead(page, hand)
     while hand.playing:
@@ -639,9 +623,7 @@ def test_a_new_game_from_the_page_in_spanish(
     display: Callable[[], DisplayServer],
     page: Page,
 ) -> None:
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     page.locator("#actions [data-action=more]").click()
     form = page.locator('form[data-form="new-game"]')
     expect(form.locator("datalist option[value=straight-block]")).to_have_count(1)
@@ -700,9 +682,7 @@ def test_the_game_won_is_shown_and_kept_for_a_late_page(
         lambda hand, kinds: hand.game.phase is Phase.OVER and sum(kinds.values()) <= 12,
         target=target,
     )
-    server = display()
-    page.goto(server.url)
-    expect(page.locator("body")).to_have_class("live phase-lead ", timeout=20_000)
+    open_at_lead(page, display)
     send_cmd("new-short", {"action": "new_game", "rules": RULES, "seats": 2, "target": target})
     expect(page.locator("#bar")).to_contain_text(f"to {target}")
     hand = Hand(board, seed, target=target)

@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from display.tally import tally
 from tests.display import samples
 from tests.display.conftest import Controller, DisplayServer, screenshot
+from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
 
@@ -290,9 +291,8 @@ def test_spanish_table(controller: Controller, display_server: DisplayServer, pa
 def test_phone_layout(
     browser: Browser, controller: Controller, display_server: DisplayServer
 ) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
-    page = context.new_page()
-    try:
+    with screen(browser, 390, 844, scale=2) as context:
+        page = context.new_page()
         open_live(page, controller, display_server, samples.state())
         expect(page.locator(".card.turn")).to_be_visible()
         screenshot(page, "390x844-play")
@@ -309,8 +309,6 @@ def test_phone_layout(
         screenshot(page, "390x844-more")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, "the page must not scroll sideways on a phone"
-    finally:
-        context.close()
 
 
 def test_the_page_tally_mirrors_the_python_one(display_server: DisplayServer, page: Page) -> None:

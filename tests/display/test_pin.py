@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -33,6 +31,7 @@ from tests.display.conftest import (
 )
 from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.process import BIN, ChildProcess
 
 PIN = "2468"
 
@@ -203,8 +202,6 @@ def test_a_bad_pin_file_is_a_usage_error(tmp_path: Path, content: str | None, me
 
 # --- `domino-table display` and `domino-table demo` as a user starts them -----------------------
 
-BIN = Path(sys.executable).parent / "domino-table"
-
 
 def on_broker(url: str) -> bool:
     """Whether the display at `url` serves, and is on its broker."""
@@ -215,54 +212,43 @@ def on_broker(url: str) -> bool:
         return False
 
 
-class Started:
-    """`domino-table display` in a child process; its output in `out`."""
+class Started(ChildProcess):
+    """`domino-table display` in a child process, its state folder `tmp_path/state`;
+    `start` returns once it is on its broker."""
 
     def __init__(self, broker: Mosquitto, tmp_path: Path, *flags: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.out = tmp_path / f"display-{self.port}.out"
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
         args = [
             str(BIN), "display", "--table", samples.TABLE, "--mqtt-host", broker.host,
             "--mqtt-port", str(broker.port), "--http-host", "127.0.0.1",
-            "--http-port", str(self.port), "--reply-timeout", "2", *flags,
+            "--http-port", str(port), "--reply-timeout", "2", *flags,
         ]  # fmt: skip
-        env = {**os.environ, "STATE_DIRECTORY": str(tmp_path / "state")}
-        with self.out.open("wb") as out:
-            self.proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env)
-        wait_for(self._up, 20, "the display")
+        state = {"STATE_DIRECTORY": str(tmp_path / "state")}
+        super().__init__(args, tmp_path / f"display-{port}.out", stdout=True, env=state)
 
-    def _up(self) -> bool:
-        assert self.proc.poll() is None, self.out.read_text()
-        return on_broker(self.url)
-
-    def stop(self) -> str:
-        self.proc.terminate()
-        self.proc.wait(10)
-        return self.out.read_text()
+    def start(self) -> None:
+        super().start()
+        self.wait_until(lambda: on_broker(self.url))
 
 
 def test_the_display_asks_for_a_pin_made_at_its_first_start(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
     controller.answer = lambda c: samples.reply(c["id"])
-    first = Started(broker, tmp_path)
-    try:
+    with Started(broker, tmp_path) as first:
         assert post_command(first.url, {"id": "a1", "action": "pass"})[0] == 401
-    finally:
-        out = first.stop()
+    out = first.output()
     made = re.search(r"the page's buttons ask for the command PIN (\d{6}) \(kept in (\S+);", out)
     assert made, out
     pin, kept = made[1], Path(made[2])
     assert kept == tmp_path / "state" / f"display-{samples.TABLE}.pin"
     assert kept.read_text() == pin + "\n" and kept.stat().st_mode & 0o777 == 0o600
-    again = Started(broker, tmp_path)  # the same PIN, not printed again
-    try:
+    with Started(broker, tmp_path) as again:  # the same PIN, not printed again
         assert post_command(again.url, {"id": "a2", "action": "pass"}, "000000")[0] == 401
         status, reply, _ = post_command(again.url, {"id": "a3", "action": "pass"}, pin)
         assert (status, reply["ok"]) == (200, True)
-    finally:
-        out = again.stop()
+    out = again.output()
     assert pin not in out, out
     assert [c["id"] for c in controller.commands] == ["a3"]
 
@@ -271,12 +257,10 @@ def test_no_pin_opens_the_buttons(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
     controller.answer = lambda c: samples.reply(c["id"])
-    started = Started(broker, tmp_path, "--no-pin")
-    try:
+    with Started(broker, tmp_path, "--no-pin") as started:
         status, reply, _ = post_command(started.url, {"id": "o1", "action": "pass"})
         assert (status, reply["ok"]) == (200, True)
-    finally:
-        out = started.stop()
+    out = started.output()
     assert "its command buttons are open to anyone who can reach the page (--no-pin)" in out
     assert not (tmp_path / "state").exists()  # no PIN made
 

@@ -174,8 +174,7 @@ def test_a_refused_login_is_told_and_the_right_one_gets_in(tmp_path: Path) -> No
     secured = Mosquitto(
         tmp_path / "secured", extra=f"allow_anonymous false\npassword_file {passwords}\n"
     )
-    secured.start()
-    try:
+    with secured:
         wrong = start_display_on(secured, mqtt_username="display", mqtt_password="wrong")
         try:
             wait_for(lambda: "broker_refused" in get_view(wrong)["stale"], what="a refusal")
@@ -188,8 +187,6 @@ def test_a_refused_login_is_told_and_the_right_one_gets_in(tmp_path: Path) -> No
             assert "broker_refused" not in get_view(right)["stale"]
         finally:
             right.stop()
-    finally:
-        secured.stop()
 
 
 def test_the_page_learns_every_alert_code_and_hint_from_the_engine(

@@ -11,6 +11,14 @@ that matters to the installer is rebuilt from what Debian 12 has (Pi OS is Debia
 - python3-simplejpeg: a compiled module (`simplejpeg_standin.c`) built with gcc against
   that numpy's 1.x headers, whose import runs numpy's ABI check;
 - python3-picamera2: a package that imports it, as the real one does, and finds no camera.
+
+The project's dependencies come from a wheelhouse filled once per test module
+(`Wheelhouse.fill`): pip downloads them from the package index twice, as this project's
+`pyproject.toml` lists them, once as they resolve alone (numpy 2, the newest OpenCV:
+what a plain `pip install` picks) and once with numpy pinned to the system's (numpy
+1.24.2, the last OpenCV built for it). Every pip run against the stand-in then resolves
+among both sets, offline (`PIP_NO_INDEX`, `PIP_FIND_LINKS`), so each install still makes
+the real choice between the two and none downloads the ~160 MB again.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,18 +61,57 @@ class System:
         return run([self.python, *args])
 
 
-def run(command: list[str | Path]) -> subprocess.CompletedProcess[str]:
-    """`command` with PYTHON* variables cleared, its output kept; never raises on exit."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+@dataclass(frozen=True)
+class Wheelhouse:
+    """A folder of wheels that pip installs from instead of the package index."""
+
+    folder: Path
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What makes every pip run (scripts/pi-venv.sh's too) use only these wheels, and
+        skip compiling the installed modules to bytecode (Python compiles what it imports)."""
+        return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(self.folder), "PIP_COMPILE": "0"}
+
+    @classmethod
+    def fill(cls, folder: Path) -> Wheelhouse:
+        """The project's dependencies and build requirements, as resolved with numpy free
+        and with numpy pinned to the system's, downloaded from the package index."""
+        pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+        wanted: list[str] = [
+            *pyproject["project"]["dependencies"],
+            *pyproject["build-system"]["requires"],
+        ]
+        pin = folder / "pin.txt"
+        pin.write_text(f"numpy=={SYSTEM_NUMPY}\n")
+        constraints: list[list[str | Path]] = [[], ["--constraint", pin]]
+        for constraint in constraints:
+            result = run(
+                [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+                 "--dest", folder, *constraint, *wanted]
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+        pin.unlink()
+        return cls(folder)
+
+
+def run(
+    command: list[str | Path], env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`command` with PYTHON* variables cleared and `env` added, its output kept; never
+    raises on exit."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    environ["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    environ.update(env or {})
     return subprocess.run(
         [str(c) for c in command],
-        capture_output=True, text=True, env=env, timeout=900, check=False,
+        capture_output=True, text=True, env=environ, timeout=900, check=False,
     )  # fmt: skip
 
 
-def build_system(root: Path) -> System:
-    """The stand-in system Python in `root`, with numpy 1.24.2, simplejpeg and picamera2."""
+def build_system(root: Path, wheels: Wheelhouse) -> System:
+    """The stand-in system Python in `root`, with numpy 1.24.2 (from `wheels`), simplejpeg
+    and picamera2."""
     if not DEBIAN_PYTHON.exists():
         pytest.fail(f"{DEBIAN_PYTHON} is missing: the stand-in is built from Debian 12's python3")
     for tool in ("gcc",):
@@ -79,7 +128,7 @@ def build_system(root: Path) -> System:
     system = System(usr / "bin" / "python3", dist)
     seen = system.run("-c", "import sys; print(sys.path)").stdout
     assert str(dist) in seen, f"the stand-in python does not see {dist}: {seen}"
-    _install_numpy(dist)
+    _install_numpy(dist, wheels)
     _build_simplejpeg(system)
     (dist / "picamera2").mkdir()
     (dist / "picamera2" / "__init__.py").write_text(PICAMERA2)
@@ -88,10 +137,11 @@ def build_system(root: Path) -> System:
     return system
 
 
-def _install_numpy(dist: Path) -> None:
+def _install_numpy(dist: Path, wheels: Wheelhouse) -> None:
     result = run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--only-binary=:all:",
-         "--target", dist, f"numpy=={SYSTEM_NUMPY}"]
+         "--target", dist, f"numpy=={SYSTEM_NUMPY}"],
+        wheels.env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
 

@@ -3,26 +3,38 @@
 Against the stand-in of Raspberry Pi OS's Python (`standin.py`: numpy 1.24.2 in the
 system's dist-packages, a compiled simplejpeg built against it, picamera2 importing it),
 `scripts/pi-venv.sh` (step 5 of `scripts/install-pi.sh`) installs this project for real,
-its dependencies from the package index. The installer's old logic (a plain `pip
-install` into a `--system-site-packages` venv) is run too: pip then puts numpy 2 and
-OpenCV 5 into the venv, the compiled module fails numpy's ABI check, and `domino-table
-doctor` says so; the script run over that venv repairs it. Slow: three installs.
+its dependencies resolved by pip among the wheels the package index gave for both ways of
+resolving them (`standin.Wheelhouse`, downloaded once for the module). The installer's
+old logic (a plain `pip install` into a `--system-site-packages` venv) is run too: pip
+then puts numpy 2 and OpenCV 5 into the venv, the compiled module fails numpy's ABI
+check, and `domino-table doctor` says so; the script run over that venv repairs it. Slow:
+three installs of the project, one worker runs them all (one stand-in, one wheelhouse).
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.install.standin import ROOT, SYSTEM_NUMPY, System, build_system, project_copy, run
+from tests.install.standin import (
+    ROOT,
+    SYSTEM_NUMPY,
+    System,
+    Wheelhouse,
+    build_system,
+    project_copy,
+    run,
+)
 
 PI_VENV = ROOT / "scripts" / "pi-venv.sh"
 IMPORT_ALL = (
     "import cv2, numpy, picamera2, simplejpeg; "
     "print(numpy.__version__, numpy.__file__, cv2.__version__, simplejpeg.nbytes(numpy.ones(3)))"
 )
+Result = subprocess.CompletedProcess[str]
 SETTINGS = """
 [camera]
 enabled = true
@@ -33,12 +45,18 @@ enabled = false
 dir = "{state}"
 """
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # real pip installs
+# real pip installs, all on one xdist worker: the stand-in and the wheels are made once
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200), pytest.mark.xdist_group("pi-venv")]
 
 
 @pytest.fixture(scope="module")
-def system(tmp_path_factory: pytest.TempPathFactory) -> System:
-    return build_system(tmp_path_factory.mktemp("pi-os"))
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
+    return Wheelhouse.fill(tmp_path_factory.mktemp("wheels"))
+
+
+@pytest.fixture(scope="module")
+def system(tmp_path_factory: pytest.TempPathFactory, wheels: Wheelhouse) -> System:
+    return build_system(tmp_path_factory.mktemp("pi-os"), wheels)
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +64,20 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return project_copy(tmp_path_factory.mktemp("src") / "domino-table")
 
 
-def old_logic(system: System, venv: Path, project: Path) -> None:
+def old_logic(system: System, venv: Path, project: Path, wheels: Wheelhouse) -> None:
     """What scripts/install-pi.sh did before: a venv seeing the system, a plain install."""
     made = system.run("-m", "venv", "--system-site-packages", venv)
     assert made.returncode == 0, made.stderr
-    pip = run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--upgrade", project])
+    pip = run(
+        [venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--upgrade", project],
+        wheels.env,
+    )
     assert pip.returncode == 0, pip.stderr
+
+
+def pi_venv(system: System, venv: Path, project: Path, wheels: Wheelhouse) -> Result:
+    """scripts/pi-venv.sh for the stand-in system, its pip limited to `wheels`."""
+    return run([PI_VENV, system.python, venv, project], wheels.env)
 
 
 def camera_line(venv: Path, tmp_path: Path) -> str:
@@ -65,10 +91,10 @@ def camera_line(venv: Path, tmp_path: Path) -> str:
 
 
 def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
-    system: System, project: Path, tmp_path: Path
+    system: System, project: Path, wheels: Wheelhouse, tmp_path: Path
 ) -> None:
     venv = tmp_path / "venv"
-    result = run([PI_VENV, system.python, venv, project])
+    result = pi_venv(system, venv, project, wheels)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"the system's numpy {SYSTEM_NUMPY} stays" in result.stdout
     assert "import picamera2: fine in the venv" in result.stdout
@@ -87,10 +113,11 @@ def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
 
 
 def test_the_old_logic_breaks_the_camera_stack_and_the_script_repairs_it(
-    system: System, project: Path, tmp_path: Path
+    system: System, project: Path, wheels: Wheelhouse, tmp_path: Path
 ) -> None:
     venv = tmp_path / "venv"
-    old_logic(system, venv, project)
+    old_logic(system, venv, project, wheels)
+    assert list(venv.glob("lib/python3*/site-packages/numpy-2.*.dist-info"))
     broken = run([venv / "bin" / "python", "-c", IMPORT_ALL])
     assert broken.returncode != 0
     assert "numpy.core.multiarray failed to import" in broken.stderr, broken.stderr
@@ -99,7 +126,7 @@ def test_the_old_logic_breaks_the_camera_stack_and_the_script_repairs_it(
     assert line.startswith("PROBLEM picamera2 cannot be imported (ImportError: numpy."), line
     assert "scripts/install-pi.sh" in line
 
-    repaired = run([PI_VENV, system.python, venv, project])
+    repaired = pi_venv(system, venv, project, wheels)
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr
     assert "pip uninstall --quiet --yes numpy" in repaired.stdout
     fixed = run([venv / "bin" / "python", "-c", IMPORT_ALL])
@@ -123,19 +150,22 @@ def tiny_project(folder: Path, dependencies: str, module: str | None = None) -> 
     return folder
 
 
-def test_a_project_needing_numpy_2_is_refused(system: System, tmp_path: Path) -> None:
+def test_a_project_needing_numpy_2_is_refused(
+    system: System, wheels: Wheelhouse, tmp_path: Path
+) -> None:
     project = tiny_project(tmp_path / "needs-numpy-2", '["numpy>=2"]')
-    result = run([PI_VENV, system.python, tmp_path / "venv", project])
+    result = pi_venv(system, tmp_path / "venv", project, wheels)
     assert result.returncode != 0
+    assert "ResolutionImpossible" in result.stderr, result.stderr  # numpy 2 is there: the pin
     assert f"with numpy=={SYSTEM_NUMPY}" in result.stderr, result.stderr
 
 
 def test_the_last_step_fails_when_the_venv_shadows_a_module_of_the_stack(
-    system: System, tmp_path: Path
+    system: System, wheels: Wheelhouse, tmp_path: Path
 ) -> None:
     """The check is not blind: a project whose own `simplejpeg` shadows the system's."""
     project = tiny_project(tmp_path / "shadows", "[]", 'raise ImportError("not the system\'s")')
-    result = run([PI_VENV, system.python, tmp_path / "venv", project])
+    result = pi_venv(system, tmp_path / "venv", project, wheels)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "the system imports picamera2 but the venv cannot: ImportError: not the system's" in (
         result.stderr

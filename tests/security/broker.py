@@ -2,15 +2,20 @@
 
 `secure.conf` and `acl.conf` are used as shipped: only the paths under /etc and the
 ports are pointed into the test's folder. The server certificate comes from a throwaway
-CA made with openssl in the same folder (no key is ever committed). The password file is
-made with mosquitto_passwd.
+CA made with openssl once per test process and copied into that folder (no key is ever
+committed; its two RSA keys cost about half a second of CPU, and some forty brokers use
+them). The password file is made with mosquitto_passwd.
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
 import re
+import shutil
 import ssl
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -56,6 +61,15 @@ def make_ca_and_server_cert(folder: Path) -> None:
             cwd=folder)  # fmt: skip
 
 
+@functools.cache
+def throwaway_ca() -> Path:
+    """A folder of `make_ca_and_server_cert`'s files, made on first use in this process."""
+    folder = Path(tempfile.mkdtemp(prefix="domino-test-ca-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    make_ca_and_server_cert(folder)
+    return folder
+
+
 def make_password_file(path: Path, users: dict[str, str]) -> None:
     path.write_text("")
     for user, password in users.items():
@@ -70,7 +84,7 @@ class SecureBroker(Mosquitto):
         self.plain_port = free_port()  # the loopback-only plain listener
         self.certs = workdir / "certs"
         self.passwd = workdir / "passwd"
-        make_ca_and_server_cert(self.certs)
+        shutil.copytree(throwaway_ca(), self.certs)
         make_password_file(self.passwd, USERS)
 
     def config_text(self) -> str:
@@ -104,12 +118,8 @@ class SecureBroker(Mosquitto):
 
 @pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[SecureBroker]:
-    broker = SecureBroker(tmp_path / "mosquitto")
-    broker.start()
-    try:
+    with SecureBroker(tmp_path / "mosquitto") as broker:
         yield broker
-    finally:
-        broker.stop()
 
 
 @dataclass(frozen=True)

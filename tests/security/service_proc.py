@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.security.broker import SecureBroker
-
-BIN = Path(sys.executable).parent / "domino-table"
+from tests.fixtures.process import BIN, ChildProcess
+from tests.security.broker import USERS, SecureBroker
 
 
 def table_settings(
@@ -32,31 +29,15 @@ def table_settings(
     return path
 
 
-class TableProcess:
-    """The service in a child process; its log (debug level) goes to a file."""
+def kitchen_settings(tmp_path: Path, broker: SecureBroker) -> Path:
+    """Table kitchen's own settings in `tmp_path/table`: its user and password, over TLS."""
+    user = "domino/kitchen"
+    return table_settings(tmp_path / "table", broker, user, USERS[user])
+
+
+class TableProcess(ChildProcess):
+    """The service in a child process; its log (debug level, stdout too) goes to a file."""
 
     def __init__(self, settings: Path) -> None:
-        self.log = settings.with_name("service.log")
-        self.args = [str(BIN), "--log-level", "debug", "run", "--settings", str(settings)]
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> TableProcess:
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                self.args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def stop(self) -> int | None:
-        if self.proc is None:
-            return None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(15)
-        return self.proc.returncode
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
+        args = [str(BIN), "--log-level", "debug", "run", "--settings", str(settings)]
+        super().__init__(args, settings.with_name("service.log"), stdout=True, stop_timeout=15)

@@ -8,8 +8,6 @@ or a result for another table.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_password_file, settle
-from tests.security.service_proc import TableProcess, table_settings
+from tests.security.service_proc import TableProcess, kitchen_settings
 
-BIN = Path(sys.executable).parent / "domino-table"
 STANDINGS = "domino/tournament/standings"
 
 
@@ -43,16 +41,10 @@ def desk_process(
     ]  # fmt: skip
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
-    log = folder / "desk.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        yield log
-        assert proc.poll() is None, log.read_text()
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    assert USERS[user] not in log.read_text()
+    with ChildProcess(args, folder / "desk.log", stdout=True) as proc:
+        yield proc.log
+        assert proc.alive(), proc.output()
+    assert USERS[user] not in proc.output()
 
 
 def ranked_tables(viewer: Client) -> list[dict[str, object]]:
@@ -69,8 +61,7 @@ def test_the_desk_ranks_a_table_and_everyone_reads_the_standings(
 ) -> None:
     viewer = Client(secure_broker, "display-kitchen")
     assert viewer.connect() and viewer.subscribe(STANDINGS)
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with desk_process(secure_broker, "desk", tmp_path / "desk") as log, TableProcess(settings):
             deadline = time.monotonic() + 30
@@ -92,8 +83,7 @@ def test_a_desk_without_the_desks_rights_publishes_nothing(
     watcher = Client(secure_broker, "desk")
     assert viewer.connect() and viewer.subscribe(STANDINGS)
     assert watcher.connect() and watcher.subscribe("domino/kitchen/status")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with desk_process(secure_broker, "referee", tmp_path / "desk"), TableProcess(settings):
             watcher.wait_for("domino/kitchen/status", b"online", timeout=20)
@@ -143,12 +133,8 @@ class CentralBroker(Mosquitto):
 
 @pytest.fixture
 def central(tmp_path: Path) -> Iterator[CentralBroker]:
-    broker = CentralBroker(tmp_path / "central")
-    broker.start()
-    try:
+    with CentralBroker(tmp_path / "central") as broker:
         yield broker
-    finally:
-        broker.stop()
 
 
 def central_client(broker: CentralBroker, user: str) -> Client:

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import ssl
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -23,9 +20,9 @@ from playwright.sync_api import Browser, expect
 
 from display.cli import display
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import make_ca_and_server_cert, openssl
 
-BIN = Path(sys.executable).parent / "domino-table"
 PIN = "2468"
 
 
@@ -95,26 +92,16 @@ def https_display(certs: Path, broker: Mosquitto, tmp_path: Path) -> Iterator[tu
         "--https-cert-file", str(certs / "server.crt"),
         "--https-key-file", str(certs / "server.key"), "--command-pin-file", str(pin),
     ]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
     trusted = ssl.create_default_context(cafile=str(certs / "ca.crt"))
     url = f"https://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                status, view = fetch(f"{url}/api/view", trusted)
-                if status == 200 and view["broker"]["connected"]:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+
+    def connected() -> bool:
+        status, view = fetch(f"{url}/api/view", trusted)
+        return bool(status == 200 and view["broker"]["connected"])
+
+    with ChildProcess(args, log, stdout=True) as proc:
+        proc.wait_until(connected)
         yield url, log
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_the_page_and_its_api_are_served_over_https_only(

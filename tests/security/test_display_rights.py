@@ -10,8 +10,6 @@ display over TLS).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,10 +19,9 @@ from pathlib import Path
 
 from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker
-from tests.security.service_proc import TableProcess, table_settings
-
-BIN = Path(sys.executable).parent / "domino-table"
+from tests.security.service_proc import TableProcess, kitchen_settings
 
 
 @contextmanager
@@ -49,25 +46,15 @@ def display(
         args.append("--no-pin")  # open buttons: the ACL is what is tested here
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
-    with (folder / "display.log").open("wb") as log:
-        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                view = json.loads(urllib.request.urlopen(f"{url}/api/view", timeout=2).read())
-                if view["broker"]["connected"] and view["state"] is not None:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None, (folder / "display.log").read_text()
-            assert time.monotonic() < deadline, (folder / "display.log").read_text()
-            time.sleep(0.2)
+
+    def shows_the_table() -> bool:
+        view = json.loads(urllib.request.urlopen(f"{url}/api/view", timeout=2).read())
+        return bool(view["broker"]["connected"] and view["state"] is not None)
+
+    with ChildProcess(args, folder / "display.log", stdout=True) as proc:
+        proc.wait_until(shows_the_table)
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def seat_names(desk: Client) -> list[str]:
@@ -80,8 +67,7 @@ def test_only_a_commander_display_commands_the_table(
 ) -> None:
     desk = Client(secure_broker, "desk")
     assert desk.connect() and desk.subscribe("domino/#")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with TableProcess(settings):
             desk.wait_for("domino/kitchen/status", b"online", timeout=20)

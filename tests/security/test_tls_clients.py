@@ -9,8 +9,6 @@ must be refused with a sentence that says so, not a silent hang.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -18,12 +16,12 @@ from typing import Any
 
 from tests.fixtures.display_http import post_command
 from tests.fixtures.mosquitto import free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_ca_and_server_cert
-from tests.security.service_proc import TableProcess, table_settings
+from tests.security.service_proc import TableProcess, kitchen_settings
 from tests.security.test_desk_rights import desk_process, ranked_tables
 from tests.security.test_display_rights import display, seat_names
 
-BIN = Path(sys.executable).parent / "domino-table"
 PIN = "7319"
 
 
@@ -32,8 +30,7 @@ def test_a_display_over_tls_shows_the_table_and_applies_a_commanders_command(
 ) -> None:
     desk = Client(secure_broker, "desk")
     assert desk.connect() and desk.subscribe("domino/#")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     pin_file = tmp_path / "pin"
     pin_file.write_text(PIN + "\n")
     try:
@@ -65,8 +62,7 @@ def test_a_display_over_tls_shows_the_table_and_applies_a_commanders_command(
 def test_a_desk_over_tls_ranks_a_table(secure_broker: SecureBroker, tmp_path: Path) -> None:
     viewer = Client(secure_broker, "display-kitchen")
     assert viewer.connect() and viewer.subscribe("domino/tournament/standings")
-    settings = table_settings(tmp_path / "table", secure_broker, "domino/kitchen",
-                              USERS["domino/kitchen"])  # fmt: skip
+    settings = kitchen_settings(tmp_path, secure_broker)
     try:
         with (
             desk_process(secure_broker, "desk", tmp_path / "desk", tls=True) as log,
@@ -111,23 +107,19 @@ def test_a_server_certificate_from_another_ca_is_refused_with_a_clear_message(
     http_port = free_port()
     url = f"http://127.0.0.1:{http_port}"
     display_log, desk_log = tmp_path / "display.log", tmp_path / "desk.log"
-    with display_log.open("wb") as out:
-        shown = subprocess.Popen(
-            [str(BIN), "display", "--table", "kitchen", "--http-port", str(http_port),
-             "--no-pin", *common],
-            stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    with desk_log.open("wb") as out:
-        desk = subprocess.Popen(
-            [str(BIN), "tournament", "--http-port", str(free_port()),
-             "--state-dir", str(tmp_path / "state"), *common],
-            stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
+    shown = ChildProcess(
+        [str(BIN), "display", "--table", "kitchen", "--http-port", str(http_port), "--no-pin",
+         *common], display_log, stdout=True,
+    )  # fmt: skip
+    desk = ChildProcess(
+        [str(BIN), "tournament", "--http-port", str(free_port()),
+         "--state-dir", str(tmp_path / "state"), *common], desk_log, stdout=True,
+    )  # fmt: skip
+    with shown, desk:
         deadline = time.monotonic() + 15
         view = None
         while not (view and view["broker"]["refused"] and REFUSED in desk_log.read_text()):
-            assert shown.poll() is None and desk.poll() is None, display_log.read_text()
+            assert shown.alive() and desk.alive(), display_log.read_text()
             assert time.monotonic() < deadline, (
                 view,
                 display_log.read_text(),
@@ -145,8 +137,4 @@ def test_a_server_certificate_from_another_ca_is_refused_with_a_clear_message(
             text = log.read_text()
             assert text.count(where + REFUSED) == 1, text
             assert USERS["referee"] not in text
-        assert shown.poll() is None and desk.poll() is None  # still retrying, not crashed
-    finally:
-        for proc in (shown, desk):
-            proc.terminate()
-            proc.wait(10)
+        assert shown.alive() and desk.alive()  # still retrying, not crashed

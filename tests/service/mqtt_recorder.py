@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -94,6 +94,12 @@ class Recorder:
         self.client.disconnect()
         self.client.loop_stop()
         assert not self.errors, self.errors
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def mqtt_settings(host: str, port: int, table: str = "t1", **kw: Any) -> MqttSettings:

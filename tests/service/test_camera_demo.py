@@ -18,12 +18,13 @@ BIN = Path(sys.executable).parent / "domino-table"
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # paced at the camera's frame rate, ~20 s of CPU
 def test_the_camera_demo_plays_a_whole_game_and_stops() -> None:
     args = ["--rules", "straight-block", "--players", "2", "--target", "10", "--seed", "2"]
     proc = subprocess.run(
         [str(BIN), "demo", "--source", "camera", *args, "--pace", "0.5", "--games", "1",
          "--http-port", str(free_port())],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True, text=True, timeout=480, check=False,
     )  # fmt: skip
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr

@@ -16,7 +16,7 @@ from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
 from service.camera import SimOptions
-from service.camera_commands import NO_CAMERA, NO_ENROLMENT
+from service.camera_commands import NO_CAMERA
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import send
@@ -92,9 +92,11 @@ def test_a_camera_table_publishes_what_it_sees_and_answers(
         assert calibrated["detail"]["markers_seen"] == [0, 1, 2, 3]
         assert calibrated["detail"]["method"] == "markers"
 
+        # a game's layout is no whole set: the reply says what it missed
         send(broker, {"id": "enrol-1", "action": "enrol", "set": "double-six"})
         enrol = reply_to(rec, "enrol-1")
-        assert enrol["ok"] is False and enrol["error"] == NO_ENROLMENT
+        assert enrol["ok"] is False and enrol["error"].startswith("Not enrolled: ")
+        assert enrol["detail"]["expected"] == 28 and enrol["detail"]["missing"]
 
         late = Recorder(broker.host, broker.port, [f"{P}/camera/#"])  # retained for newcomers
         got = late.wait_for(lambda s: {x.topic for x in s} >= {STATUS, SNAPSHOT})

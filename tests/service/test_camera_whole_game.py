@@ -60,6 +60,7 @@ def game_over(seen: list[Seen]) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # ~20 s of CPU: minutes on a loaded runner
 def test_a_whole_game_seen_by_the_camera_is_the_game_played(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
@@ -87,7 +88,7 @@ def test_a_whole_game_seen_by_the_camera_is_the_game_played(
     try:
         rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
         camera.start()
-        assert camera.join(150)
+        assert camera.join(480)
         got = rec.wait_for(game_over, timeout=20)
         source = camera._source
         assert isinstance(source, SimSource) and isinstance(source.game, SimWholeGame)

@@ -2,8 +2,8 @@
 journal read from outside, a full-information game laid tile by tile on the board
 emulator, and the checks that nothing was lost.
 
-- `Proc`: `domino-table run` as a child process, its log in a file (a pipe nobody reads
-  would stop a chatty service once it is full).
+- `on_board`: `domino-table run` as a child process (`Service`) on the emulated board,
+  its log in `service.log`.
 - `JournalView`: the service's journal read-only from the test process (sqlite, WAL):
   the oracle of what the service accepted, usable while the broker is down.
 - `Commander`: commands over MQTT, one connection each, retried while the broker is away.
@@ -20,12 +20,8 @@ emulator, and the checks that nothing was lost.
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -43,11 +39,11 @@ from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import TileAt
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
+from tests.service.test_service_run import Service
 
 TABLE = "t1"
 P = f"domino/{TABLE}"
 TOPICS = [f"{P}/status", f"{P}/state", f"{P}/event/#", f"{P}/cmd/reply", f"{P}/result/#"]
-BIN = Path(sys.executable).parent / "domino-table"
 W, H = 900, 600
 
 
@@ -67,63 +63,12 @@ def wait(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") ->
         time.sleep(0.01)
 
 
-class Proc:
-    """`domino-table run` in a child process, logging to `log`."""
-
-    def __init__(self, broker: Mosquitto, state_dir: Path, log: Path, *extra: str) -> None:
-        self.args = [
-            str(BIN), "run", "--mqtt-host", broker.host, "--mqtt-port", str(broker.port),
-            "--table", TABLE, "--state-dir", str(state_dir), *extra,
-        ]  # fmt: skip
-        self.state_dir = state_dir
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.started_at = 0.0
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.started_at = time.monotonic()
-            self.proc = subprocess.Popen(
-                self.args, stdout=subprocess.DEVNULL, stderr=out, start_new_session=True
-            )
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL: no `offline`, no clean close; the Will says `offline`."""
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> int | None:
-        if self.proc is None:
-            return None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        return self.proc.returncode
-
-    def errors(self) -> list[str]:
-        """The ERROR (and worse) lines the service logged."""
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return [line for line in text.splitlines() if " ERROR " in line or "Traceback" in line]
-
-
-def on_board(broker: Mosquitto, tmp_path: Path, rules: str = "walnut", seats: int = 2) -> Proc:
+def on_board(broker: Mosquitto, tmp_path: Path, rules: str = "walnut", seats: int = 2) -> Service:
     """The service on the emulator's link `tmp_path/board`, its state in `tmp_path/state`."""
-    return Proc(
-        broker, tmp_path / "state", tmp_path / "service.log",
+    return Service(
+        broker, tmp_path / "state",
         "--serial", str(tmp_path / "board"), "--rules", rules, "--seats", str(seats),
+        log=tmp_path / "service.log",
     )  # fmt: skip
 
 
@@ -461,7 +406,7 @@ class Rig:
     board: BoardEmulator
     journal: JournalView
     player: Player
-    proc: Proc
+    proc: Service
     rec: Recorder
     broker: Mosquitto
     link: Path

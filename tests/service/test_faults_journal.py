@@ -15,11 +15,11 @@ from tests.service.mqtt_recorder import Recorder
 from tests.service.test_faults_common import (
     Commander,
     JournalView,
-    Proc,
     desk,
     statuses,
     wait,
 )
+from tests.service.test_service_run import Service
 
 JOURNAL = "journal.sqlite3"
 
@@ -29,7 +29,7 @@ class Table:
 
     def __init__(self, broker: Mosquitto, tmp_path: Path) -> None:
         self.state = tmp_path / "state"
-        self.proc = Proc(broker, self.state, tmp_path / "service.log", "--rules", "walnut")
+        self.proc = Service(broker, self.state, "--rules", "walnut", log=tmp_path / "service.log")
         self.desk = desk(broker)
         self.journal = JournalView(self.state)
         self.commands = Commander(broker)

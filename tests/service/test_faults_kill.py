@@ -12,7 +12,6 @@ from tests.service.test_faults_common import (
     Commander,
     JournalView,
     P,
-    Proc,
     Rig,
     all_seqs,
     check_delivery,
@@ -22,6 +21,7 @@ from tests.service.test_faults_common import (
     statuses,
     wait,
 )
+from tests.service.test_service_run import Service
 
 
 def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
@@ -70,7 +70,7 @@ def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
 def test_a_restart_replays_only_the_current_game(broker: Mosquitto, tmp_path: Path) -> None:
     rec = desk(broker)
     journal = JournalView(tmp_path / "state")
-    proc = Proc(broker, tmp_path / "state", tmp_path / "service.log", "--rules", "walnut")
+    proc = Service(broker, tmp_path / "state", "--rules", "walnut", log=tmp_path / "service.log")
     commands = Commander(broker)
     proc.start()
     try:

@@ -24,10 +24,10 @@ from tests.service.test_faults_common import (
     Commander,
     JournalView,
     P,
-    Proc,
     fresh_state,
     statuses,
 )
+from tests.service.test_service_run import Service
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_TS = "2026-01-01T00:00:00.000Z"
@@ -162,14 +162,10 @@ class Journal:
 
 
 @pytest.fixture
-def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Proc]:
-    proc = Proc(broker, tmp_path / "state", tmp_path / "service.log",
-                "--rules", "puerto-rico", "--seats", "4")  # fmt: skip
-    proc.start()
-    try:
+def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Service]:
+    with Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4",
+                 log=tmp_path / "service.log") as proc:  # fmt: skip
         yield proc
-    finally:
-        proc.stop()
 
 
 def replies(rec: Recorder) -> list[dict[str, Any]]:
@@ -185,7 +181,7 @@ def without_ts(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_hostile_commands_are_refused_and_change_nothing(
-    broker: Mosquitto, service: Proc, tmp_path: Path
+    broker: Mosquitto, service: Service, tmp_path: Path
 ) -> None:
     rec = Recorder(broker.host, broker.port, [*TOPICS, "domino/t2/#"])
     commands = Commander(broker)

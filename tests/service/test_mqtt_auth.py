@@ -14,25 +14,10 @@ from config import load_settings
 from service.journal import Journal
 from service.mqtt_link import MqttLink, MqttLinkError
 from tests.fixtures.mosquitto import Mosquitto
+from tests.security.broker import make_ca_and_server_cert, openssl
 from tests.service.mqtt_recorder import state_payload
 
 SECRET = "s3cret-Pa55"
-
-
-def openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
-def make_certs(folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
-            "-keyout", "ca.key", "-out", "ca.crt", cwd=folder)  # fmt: skip
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-            "-keyout", "server.key", "-out", "server.csr", cwd=folder)  # fmt: skip
-    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-            "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.crt",
-            cwd=folder)  # fmt: skip
 
 
 class SecureMosquitto(Mosquitto):
@@ -45,7 +30,7 @@ class SecureMosquitto(Mosquitto):
 @pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[Mosquitto]:
     certs = tmp_path / "certs"
-    make_certs(certs)
+    make_ca_and_server_cert(certs)
     passwords = tmp_path / "passwd"
     passwords.write_text("")
     subprocess.run(["mosquitto_passwd", "-b", str(passwords), "table", SECRET], check=True)
@@ -53,10 +38,8 @@ def secure_broker(tmp_path: Path) -> Iterator[Mosquitto]:
         f"cafile {certs / 'ca.crt'}\ncertfile {certs / 'server.crt'}\n"
         f"keyfile {certs / 'server.key'}\nallow_anonymous false\npassword_file {passwords}\n"
     )
-    m = SecureMosquitto(tmp_path / "mosquitto", extra=extra)
-    m.start()
-    yield m
-    m.stop()
+    with SecureMosquitto(tmp_path / "mosquitto", extra=extra) as m:
+        yield m
 
 
 def settings_file(tmp_path: Path, broker: Mosquitto, password: str) -> Path:
@@ -126,15 +109,13 @@ def make_client_cert(folder: Path, phrase: str) -> None:
 def test_client_certificate_with_an_encrypted_key(tmp_path: Path) -> None:
     phrase = "key-Phrase-9"
     certs = tmp_path / "certs"
-    make_certs(certs)
+    make_ca_and_server_cert(certs)
     make_client_cert(certs, phrase)
     extra = (
         f"cafile {certs / 'ca.crt'}\ncertfile {certs / 'server.crt'}\n"
         f"keyfile {certs / 'server.key'}\nrequire_certificate true\n"
     )
-    broker = Mosquitto(tmp_path / "mosquitto", extra=extra)
-    broker.start()
-    try:
+    with Mosquitto(tmp_path / "mosquitto", extra=extra) as broker:
         path = tmp_path / "settings.toml"
         path.write_text(
             f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nkeepalive = 5\n'
@@ -151,5 +132,3 @@ def test_client_certificate_with_an_encrypted_key(tmp_path: Path) -> None:
                 assert link.wait_connected(10), link.status()
             finally:
                 link.stop()
-    finally:
-        broker.stop()

@@ -4,29 +4,17 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 from service.journal import Journal
 from service.mqtt_link import MqttLink
 from tests.fixtures.mosquitto import Mosquitto
+from tests.service.link_child import link_child
 from tests.service.mqtt_recorder import Recorder, mqtt_settings, state_payload
 
-ROOT = Path(__file__).resolve().parents[2]
 P = "domino/t1"
 
-CHILD = """
-import sys
-from pathlib import Path
-from service.journal import Journal
-from service.mqtt_link import MqttLink
-from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
-host, port, state_dir = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
-journal = Journal(state_dir, "t1")
-link = MqttLink(mqtt_settings(host, port), "t1", journal, state=state_payload, on_command=print)
-link.start()
-assert link.wait_connected(10)
+KEEP_PUBLISHING = """
 n = 0
 while True:
     n += 1
@@ -39,13 +27,7 @@ while True:
 def test_every_event_arrives_after_the_table_is_killed(tmp_path: Path, broker: Mosquitto) -> None:
     rec = Recorder(broker.host, broker.port, [f"{P}/event/#"], client_id="desk", persistent=True)
     assert rec.subscribed.wait(5)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, broker.host, str(broker.port), str(tmp_path)],
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        text=True,
-    )
-    try:
+    with rec, link_child(broker, tmp_path, KEEP_PUBLISHING) as proc:
         assert proc.stdout is not None
         while int(proc.stdout.readline() or 0) < 100:
             assert proc.poll() is None, "the table process died"
@@ -71,8 +53,3 @@ def test_every_event_arrives_after_the_table_is_killed(tmp_path: Path, broker: M
                     assert first.setdefault(s.json()["seq"], s.payload) == s.payload
             finally:
                 link.stop()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
-        rec.close()

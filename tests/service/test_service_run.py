@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,49 +13,31 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.process import BIN, ChildProcess
 from tests.service.mqtt_recorder import Recorder, Seen
 
 P = "domino/t1"
 TOPICS = [f"{P}/status", f"{P}/state", f"{P}/event/#", f"{P}/cmd/reply", f"{P}/result/#"]
-BIN = Path(sys.executable).parent / "domino-table"
 
 
-class Service:
-    """`domino-table run` in a child process."""
+class Service(ChildProcess):
+    """`domino-table run` for table t1 in a child process; its log is `log`, by default
+    beside its state folder."""
 
-    def __init__(self, broker: Mosquitto, state_dir: Path, *extra: str) -> None:
-        self.args = [
+    def __init__(
+        self, broker: Mosquitto, state_dir: Path, *extra: str, log: Path | None = None
+    ) -> None:
+        args = [
             str(BIN), "run", "--mqtt-host", broker.host, "--mqtt-port", str(broker.port),
             "--table", "t1", "--state-dir", str(state_dir), *extra,
         ]  # fmt: skip
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-        )
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> int:
-        assert self.proc is not None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        return self.proc.returncode
+        super().__init__(args, log or state_dir.with_name(f"{state_dir.name}.log"))
 
 
 @pytest.fixture
 def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Service]:
-    s = Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4")
-    s.start()
-    try:
+    with Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4") as s:
         yield s
-    finally:
-        s.stop()
 
 
 def send(broker: Mosquitto, body: dict[str, object] | bytes, retain: bool = False) -> None:

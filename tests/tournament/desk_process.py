@@ -3,40 +3,29 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from tests.fixtures.mosquitto import free_port
+from tests.fixtures.process import BIN, ChildProcess
 from tests.service.mqtt_recorder import Recorder, Seen
 
-BIN = Path(sys.executable).parent / "domino-table"
 STANDINGS = "domino/tournament/standings"
 
 
-class DeskProcess:
+class DeskProcess(ChildProcess):
     """The desk in a child process, its page on a free loopback port."""
 
     def __init__(self, host: str, port: int, state_dir: Path, *extra: str) -> None:
         self.http_port = free_port()
-        self.args = [
+        args = [
             str(BIN), "tournament", "--mqtt-host", host, "--mqtt-port", str(port),
             "--http-host", "127.0.0.1", "--http-port", str(self.http_port),
             "--state-dir", str(state_dir), "--publish-interval", "0.05", *extra,
         ]  # fmt: skip
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = state_dir.parent / f"desk-{self.http_port}.log"
-
-    def start(self) -> None:
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                self.args, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
-            )
+        super().__init__(args, state_dir.parent / f"desk-{self.http_port}.log")
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.http_port}{path}"
@@ -51,21 +40,6 @@ class DeskProcess:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> int:
-        assert self.proc is not None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        return self.proc.returncode
-
-    def stderr(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
 def standings_seen(seen: list[Seen]) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ the desk's standings end equal to those of every table's own results."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -62,26 +63,20 @@ def wait_until(test: Callable[[], bool], timeout: float, what: str) -> None:
 
 @pytest.fixture
 def central(tmp_path: Path) -> Iterator[Mosquitto]:
-    broker = Mosquitto(tmp_path / "central")
-    broker.start()
-    try:
+    with Mosquitto(tmp_path / "central") as broker:
         yield broker
-    finally:
-        broker.stop()
 
 
 @pytest.fixture
 def table_brokers(tmp_path: Path, central: Mosquitto) -> Iterator[dict[str, Mosquitto]]:
-    brokers = {t: Mosquitto(tmp_path / t, extra=bridge_section(t, central)) for t in TABLES}
-    for broker in brokers.values():
-        broker.start()
-    for table in brokers:
-        wait_bridged(central, table)
-    try:
+    with contextlib.ExitStack() as stack:
+        brokers = {
+            t: stack.enter_context(Mosquitto(tmp_path / t, extra=bridge_section(t, central)))
+            for t in TABLES
+        }
+        for table in brokers:
+            wait_bridged(central, table)
         yield brokers
-    finally:
-        for broker in brokers.values():
-            broker.stop()
 
 
 @pytest.mark.slow

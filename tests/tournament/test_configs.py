@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import subprocess
 import time
@@ -24,16 +25,14 @@ CONFIGS = Path(__file__).resolve().parents[2] / "config" / "mosquitto"
 def test_a_table_pi_with_the_whole_bridge_file_forwards_to_the_central_broker(
     tmp_path: Path,
 ) -> None:
-    central = Mosquitto(tmp_path / "central")
-    central.start()
-    text = (CONFIGS / "table-bridge.conf").read_text()
-    text = text.replace("kitchen", "patio").replace(
-        "central.local:1883", f"127.0.0.1:{central.port}"
-    )
-    table = Mosquitto(tmp_path / "patio", extra=text)
-    table.start()
-    rec = Recorder(central.host, central.port, ["domino/#"])
-    try:
+    with contextlib.ExitStack() as stack:
+        central = stack.enter_context(Mosquitto(tmp_path / "central"))
+        text = (CONFIGS / "table-bridge.conf").read_text()
+        text = text.replace("kitchen", "patio").replace(
+            "central.local:1883", f"127.0.0.1:{central.port}"
+        )
+        table = stack.enter_context(Mosquitto(tmp_path / "patio", extra=text))
+        rec = stack.enter_context(Recorder(central.host, central.port, ["domino/#"]))
         wait_bridged(central, "patio")
         publish_once(table.host, table.port, "domino/patio/status", b"online")
         publish_once(table.host, table.port, "domino/other/status", b"online")  # not its prefix
@@ -41,14 +40,11 @@ def test_a_table_pi_with_the_whole_bridge_file_forwards_to_the_central_broker(
             lambda seen: any(s.topic == "domino/patio/status" for s in seen), timeout=20
         )
         assert [(s.topic, s.payload) for s in got] == [("domino/patio/status", b"online")]
-    finally:
-        rec.close()
-        table.stop()
-        central.stop()
 
 
 def secure_central(tmp_path: Path) -> Mosquitto:
-    """The central broker with central.conf, its password file (desk, domino/patio) and ACL."""
+    """The central broker with central.conf, its password file (desk, domino/patio) and
+    ACL; `with` starts it."""
     passwd = tmp_path / "passwd"
     subprocess.run(["mosquitto_passwd", "-b", "-c", str(passwd), "desk", "secret"], check=True)
     subprocess.run(["mosquitto_passwd", "-b", str(passwd), "domino/patio", "tablepw"], check=True)
@@ -62,18 +58,14 @@ def secure_central(tmp_path: Path) -> Mosquitto:
     central.config_text = lambda: Mosquitto.config_text(central).replace(  # type: ignore[method-assign]
         "allow_anonymous true\n", ""
     )
-    central.start()
     return central
 
 
 def test_the_central_config_loads_with_its_password_file_and_acl(tmp_path: Path) -> None:
-    central = secure_central(tmp_path)
-    try:
+    with secure_central(tmp_path) as central:
         assert connect(central, None, None).is_failure  # anonymous: refused
         assert connect(central, "desk", "wrong").is_failure
         assert not connect(central, "desk", "secret").is_failure
-    finally:
-        central.stop()
 
 
 def connect(broker: Mosquitto, user: str | None, password: str | None) -> ReasonCode:
@@ -95,22 +87,21 @@ def connect(broker: Mosquitto, user: str | None, password: str | None) -> Reason
 def test_secured_end_to_end_a_table_bridges_in_as_its_user_and_the_desk_ranks_it(
     tmp_path: Path,
 ) -> None:
-    central = secure_central(tmp_path)
-    text = (CONFIGS / "table-bridge.conf").read_text()
-    text = (
-        text.replace("kitchen", "patio")
-        .replace("central.local:1883", f"127.0.0.1:{central.port}")
-        .replace("#remote_username", "remote_username")
-        .replace("#remote_password <the table's password>", "remote_password tablepw")
-    )
-    table = Mosquitto(tmp_path / "patio", extra=text)
-    table.start()
-    password = tmp_path / "desk.password"
-    password.write_text("secret\n")
-    desk = DeskProcess(central.host, central.port, tmp_path / "desk", "--mqtt-username", "desk",
-                       "--mqtt-password-file", str(password))  # fmt: skip
-    desk.start()
-    try:
+    with contextlib.ExitStack() as stack:
+        central = stack.enter_context(secure_central(tmp_path))
+        text = (CONFIGS / "table-bridge.conf").read_text()
+        text = (
+            text.replace("kitchen", "patio")
+            .replace("central.local:1883", f"127.0.0.1:{central.port}")
+            .replace("#remote_username", "remote_username")
+            .replace("#remote_password <the table's password>", "remote_password tablepw")
+        )
+        table = stack.enter_context(Mosquitto(tmp_path / "patio", extra=text))
+        password = tmp_path / "desk.password"
+        password.write_text("secret\n")
+        login = ("--mqtt-username", "desk", "--mqtt-password-file", str(password))
+        desk = DeskProcess(central.host, central.port, tmp_path / "desk", *login)
+        stack.enter_context(desk)
         result = result_payload("patio", "g1", ["Ana", "Bo"], [100, 61], winner=0)
         publish_once(table.host, table.port, "domino/patio/status", b"online")
         publish_once(table.host, table.port, "domino/patio/result/g1", result)
@@ -128,7 +119,3 @@ def test_secured_end_to_end_a_table_bridges_in_as_its_user_and_the_desk_ranks_it
         assert standings["tables"] == [
             {"table": "patio", "status": "online", "game_id": None, "hand": None}
         ]
-    finally:
-        desk.stop()
-        table.stop()
-        central.stop()

@@ -38,12 +38,8 @@ def expected_after_two_games() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def desk(broker: Mosquitto, tmp_path: Path) -> Iterator[DeskProcess]:
-    process = DeskProcess(broker.host, broker.port, tmp_path / "desk")
-    process.start()
-    try:
+    with DeskProcess(broker.host, broker.port, tmp_path / "desk") as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -102,7 +98,7 @@ def test_a_game_published_again_counts_once_and_a_bad_result_changes_nothing(
     assert [t["table"] for t in got["tables"]] == ["t1", "t2", "t3"]
     stats = desk.get_json("/api/stats")
     assert stats["games"] == 3 and stats["synced"] is True
-    assert "domino/t3/result/x ignored" in desk.stderr()
+    assert "domino/t3/result/x ignored" in desk.output()
 
 
 def test_after_a_restart_the_desk_rebuilds_from_retained_results_and_seq_goes_on(

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.fixtures.browser import screen
 from tests.tournament.hall import PASSWORD, ROUND, Hall, players
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -35,12 +36,8 @@ def hall(tmp_path: Path) -> Iterator[Hall]:
 
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    ctx.set_default_timeout(15_000)
-    try:
+    with screen(browser, 1280, 800, timeout_ms=15_000) as ctx:
         yield ctx
-    finally:
-        ctx.close()
 
 
 def shot(page: Page, name: str) -> None:

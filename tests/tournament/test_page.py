@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
@@ -18,13 +19,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     """A page in the shared browser (tests/fixtures/browser.py)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    try:
-        yield pg
-    finally:
-        context.close()
+    with screen(browser, 1280, 720, timeout_ms=10_000) as context:
+        yield context.new_page()
 
 
 def test_the_page_shows_the_ranking_and_the_tables_and_follows_new_results(

@@ -3,6 +3,7 @@ broker: the desk ranks the games exactly as their own `result/<game_id>` payload
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -26,27 +27,21 @@ GAMES = {"t1": ["Ana", "Bo"], "t2": ["Cy", "Ana"]}
 
 @pytest.mark.slow
 def test_two_real_tables_finish_games_through_their_bridges(tmp_path: Path) -> None:
-    central = Mosquitto(tmp_path / "central")
-    central.start()
-    desk = DeskProcess(central.host, central.port, tmp_path / "desk")
-    desk.start()
-    rec = Recorder(central.host, central.port, [STANDINGS])
-    started: list[object] = []
-    try:
+    with contextlib.ExitStack() as stack:
+        central = stack.enter_context(Mosquitto(tmp_path / "central"))
+        stack.enter_context(DeskProcess(central.host, central.port, tmp_path / "desk"))
+        rec = Recorder(central.host, central.port, [STANDINGS])
+        stack.callback(rec.close)
         results: dict[str, tuple[str, dict[str, object]]] = {}
         for table_id, names in GAMES.items():
-            local = Mosquitto(tmp_path / table_id, extra=bridge_section(table_id, central))
-            local.start()
-            started.append(local)
+            bridge = bridge_section(table_id, central)
+            local = stack.enter_context(Mosquitto(tmp_path / table_id, extra=bridge))
             wait_bridged(central, table_id)
-            board = BoardEmulator(link=tmp_path / f"board-{table_id}")
-            board.__enter__()
-            started.append(board)
+            board = stack.enter_context(BoardEmulator(link=tmp_path / f"board-{table_id}"))
             service = Service(local, tmp_path / f"state-{table_id}", "--table", table_id,
                               "--serial", str(tmp_path / f"board-{table_id}"),
                               "--rules", "walnut", "--seats", "2")  # fmt: skip
-            service.start()
-            started.append(service)
+            stack.enter_context(service)
             results[table_id] = play_to_fifteen(local, board, table_id, names)
         expected = standings(
             GameResult.from_payload(t, game_id, payload)
@@ -60,17 +55,6 @@ def test_two_real_tables_finish_games_through_their_bridges(tmp_path: Path) -> N
         assert [(t["table"], t["status"]) for t in final["tables"]] == [
             ("t1", "online"), ("t2", "online"),
         ]  # fmt: skip
-    finally:
-        rec.close()
-        desk.stop()
-        for part in reversed(started):
-            if isinstance(part, Service):
-                part.stop()
-            elif isinstance(part, BoardEmulator):
-                part.__exit__(None, None, None)
-            elif isinstance(part, Mosquitto):
-                part.stop()
-        central.stop()
 
 
 def play_to_fifteen(

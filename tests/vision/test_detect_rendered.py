@@ -87,19 +87,24 @@ def _extra(det: Detection, truth: Truth, px: float = 8.0) -> int:
     return extra
 
 
-@pytest.mark.parametrize(("seed", "least"), [(10, 2), (16, 6)])
-def test_a_pale_pip_under_glare_is_unsure_never_a_missing_pip(seed: int, least: int) -> None:
+@pytest.mark.parametrize(("seed", "least", "unsure_left"), [(10, 4, True), (16, 9, False)])
+def test_a_pale_pip_under_glare_is_unsure_never_a_missing_pip(
+    seed: int, least: int, unsure_left: bool
+) -> None:
     # The coloured set's 1 is a pale green pip; under the harsh lamp's glare it falls
     # short of the frame's mark threshold, and the half used to read as a blank (a
     # 5-1 accepted as a 5-0 in a rendered game). Seen at half the contrast it is
-    # still a round mark of a pip's size: the tile is reported unsure instead.
+    # still a round mark of a pip's size: the tile is unsure, unless the half's own
+    # threshold reads surely as many pips as that faint look saw (seed 16: 6 of 10
+    # tiles read before, 9 now; seed 10: 3 of 9, then 4, the rest still unsure).
     image, truth = _frame(seed, RenderStyle.harsh(TileStyle.COLOURED))
     det = detect(image, settings=Settings(tone=Tone.LIGHT))
     right, wrong = _score(det, truth)
     assert wrong == 0
     assert _extra(det, truth) == 0
     assert right >= least, f"{right} of {len(truth.tiles)} read right"
-    assert any(u.reason == "a faint mark that may be a pip" for u in det.unsure)
+    faint = any(u.reason == "a faint mark that may be a pip" for u in det.unsure)
+    assert faint == unsure_left
 
 
 @pytest.mark.parametrize("seed", [1, 6, 8])

@@ -1,6 +1,7 @@
-"""`benchmarks/vision.py` still runs on the labelled photos (each timed once): every
-figure printed for ours (light and auto) beside the plain threshold-and-blob baseline,
-and ours reads every tile right."""
+"""`benchmarks/vision.py` still runs on the labelled photos (each timed once): with
+`--ddd-a`, every figure printed for ours (light and auto) beside the plain
+threshold-and-blob baseline, and ours reads every tile right; by default, a row per
+source beside the detector of the commit issue 13's work started from."""
 
 from __future__ import annotations
 
@@ -14,12 +15,27 @@ from benchmarks.vision import main
 def test_ddd_a_figures_are_printed_beside_the_baseline(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["--repeats", "1"]) == 0
+    assert main(["--ddd-a", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
     assert "plain threshold-and-blob baseline" in out, out
     row = re.search(r"^per-tile accuracy\s+\S+\s+([\d.]+)%\s+ok\s+([\d.]+)%\s+ok", out, re.M)
     assert row is not None, out
     assert float(row.group(1)) == 100.0 and float(row.group(2)) == 100.0, out
+
+
+def test_every_source_is_printed_beside_the_earlier_detector(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One photo per source, read by today's detector and (in a subprocess on its own
+    checkout) by the commit the work started from: a row per source, two figures each."""
+    assert main(["--repeats", "1", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "before: the detector of commit" in out, out
+    for source in ("ddd-a (light)", "ddd-a (auto)", "dbu", "ie", "jr", "mf", "diverse-dev"):
+        row = re.search(rf"^{re.escape(source)}\s+1?\d\s+\d+((\s+\S+){{10}})$", out, re.M)
+        assert row is not None, (source, out)
+    ddd = re.search(r"^ddd-a \(light\)\s+1\s+\d+\s+([\d.]+)%\s+([\d.]+)%", out, re.M)
+    assert ddd is not None and ddd.groups() == ("100.0", "100.0"), out
 
 
 def test_the_renderer_time_is_printed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,12 @@
    tile's known size (`vision.camera_path.known_size`);
 4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
 
+An enrolled set's look (`vision.enrolment`), kept in the state directory, sets how
+every frame is read: the set's tone or faces' colour, and its tile size in mm
+(instead of `PipelineSettings.detector.tone` and `tile_mm`). `enrol(frame, set)`
+reads a frame of the whole set face up and, when every tile was read right, keeps
+its look and uses it at once.
+
 A confident reading that breaks a rule is passed on as seen: judging is the
 reconciler's job. Unsure places make the Snapshot carry `unsure` (the reconciler then
 does not judge it); `unreadable` tells when they have stood `unreadable_s` seconds.
@@ -23,12 +29,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.surface import Snapshot, Unsure
+from engine.tiles import DominoSet
 from vision.calibration.homography import (
     Calibration,
     CalibrationMethod,
@@ -50,6 +58,8 @@ from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, ToMm
 from vision.detector.settings import Settings
+from vision.enrolment.look import LookError, SetLook, load_look
+from vision.enrolment.read import Enrolment, SetView, read_set
 from vision.errors import CalibrationError, CalibrationNotFoundError
 from vision.frames import Frame
 
@@ -102,8 +112,10 @@ class Pipeline:
     def __init__(
         self, settings: PipelineSettings | None = None, state_dir: str | Path | None = None
     ) -> None:
-        self.settings = s = settings or PipelineSettings()
+        self.configured = s = settings or PipelineSettings()
+        self.settings = s
         self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.look: SetLook | None = None
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
@@ -112,6 +124,7 @@ class Pipeline:
         self._warned_pixels = False
         self._looked_at: float | None = None
         self.last: Step | None = None
+        self._load_look()
 
     @property
     def unreadable(self) -> UnreadableSpot | None:
@@ -173,6 +186,53 @@ class Pipeline:
             out.append(tuple((float(x), float(y)) for x, y in calibration.mm_to_px(square)))
         return tuple(out)
 
+    # --- the enrolled set ------------------------------------------------------------------
+
+    def enrol(self, frames: Sequence[Frame], domino_set: DominoSet, at: datetime) -> Enrolment:
+        """Read `frames` (a still frame, or photos of parts of the set) as the whole
+        `domino_set` face up (the `enrol` command); when every tile was read right, its
+        look is used from now on and saved. A frame the calibration fits is read in the
+        play area, its tile size measured in mm."""
+        views = [self._set_view(frame) for frame in frames]
+        enrolment = read_set(views, domino_set, at, self.configured.detector)
+        if enrolment.look is not None:
+            self.use_look(enrolment.look)
+        return enrolment
+
+    def _set_view(self, frame: Frame) -> SetView:
+        calibration = self._calibration_for(frame, warn=False)
+        if calibration is None:
+            return SetView(frame.image)
+        area = PlayArea(self._search_area(calibration))
+        return SetView(frame.image, area, self._markers_px(calibration), _ToMm(calibration))
+
+    def use_look(self, look: SetLook, *, save: bool = True) -> None:
+        """Read every later frame as the set of `look`, and keep it in the state directory."""
+        c = self.configured
+        self.look = look
+        self.settings = replace(
+            c, detector=look.detector(c.detector), tile_mm=look.tile_mm or c.tile_mm
+        )
+        self.stable.interrupt()
+        if save and self.state_dir is not None:
+            try:
+                path = look.save(self.state_dir)
+                log.info("camera: the %s set's look saved to %s", look.domino_set, path)
+            except LookError as exc:
+                log.warning("camera: the enrolled set could not be saved: %s", exc)
+
+    def _load_look(self) -> None:
+        if self.state_dir is None:
+            return
+        try:
+            look = load_look(self.state_dir)
+        except LookError as exc:
+            log.warning("camera: the enrolled set is not used: %s", exc)
+            return
+        if look is not None:
+            log.info("camera: reading the enrolled %s set (%s)", look.domino_set, look.tone.value)
+            self.use_look(look, save=False)
+
     # --- calibration -----------------------------------------------------------------------
 
     def _load(self) -> Calibration | None:
@@ -231,7 +291,7 @@ class Pipeline:
             except (OSError, CalibrationError) as exc:
                 log.warning("camera: the calibration could not be saved: %s", exc)
 
-    def _calibration_for(self, frame: Frame) -> Calibration | None:
+    def _calibration_for(self, frame: Frame, *, warn: bool = True) -> Calibration | None:
         h, w = frame.image.shape[:2]
         cal = self.calibration
         if cal is not None and cal.image_size == (w, h):
@@ -242,7 +302,7 @@ class Pipeline:
             )
             log.info("camera: calibrated by the corners in the settings")
             return self.calibration
-        if not self._warned_pixels:
+        if warn and not self._warned_pixels:
             self._warned_pixels = True
             log.warning(
                 "camera: not calibrated (no markers seen, no corners set): positions are in "

@@ -19,12 +19,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detector.frame_edge import cut_by_frame
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Detection, FoundTile, Point, UnsureRegion
-from vision.detector.search_pass import STRAY, Found, search, within
+from vision.detector.scales import WIDE, coarser_scales, larger, read_at
+from vision.detector.search_pass import STRAY, SURE, Found, search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
 from vision.tiles.dark_marks import Tone, tone_image
+from vision.tiles.face_colours import face_colours, face_image
 
 __all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
 
@@ -54,6 +57,15 @@ AUTO_TONES = (Tone.LIGHT, Tone.DARK, Tone.GREY)
 EXPLAINED = 0.5  # a reading whose tiles cover this share of the tile material ...
 
 
+def bright_image(crop: NDArray[np.uint8], s: Settings) -> NDArray[np.uint8]:
+    """The tile-bright image the search runs on for a set of known tone (`s.tone` not
+    None): by the faces' own colour when `s.face` says it, else by the tone."""
+    if s.face is not None:
+        return face_image(crop, s.face)
+    assert s.tone is not None
+    return tone_image(crop, s.tone)
+
+
 def confident(found: Found) -> bool:
     """True when a reading leaves nothing for another tone to explain: tiles read,
     covering most of the tile material (`EXPLAINED`), and no pips outside them."""
@@ -80,7 +92,7 @@ def _auto(
 ) -> Found:
     """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
     kept (one table holds one set; a tie goes to the earlier tone), stopping at the
-    first `confident` one."""
+    first `confident` one; then the colours of coloured faces (`vision.tiles.face_colours`)."""
     best: Found | None = None
     for tone in AUTO_TONES:
         found = within(
@@ -89,8 +101,50 @@ def _auto(
         if best is None or _worth(found) > _worth(best):
             best = found
         if confident(found):
-            break
+            return found
     assert best is not None
+    # coloured faces (red, green, blue, pink plastic): the faces' own colour
+    for colour in face_colours(crop):
+        light = replace(s, tone=Tone.LIGHT)
+        found = within(search(face_image(crop, colour), offset, light, left_out), area)
+        if _worth(found) > _worth(best):
+            best = found
+        if confident(found):
+            break
+    return best
+
+
+def _coarser(
+    best: Found,
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None,
+) -> Found:
+    """`best`, or a reading of the frame at a coarser scale (`vision.detector.scales`): when
+    `best` read tiles wider than `WIDE` (a close-up's tiles are too large for the
+    search's pixel sizes), or read none with pips surely (they may be too large to
+    be seen),
+    and the coarser reading is better with tiles as large (`scales.larger`)."""
+
+    def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
+        if s.tone is None:
+            return _auto(img, at, s, None, out)
+        return search(bright_image(img, s), at, s, out)
+
+    wide = best.width > WIDE and bool(best.tiles)
+    # a tile read surely with pips says the search's sizes suit the frame (a blank
+    # alone may be a stretch of wood between two grain lines)
+    sure = any(t.confidence >= SURE and sum(t.pips) > 0 for t in best.tiles)
+    if not wide and (confident(best) or sure):
+        return best
+    for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
+        found = within(read_at(crop, offset, left_out, factor, read), area)
+        if larger(found, best) and _worth(found) >= _worth(best):
+            best = found
+        if confident(found):
+            break
     return best
 
 
@@ -134,10 +188,12 @@ def detect(
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if s.tone is not None:
-        found = search(tone_image(crop, s.tone), (float(x0), float(y0)), s, left_out)
+        found = search(bright_image(crop, s), (float(x0), float(y0)), s, left_out)
         best = within(found, area)
     else:
         best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
+    best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
+    best = cut_by_frame(best, (w, h))
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms

@@ -264,9 +264,12 @@ def _read_tile(
     out: list[HalfReading] = []
     for side in (0, 1):
         first = read_half(blobs, t, side, ref)
-        if first.confidence < SURE and not first.foreign:
+        if first.confidence < SURE:
+            # pale pips (a lavender 7 beside black 11s) fall short of the frame's mark
+            # threshold and read as marks too small to be pips: their half's own
+            # threshold takes them whole
             again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
-            if again is not None and not again.foreign and again.confidence > first.confidence:
+            if again is not None and _takes_over(first, again):
                 first = again
         if first.confidence < SURE and not first.foreign:
             # a pip merged with a line (its divider, a neighbour's edge) comes apart
@@ -281,6 +284,15 @@ def _read_tile(
                 first = apart
         out.append(first)
     return out[0], out[1]
+
+
+def _takes_over(first: HalfReading, again: HalfReading) -> bool:
+    """Whether the half's own threshold's reading `again` replaces `first`: any more
+    confident reading of pips does, but a first reading of marks that are not pips
+    (`foreign`) gives way only to a sure one."""
+    if again.foreign:
+        return False
+    return again.confidence >= SURE if first.foreign else again.confidence > first.confidence
 
 
 def _apart_tile(
@@ -330,6 +342,36 @@ def _placed(
     return best
 
 
+RESIZE = (1.12, 0.9, 1.25)  # widths (shares of the frame's) a doubtful tile is read at
+RESIZED = 0.85  # ... and the confidence of a reading there, at most (see `_merge`)
+
+
+def _resized(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: _Planes,
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]]:
+    """`t` and its reading, or `t` read at another width (`RESIZE`) when that reads
+    surely and `t` did not: one width per frame is the frame's median, and a tile
+    nearer the camera than most (a tilted phone), or of a set longer than twice its
+    width, has pips beyond the halves read at it (a lop-sided reading). It competes
+    for its material as read first, and its confidence is at most `RESIZED`: a
+    column of a 12's merged pips taken for a divider across its tile read surely
+    at another width too, and must give way to the other pass's sure reading of
+    the tile in its place (`_merge`)."""
+    if min(r.confidence for r in reading) >= SURE or any(r.foreign for r in reading):
+        return t, reading
+    for share in RESIZE:
+        other = replace(t, width=t.width * share)
+        again = _read_tile(blobs, other, ref, planes)
+        if min(r.confidence for r in again) >= SURE and not any(r.foreign for r in again):
+            capped = tuple(replace(r, confidence=min(r.confidence, RESIZED)) for r in again)
+            return other, (capped[0], capped[1])
+    return t, reading
+
+
 def _rank(reading: tuple[HalfReading, HalfReading]) -> tuple[bool, float, int]:
     ra, rb = reading
     return (not (ra.foreign or rb.foreign), min(ra.confidence, rb.confidence), ra.pips + rb.pips)
@@ -346,10 +388,11 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
     for hyp in agreed:
-        t, (ra, rb) = _placed(blobs, hyp, ref, planes)
+        t, first = _placed(blobs, hyp, ref, planes)
+        bonus = 0.5 * min(r.confidence for r in first)
+        t, (ra, rb) = _resized(blobs, t, first, ref, planes)
         penalty = 1.0 if ra.foreign or rb.foreign else 0.0
         readings[t.blob] = (ra, rb)
-        bonus = 0.5 * min(ra.confidence, rb.confidence)
         rescored.append(replace(t, score=t.score - penalty + bonus))
     tiles: list[FoundTile] = []
     unsure: list[UnsureRegion] = []
@@ -362,20 +405,69 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
         ra, rb = readings[t.blob]
         if ra.foreign or rb.foreign:
             ra, rb = _apart_tile(t, ref, planes) or (ra, rb)
-        if ra.pips == rb.pips == 0 and not _outlined(planes.img, t, kept, planes.lighter_table):
+        if ra.pips == rb.pips == 0 and not _blank_outlined(planes, t, kept):
             lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
             continue
-        if _face_share(planes.img, near, t) < WHOLE and _face_share_anywhere(planes, t) < WHOLE:
+        placed: tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None = (t, (ra, rb))
+        if not _whole(planes, near, t):
+            placed = _smaller(blobs, t, (ra, rb), ref, planes, near)
+        if placed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "partly covered"))
             continue
-        (xa, ya), (xb, yb) = t.half_centres()
+        at, (ra, rb) = placed
+        (xa, ya), (xb, yb) = at.half_centres()
         conf = round(min(ra.confidence, rb.confidence), 3)
         tiles.append(FoundTile((ra.pips, rb.pips), ((xa + ox, ya + oy), (xb + ox, yb + oy)), conf))
-        read.append(t)
+        read.append(at)
     return Found(tiles, [], unsure, width, kept, read, lines=lines)
+
+
+def _blank_outlined(planes: _Planes, t: TileHypothesis, kept: list[TileHypothesis]) -> bool:
+    """`_outlined` at the frame's width, or at the width measured at the tile's own
+    divider: a blank nearer the camera than most has its edges beyond the lines
+    looked at for the frame's width (a 0-0 of a set photographed at a tilt)."""
+    if _outlined(planes.img, t, kept, planes.lighter_table):
+        return True
+    if t.own <= 0 or abs(t.own - t.width) <= 0.03 * t.width:
+        return False
+    return _outlined(planes.img, replace(t, width=t.own), kept, planes.lighter_table)
+
+
+def _whole(planes: _Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
+    """True when both halves of `t` show its face (no hand or sleeve over it)."""
+    return _face_share(planes.img, near, t) >= WHOLE or _face_share_anywhere(planes, t) >= WHOLE
+
+
+SHRINK = (0.9, 0.8)  # widths (shares of the frame's) a tile that looks covered is tried at
+
+
+def _smaller(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: _Planes,
+    near: NDArray[np.bool_],
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
+    """`t` at a smaller width (`SHRINK`) when its own divider measured it so, and
+    there its face shows whole and it reads the same pips surely: a tile farther
+    from the camera than most is smaller than the frame's width, and the table
+    around it looked like a hand over it. (A hand over a tile's end leaves the
+    width measured across its divider as it is.)"""
+    for share in SHRINK:
+        if not 0 < t.own <= (share + 0.05) * t.width:
+            continue
+        other = replace(t, width=t.width * share)
+        if not _whole(planes, near, other):
+            continue
+        again = _read_tile(blobs, other, ref, planes)
+        same = [r.pips for r in again] == [r.pips for r in reading]
+        if same and min(r.confidence for r in again) >= SURE:
+            return other, again
+    return None
 
 
 def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
@@ -390,18 +482,34 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     unsure = list(found.unsure)
     ox, oy = offset
     for tile, t in zip(found.tiles, found.read, strict=True):
-        if any(
-            faint_pips(
-                planes.img, planes.bright, planes.solid, t, side, ref, planes.need, tile.pips[side]
-            )
-            > tile.pips[side]
-            for side in (0, 1)
-        ):
+        agreed = _faint_agreed(planes, tile, t, ref)
+        if agreed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "a faint mark that may be a pip"))
         else:
-            tiles.append(tile)
+            tiles.append(agreed)
             read.append(t)
     return replace(found, tiles=tiles, unsure=unsure, read=read)
+
+
+def _faint_agreed(
+    planes: _Planes, tile: FoundTile, t: TileHypothesis, ref: float
+) -> FoundTile | None:
+    """`tile`, or None when a half shows more pips to the faint look than it was read
+    with, unless the half's own threshold (`reread_half`) reads surely just as many:
+    two looks that agree on a pale half (a lavender 7 whose pips the frame's mark
+    threshold left as specks, beside dark yellow 6s) read it."""
+    pips = list(tile.pips)
+    for side in (0, 1):
+        faint = faint_pips(
+            planes.img, planes.bright, planes.solid, t, side, ref, planes.need, pips[side]
+        )
+        if faint <= pips[side]:
+            continue
+        again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
+        if again is None or again.foreign or again.confidence < SURE or again.pips != faint:
+            return None
+        pips[side] = again.pips
+    return replace(tile, pips=(pips[0], pips[1]))
 
 
 STRAY = "pips of a tile that was not read"
@@ -471,8 +579,9 @@ def _merge(base: Found, extra: Found) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed.
 
     A tile of `base` whose pips form no domino's layout (read lop-sided, below
-    `DOUBTFUL`) gives way to a tile of `extra` in its place (the only one there)
-    that reads as a domino (`SURE`): the other pass placed the tile better. So does
+    `DOUBTFUL`), or read only at another width than the frame's (`_resized`), gives
+    way to a tile of `extra` in its place (the only one there) that reads as a
+    domino (`SURE`): the other pass placed the tile better. So does
     a line that `base` took for a blank tile and dropped as a line on the table
     (`Found.lines`: wood grain that won the material from a fainter divider).
     """
@@ -493,7 +602,8 @@ def _merge(base: Found, extra: Found) -> Found:
         if len(clash) != 1 or tile.confidence < SURE or kept[clash[0]] not in read:
             continue
         j = read.index(kept[clash[0]])
-        if tiles[j].confidence < DOUBTFUL:
+        resized = abs(read[j].width - base.width) > 0.05 * base.width
+        if tiles[j].confidence < DOUBTFUL or (resized and tiles[j].confidence < SURE):
             tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 

@@ -24,6 +24,9 @@ class Settings:
     """Tuning of the detector; the defaults suit a 1-2 megapixel overhead photo."""
 
     tone: Tone | None = Tone.LIGHT  # None: light, dark, grey in turn (`detect.AUTO_TONES`)
+    # the faces' colour (B, G, R) of a coloured set (an enrolled set's look): the search
+    # runs on an image as bright as each pixel is near it (`tiles.face_colours`)
+    face: tuple[float, float, float] | None = None
     window: int = 21  # px, wider than the largest pip
     min_contrast: int = 28  # grey levels a mark is darker than the tile around it
     rel_contrast: float = 0.4  # ... or this share of the tile's brightness
@@ -37,6 +40,11 @@ class Settings:
         if self.tone is not None and not isinstance(self.tone, Tone):
             raise ValueError(
                 f"Settings.tone: {self.tone!r} is not one of {[t.value for t in Tone]}"
+            )
+        if self.face is not None and (len(self.face) != 3 or self.tone is not Tone.LIGHT):
+            raise ValueError(
+                f"Settings.face: {self.face!r} must be a (B, G, R) colour searched as a light "
+                "set (tone=Tone.LIGHT)"
             )
         for f in fields(self):
             if f.name not in BOUNDS:

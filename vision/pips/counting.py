@@ -27,9 +27,14 @@ HALF_REACH = 0.40
 # Pips keep this far from the divider line (a centre pin sits on it).
 DIVIDER_CLEARANCE = 0.12
 MAX_ROUND_ELONGATION = 1.8
+CRESCENT_AREA = 1.0  # a pip bitten by its highlight: at most a pip's area ...
+CRESCENT_ELONGATION = 2.2  # ... and at most this long for its thickness
 MAX_PIPS = 12
 # length / thickness (second moments) of k touching round pips in a row
-CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3)}
+CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3, 4)}
+# how far a chain's area may be from k pips': the necks between small pips blurred
+# together add up to a pip's area along a line of four (a 12's or 11's column)
+CHAIN_AREA = {2: 0.6, 3: 0.6, 4: 1.6}
 # how far (in tile widths) a pip may sit from the mirror image of another
 SYMMETRY_TOLERANCE = 0.15
 
@@ -110,18 +115,69 @@ def symmetric(points: NDArray[np.float64], centre: tuple[float, float], tol: flo
 
 
 def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) -> HalfReading:
-    """Count the pips on one half and judge the reading."""
+    """Count the pips on one half and judge the reading.
+
+    `ref_area` is the frame's pip; when the half does not read as a domino's against it,
+    it is read against its own: the pips of one half share one colour, and in a set
+    with a colour per number a pale colour's pips come out smaller from the frame's
+    mark threshold than a dark colour's (a lavender 7 beside a black 11: the 11's
+    pips and the chains of its merged columns are twice as large as the frame's
+    median pip)."""
     idx = in_half(blobs, tile, side)
     if idx.size == 0:
         return HalfReading(0, 1.0, foreign=False)
+    first = _judge(blobs, idx, tile, side, ref_area)
+    if first.confidence >= OWN_BELOW:
+        return first
+    own = _own_pip(blobs, idx, ref_area)
+    if own is None:
+        return first
+    again = _judge(blobs, idx, tile, side, own, whole_layout=True)
+    sure = not again.foreign and again.confidence >= OWN_SURE
+    return again if sure and again.confidence > first.confidence else first
+
+
+OWN_BELOW = 0.9  # a half read less surely than this is read again against its own pip
+OWN_SURE = 0.8  # ... and that reading kept when at least this sure (merged lines: 0.8)
+OWN_RANGE = (0.25, 2.5)  # ... the median round mark of this size (frame's pips) in it
+
+
+def _own_pip(blobs: Blobs, idx: NDArray[np.intp], ref_area: float) -> float | None:
+    """The half's own pip area: its median round mark of a pip's size, or None."""
+    area = blobs.area[idx]
+    rel = area / ref_area
+    elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
+    ok = (rel >= OWN_RANGE[0]) & (rel <= OWN_RANGE[1]) & (elong <= MAX_ROUND_ELONGATION)
+    if not ok.any():
+        return None
+    own = float(np.median(area[ok]))
+    return own if abs(own / ref_area - 1.0) > 0.2 else None
+
+
+def _judge(
+    blobs: Blobs,
+    idx: NDArray[np.intp],
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    *,
+    whole_layout: bool = False,
+) -> HalfReading:
+    """The half's marks `idx` judged against a pip of `ref_area`. The layout must be
+    symmetric: its single pips, or with `whole_layout` its merged lines' centres too
+    (a 12's columns of four merged are three lines about the half's centre)."""
     area = blobs.area[idx]
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
     single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
+    # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
+    # pip and a little longer than round
+    single |= (rel >= 0.4) & (rel <= CRESCENT_AREA) & (elong <= CRESCENT_ELONGATION)
     chain = np.zeros_like(single)
     merged = np.zeros(idx.size, dtype=np.int64)
-    for k in (2, 3):  # k pips merged in a row: k times the area, stretched to match
-        fits = ~single & ~chain & (np.abs(rel - k) <= 0.6) & (np.abs(elong - CHAIN[k]) <= 0.8)
+    for k in (2, 3, 4):  # k pips merged in a row: k times the area, stretched to match
+        near_k = np.abs(rel - k) <= CHAIN_AREA[k]
+        fits = ~single & ~chain & near_k & (np.abs(elong - CHAIN[k]) <= 0.8)
         merged[fits] = k
         chain |= fits
     double = chain
@@ -138,9 +194,11 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
         confidence = 0.5
     if double.any():
         confidence = min(confidence, 0.8)
-    pts = np.column_stack([blobs.cx[idx[single]], blobs.cy[idx[single]]])
+    marks = single | double if whole_layout else single
+    pts = np.column_stack([blobs.cx[idx[marks]], blobs.cy[idx[marks]]])
     centre = tile.half_centres()[side]
-    if not double.any() and not symmetric(pts, centre, SYMMETRY_TOLERANCE * tile.width):
+    judged = whole_layout or not double.any()
+    if judged and not symmetric(pts, centre, SYMMETRY_TOLERANCE * tile.width):
         confidence = min(confidence, 0.4)
     if pips > MAX_PIPS:
         confidence = min(confidence, 0.1)

@@ -113,11 +113,61 @@ def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
     count, labels = cv2.connectedComponentsWithAlgorithm(enclosed, 4, cv2.CV_32S, cv2.CCL_SPAGHETTI)
     ys, xs = nonzero(enclosed)
     lab = np.asarray(labels, dtype=np.int32)[ys, xs]
-    small = (np.bincount(lab, minlength=int(count)) < max_hole)[lab]
+    sizes = np.bincount(lab, minlength=int(count))
+    fill = sizes < max_hole
+    fill[1:] |= slight_holes(tile, ys, xs, lab, sizes, ~fill)[1:]
+    small = fill[lab]
     solid = tile.copy()
     solid[ys[small], xs[small]] = 1
     solid = np.asarray(cv2.erode(solid, np.ones((5, 5), np.uint8)), dtype=np.uint8)
     return tile.astype(np.bool_), solid
+
+
+SLIGHT_HOLE = 0.1  # a hole below this share of the material around it is a mark on it
+MAX_LARGE_HOLES = 64  # ... looked at for so many of the largest holes at most
+
+
+def slight_holes(
+    tile: U8,
+    ys: NDArray[np.intp],
+    xs: NDArray[np.intp],
+    lab: NDArray[np.int32],
+    sizes: NDArray[np.int64],
+    large: NDArray[np.bool_],
+) -> NDArray[np.bool_]:
+    """Which of the `large` enclosed holes are small beside the tile material around
+    them (`SLIGHT_HOLE` of what lies in their box grown by twice their size): a
+    divider, or a pip, of a tile that fills much of the frame (a close-up) is larger
+    than the frame-wide bound, and is still a mark on its tile. The table seen
+    between tiles laid in a ring, or in a gap of a cluster, is not small beside them.
+    `ys`, `xs`, `lab`: the holes' pixels and labels; `sizes`: their areas."""
+    out = np.zeros(sizes.shape, dtype=np.bool_)
+    large = large.copy()
+    large[0] = False
+    idx = np.flatnonzero(large)
+    if idx.size == 0:
+        return out
+    idx = idx[np.argsort(sizes[idx])][:MAX_LARGE_HOLES]  # the smallest of them first
+    keep = large[lab]
+    hy, hx, hl = ys[keep], xs[keep], lab[keep]
+    order = np.argsort(hl, kind="stable")
+    hy, hx, hl = hy[order], hx[order], hl[order]
+    starts = np.searchsorted(hl, idx)
+    ends = np.searchsorted(hl, idx, side="right")
+    h, w = tile.shape
+    for i, a, b in zip(idx, starts, ends, strict=True):
+        y0, y1, x0, x1 = (
+            int(hy[a:b].min()),
+            int(hy[a:b].max()),
+            int(hx[a:b].min()),
+            int(hx[a:b].max()),
+        )
+        grow = 2 * (max(y1 - y0, x1 - x0) + 1)
+        box = tile[
+            max(0, y0 - grow) : min(h, y1 + grow + 1), max(0, x0 - grow) : min(w, x1 + grow + 1)
+        ]
+        out[i] = sizes[i] < SLIGHT_HOLE * float(np.count_nonzero(box))
+    return out
 
 
 def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:

@@ -57,6 +57,7 @@ class TileHypothesis:
     score: float  # higher is a more typical divider
     measured: bool = False  # its width was measured between the tile's edges
     short: bool = False  # the tile's edges were found, too far apart for this divider
+    own: float = 0.0  # the width measured at its own divider (0: not measured)
 
     def half_centres(self) -> tuple[tuple[float, float], tuple[float, float]]:
         h = self.width / 2.0
@@ -66,12 +67,30 @@ class TileHypothesis:
         )
 
 
+# A line with a bulge at its middle (a spinner pin or rivet, its rim as dark as the
+# divider) is thickened there by its second moments; its length squared over its
+# area (a line's length over its thickness, whatever bulges) still shows a line.
+BULGED_ELONGATION = 3.0  # ... as long as this many times its moments' thickness
+MIN_LENGTH_PER_AREA = 5.0  # ... and of length**2 / area at least this (2 pips: 2.4)
+BULGED_WEIGHT = 0.5  # ... and weighs this much in agreeing on the frame's tile size
+
+
+def line_like(blobs: Blobs) -> NDArray[np.bool_]:
+    """Blobs as thin as a divider: long beside their thickness, or beside their
+    area when a pin at the middle bulges them."""
+    thin = blobs.length >= MIN_ELONGATION * blobs.thickness
+    bulged = (blobs.length >= BULGED_ELONGATION * blobs.thickness) & (
+        blobs.length**2 >= MIN_LENGTH_PER_AREA * blobs.area
+    )
+    return np.asarray(thin | bulged, dtype=np.bool_)
+
+
 def elongated(blobs: Blobs) -> NDArray[np.intp]:
     """Indices of blobs shaped like a divider line."""
     ok = (
         (blobs.area >= MIN_DIVIDER_AREA)
         & (blobs.length >= MIN_DIVIDER_PX)
-        & (blobs.length >= MIN_ELONGATION * blobs.thickness)
+        & line_like(blobs)
         & (blobs.thickness >= MIN_DIVIDER_THICKNESS)
         & ~blobs.touches_edge
     )
@@ -138,7 +157,7 @@ def _measure(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, floa
 
 
 def _hypothesis(
-    blobs: Blobs, i: int, width: float, score: float, how: str = ASSUMED
+    blobs: Blobs, i: int, width: float, score: float, how: str = ASSUMED, own: float = 0.0
 ) -> TileHypothesis:
     ux, uy = float(blobs.ux[i]), float(blobs.uy[i])
     nx, ny = -uy, ux
@@ -156,6 +175,7 @@ def _hypothesis(
         score=score,
         measured=how == MEASURED,
         short=how == SHORT,
+        own=own if how == MEASURED else 0.0,
     )
 
 
@@ -178,7 +198,7 @@ def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
         width, closed, how = _measure(blobs, int(i), tile)
         if blobs.thickness[i] > 0.25 * width:
             continue
-        out.append(_hypothesis(blobs, int(i), width, closed, how))
+        out.append(_hypothesis(blobs, int(i), width, closed, how, width))
     return out
 
 
@@ -217,6 +237,10 @@ def consensus(
     # width is a guess from its length, and a line too short for the edges found
     # around it (a divider cut short where a pip or a rim touches it) least
     weight = weight * np.array([_weight(c) for c in cands])
+    # a line bulged at its middle (a pinned divider) may also be a blot of print
+    # or dirt: it counts half as much as a plain line
+    plain = blobs.length[idx] >= MIN_ELONGATION * blobs.thickness[idx]
+    weight = weight * np.where(plain, 1.0, BULGED_WEIGHT)
     med_len = _typical(blobs.length[idx], weight, MODE_TOLERANCE)
     near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
     if known > 0 and not any(c.measured for c, ok in zip(cands, near, strict=True) if ok):
@@ -239,7 +263,11 @@ def consensus(
     med_dark = float(np.median(blobs.darkness[idx[near]]))
     kept: list[TileHypothesis] = []
     for c, ok in zip(cands, near, strict=True):
-        if not ok or abs(c.width - width) > WIDTH_TOLERANCE * width:
+        # a divider of the frame's length whose runs to its tile's edges both went on
+        # into touching tiles (a double between two, each run stopped at a pip of
+        # its neighbour) measures its tile too wide; it is still a tile of the frame
+        wider = c.measured and c.width > width
+        if not ok or (abs(c.width - width) > WIDTH_TOLERANCE * width and not wider):
             continue
         length, thick = float(blobs.length[c.blob]), float(blobs.thickness[c.blob])
         score = (
@@ -250,7 +278,7 @@ def consensus(
             + 0.5 * c.score
         )
         how = MEASURED if c.measured else SHORT if c.short else ASSUMED
-        kept.append(_hypothesis(blobs, c.blob, width, score, how))
+        kept.append(_hypothesis(blobs, c.blob, width, score, how, c.own))
     return kept, width
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.tiles.dark_marks import Blobs, find_blobs
-from vision.tiles.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, MIN_ELONGATION
+from vision.tiles.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, line_like
 
 U8 = NDArray[np.uint8]
 
@@ -58,7 +58,7 @@ def _candidates(blobs: Blobs, length: int) -> NDArray[np.intp]:
     ok = (
         (blobs.area >= MIN_DIVIDER_AREA)
         & (blobs.length >= max(MIN_DIVIDER_PX, length))
-        & (blobs.length < MIN_ELONGATION * blobs.thickness)
+        & ~line_like(blobs)
         & ~blobs.touches_edge
     )
     ok[0] = False

@@ -1,0 +1,110 @@
+"""Searching a frame at a coarser scale, for tiles larger than the search is built for.
+
+The search's sizes are in pixels (the 21 px window of a pip's surroundings, a
+divider of 15 px or more, the 2 px eroded off the tile material): they suit tiles
+about 20-70 px wide, a table seen whole by a camera of one or two megapixels. A
+close-up (a phone photo of a few tiles, a camera low over the table) has tiles of
+200 px and pips wider than the window, which the search cannot read. Such a frame
+is searched again at a half, a quarter, ... of its size, until the reading is
+confident or the frame too small; the readings are mapped back to the frame's
+pixels. A coarser reading is kept only when its tiles are larger, in the frame's
+pixels, than those the finer one read (a coarser look at small tiles merges their
+pips and reads worse, never better, and must not win by a fluke).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detector.results import FoundTile, Point, UnsureRegion
+from vision.detector.search_pass import Found
+from vision.tiles.dividers import TileHypothesis
+
+MIN_SIDE = 200  # px: a frame is not searched at a scale that leaves less than this
+LARGER = 1.5  # a coarser reading's tiles must be this much wider than the finer one's
+WIDE = 90.0  # px: tiles wider than this are read again at a coarser scale ...
+AIM = 50.0  # ... the power of two that brings them nearest this width
+
+Reader = Callable[[NDArray[np.uint8], Point, NDArray[np.bool_] | None], Found]
+
+
+def coarser_scales(shape: tuple[int, ...], width: float = 0.0) -> list[int]:
+    """The factors a frame of `shape` is searched at again: with tiles of `width` px
+    found wider than `WIDE`, the one power of two that brings them nearest `AIM`;
+    else 2, 4, ... (none found: they may be too large to see). None that leaves
+    the frame's shorter side below `MIN_SIDE`."""
+    side = min(shape[0], shape[1])
+    if width > WIDE:
+        factor = 2 ** max(1, round(float(np.log2(width / AIM))))
+        while factor > 1 and side // factor < MIN_SIDE:
+            factor //= 2
+        return [factor] if factor > 1 else []
+    out: list[int] = []
+    factor = 2
+    while side // factor >= MIN_SIDE:
+        out.append(factor)
+        factor *= 2
+    return out
+
+
+def read_at(
+    crop: NDArray[np.uint8],
+    offset: Point,
+    left_out: NDArray[np.bool_] | None,
+    factor: int,
+    read: Reader,
+) -> Found:
+    """`read` of `crop` shrunk by `factor`, in the frame's pixels (`offset`: where the
+    crop lies in the frame)."""
+    h, w = crop.shape[:2]
+    size = (max(1, w // factor), max(1, h // factor))
+    small = np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    small_out = None
+    if left_out is not None:
+        shrunk = cv2.resize(left_out.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+        small_out = np.asarray(shrunk > 0, dtype=np.bool_)
+    return scaled(read(small, (0.0, 0.0), small_out), float(factor), offset)
+
+
+def scaled(found: Found, factor: float, offset: Point) -> Found:
+    """`found` (read at 1/`factor` of the size, from the origin) in the frame's pixels."""
+    ox, oy = offset
+
+    def p(x: float, y: float) -> Point:
+        return (x * factor + ox, y * factor + oy)
+
+    def hyp(t: TileHypothesis) -> TileHypothesis:
+        # hypotheses stay in the searched image's pixels (the crop's), as `search`
+        # leaves them
+        return replace(t, cx=t.cx * factor, cy=t.cy * factor, width=t.width * factor)
+
+    tiles = [FoundTile(t.pips, (p(*t.px[0]), p(*t.px[1])), t.confidence) for t in found.tiles]
+    return replace(
+        found,
+        tiles=tiles,
+        facedown=[p(*q) for q in found.facedown],
+        unsure=[UnsureRegion(*p(u.x, u.y), u.reason) for u in found.unsure],
+        width=found.width * factor,
+        kept=[hyp(t) for t in found.kept],
+        read=[hyp(t) for t in found.read],
+        pip=found.pip * factor,
+        stray=[p(*q) for q in found.stray],
+        lines=[hyp(t) for t in found.lines],
+    )
+
+
+def larger(coarse: Found, fine: Found) -> bool:
+    """True when the coarser reading's tiles are clearly larger than the finer one's,
+    or as large when those are wider than `WIDE` (or the finer one read none)."""
+    if not coarse.tiles:
+        return False
+    if not fine.tiles:
+        return True
+    if fine.width > WIDE:
+        return coarse.width >= fine.width / LARGER
+    return coarse.width >= LARGER * fine.width

@@ -1,0 +1,118 @@
+"""Reading the whole set for enrolment: each way of making its tiles bright is tried
+until the set reads right, and the best reading is judged against the set's list.
+
+The ways, in order: the three tones (light, dark, grey: `vision.tiles.dark_marks`),
+then each colour of coloured faces the first frame shows (`vision.tiles.face_colours`).
+A way is judged by the tiles of the set it reads right, then by the fewest readings
+too many; the first that reads the whole set right ends the search (an ivory set on
+a table costs one reading). Unlike the detector's own guess of the tone (`tone=None`),
+the enrolment knows what it should see, so it keeps what reads the set best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.tiles import DominoSet
+from vision.detector.detect import AUTO_TONES, Detection, detect
+from vision.detector.play_area import PlayArea
+from vision.detector.results import Point
+from vision.detector.settings import Settings
+from vision.enrolment.check import SetCheck, check_set
+from vision.enrolment.look import SetLook
+from vision.enrolment.measure import measure
+from vision.errors import VisionError
+from vision.tiles.dark_marks import Tone
+from vision.tiles.face_colours import face_colours
+
+__all__ = ["Enrolment", "SetView", "read_set"]
+
+U8 = NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class SetView:
+    """One frame of the set: the image (BGR), where to look (a play area in pixels, or
+    None: everywhere), polygons to leave out (the corner markers), and its pixel -> mm
+    map when calibrated."""
+
+    image: U8
+    area: PlayArea | None = None
+    exclude: Sequence[Sequence[Point]] = ()
+    to_mm: Callable[[Point], Point] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolment:
+    """The set read: the judgement, the detector's settings that read it best, what
+    each frame read with them, and the set's look when every tile was read right."""
+
+    check: SetCheck
+    settings: Settings
+    detections: tuple[Detection, ...] = ()
+    look: SetLook | None = None
+    tried: tuple[str, ...] = field(default=())  # the ways tried, in order
+
+    @property
+    def ok(self) -> bool:
+        return self.check.ok
+
+
+def _ways(views: Sequence[SetView], base: Settings) -> Iterator[tuple[str, Settings]]:
+    for tone in AUTO_TONES:
+        yield tone.value, replace(base, tone=tone, face=None)
+    first = views[0]
+    image = first.image
+    if first.area is not None:
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = first.area.box(w, h, base.margin)
+        image = image[y0:y1, x0:x1]
+    for colour in face_colours(image):
+        name = "faces " + ",".join(f"{v:.0f}" for v in colour)
+        yield name, replace(base, tone=Tone.LIGHT, face=colour)
+
+
+def _score(check: SetCheck) -> tuple[int, int]:
+    return (check.right, -len(check.extra))
+
+
+def read_set(
+    views: Sequence[SetView],
+    domino_set: DominoSet,
+    at: datetime,
+    base: Settings | None = None,
+) -> Enrolment:
+    """Read `views` (one frame, or photos of parts of the set) as the whole `domino_set`;
+    the look is measured only when every tile was read right."""
+    if not views:
+        raise VisionError("no frame of the set to read: give at least one image")
+    for view in views:
+        if view.image.ndim != 3 or view.image.shape[2] != 3:
+            raise VisionError("the set's frames must be in colour (BGR), to keep its colours")
+    start = base or Settings()
+    best: Enrolment | None = None
+    tried: list[str] = []
+    for name, settings in _ways(views, start):
+        tried.append(name)
+        found = tuple(detect(v.image, v.area, settings, v.exclude) for v in views)
+        check = check_set((t.pips for d in found for t in d.tiles), domino_set)
+        if best is None or _score(check) > _score(best.check):
+            best = Enrolment(check, settings, found)
+        if check.ok:
+            break
+    assert best is not None
+    look = None
+    if best.ok:
+        seen = [(v.image, d, v.to_mm) for v, d in zip(views, best.detections, strict=True)]
+        m = measure(seen, best.settings)
+        tone = best.settings.tone
+        assert tone is not None
+        look = SetLook(
+            domino_set, at, tone, best.settings.face, m.face_bgr, m.pip_bgr, m.tile_px, m.tile_mm
+        )
+    return replace(best, look=look, tried=tuple(tried))
