@@ -13,7 +13,7 @@ there (issue 17). Several OpenCV calls the renderer used do not give the same by
   0.6 px off on OpenCV 4).
 - `multiply(..., scale=1/255)` on 8-bit images rounds on x86-64 but truncates on
   arm64 (as seen under qemu): one grey level apart on 40 % of the pixels.
-- `resize(INTER_LINEAR)` of 8-bit images differs on arm64 by up to 3 grey levels:
+- `resize(INTER_LINEAR)` of 8-bit images differs on arm64 by up to 4 grey levels:
   `linear_resize` computes what it gives on x86-64 (OpenCV's 11-bit weights, its
   vector code's rounding) in integers. (`INTER_LINEAR_EXACT`, bit-exact by design,
   differs from it by a grey level on 8 % of the pixels: enough to move two of the

@@ -110,12 +110,16 @@ def test_scaled_product_is_what_opencvs_multiply_gives_on_x86() -> None:
 
 @pytest.mark.parametrize(("shape", "size"), [((9, 13, 3), (480, 320)), ((61, 83), (1500, 1100))])
 def test_linear_resize_is_opencvs_on_x86(shape: tuple[int, ...], size: tuple[int, int]) -> None:
-    """Equal to OpenCV's INTER_LINEAR on x86-64 (4.11 and 5.0 alike); OpenCV's own
-    differs on arm64 by up to 3 grey levels, which is why the renderer has its own."""
+    """Equal to OpenCV's INTER_LINEAR on x86-64 (4.11 and 5.0 alike). OpenCV's own
+    differs on arm64 by a few grey levels (4 here under emulation, OpenCV 4.11), which
+    is why the renderer has its own: there, only the picture is the same."""
     src = np.random.default_rng(1).integers(0, 256, shape, dtype=np.uint8)
     theirs = cv2.resize(src, size, interpolation=cv2.INTER_LINEAR)
     diff = np.abs(linear_resize(src, size).astype(np.int16) - theirs.astype(np.int16))
-    assert diff.max() <= (0 if platform.machine() in ("x86_64", "AMD64") else 3)
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert diff.max() == 0
+    else:
+        assert diff.max() <= 8 and diff.mean() < 0.5
 
 
 def test_cubic_resize_is_opencvs_cubic_resize() -> None:
