@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -28,6 +27,7 @@ from vision.calibration.aruco_markers import (
     detect_markers,
 )
 from vision.errors import CalibrationError, CalibrationNotFoundError, MarkersMissingError
+from vision.state_file import write_json
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +133,8 @@ class Calibration:
     def save(self, directory: str | Path) -> Path:
         """Write `calibration.json` into `directory` (atomically); returns its path."""
         path = Path(directory) / CALIBRATION_FILE
-        tmp = path.with_suffix(".json.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            write_json(path, self.to_json())
         except OSError as exc:
             raise CalibrationError(f"could not save the calibration to {path}: {exc}") from exc
         log.info("calibration: saved to %s", path)

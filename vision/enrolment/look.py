@@ -11,7 +11,6 @@ the enrolment's frame, its length and width in mm when that frame was calibrated
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -21,6 +20,7 @@ from typing import Any, Final
 from engine.tiles import DominoSet, TileError
 from vision.detector.settings import Settings
 from vision.errors import VisionError
+from vision.state_file import write_json
 from vision.tiles.dark_marks import Tone
 
 __all__ = ["LOOK_FILE", "LookError", "SetLook", "load_look"]
@@ -84,11 +84,8 @@ class SetLook:
     def save(self, directory: str | Path) -> Path:
         """Write `set.json` into `directory` (atomically); returns its path."""
         path = Path(directory) / LOOK_FILE
-        tmp = path.with_suffix(".json.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            write_json(path, self.to_json())
         except OSError as exc:
             raise LookError(f"could not save the enrolled set to {path}: {exc}") from exc
         return path
