@@ -165,11 +165,17 @@ def read_now(photos: list[Photo], repeats: int) -> Iterator[Reading]:
 @contextmanager
 def checkout(rev: str) -> Iterator[Path]:
     """The tracked files of commit `rev`, in a temporary folder."""
-    done = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
-        capture_output=True,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
+            capture_output=True,
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        raise SetsError(
+            f"git is needed to take out commit {rev} for the earlier detector's figures "
+            f"({exc.strerror}): install git, or give --before none"
+        ) from exc
     if done.returncode != 0:
         raise SetsError(
             f"git archive {rev}: {done.stderr.decode().strip()} "
@@ -177,7 +183,10 @@ def checkout(rev: str) -> Iterator[Path]:
         )
     with tempfile.TemporaryDirectory(prefix="vision-before-") as tmp:
         with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
-            tar.extractall(tmp, filter="data")
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(tmp, filter="data")
+            else:  # Python before 3.11.4 (Debian 12 and Raspberry Pi OS have 3.11.2)
+                tar.extractall(tmp)  # our own commit's files, from git archive
         yield Path(tmp)
 
 

@@ -70,7 +70,7 @@ fi
 # the tests expect.
 INNER=/work/domino-table
 SUITE=bookworm
-PACKAGES=python3,python3-venv,ca-certificates,mosquitto,procps
+PACKAGES=python3,python3-venv,ca-certificates,mosquitto,procps,git
 
 say() { printf '\033[1m==> %s\033[0m (%s)\n' "$*" "$(date +%T)" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -173,6 +173,13 @@ copy_project() {
     find "$target" -mindepth 1 -maxdepth 1 ! -name .venv ! -name .venv-pi -exec rm -rf {} +
     (cd "$here" && git ls-files -z --cached --others --exclude-standard) |
         (cd "$here" && tar --null --ignore-failed-read -T - -cf -) | tar -C "$target" -xf -
+    # The repository's history, read-only: benchmarks.vision (and its smoke test) runs
+    # the detector of the commit issue 13 started from, taken out with `git archive`.
+    bind "$(cd "$here" && cd "$(git rev-parse --git-common-dir)" && pwd)" "$INNER/.git" ro
+    if ! inside sh -c 'command -v git' >/dev/null 2>&1; then  # a chroot made before git was in PACKAGES
+        inside apt-get update -qq
+        inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends git
+    fi
 }
 
 inside_path=/usr/local/bin:/usr/bin:/bin

@@ -48,3 +48,16 @@ def test_the_renderer_time_is_printed(capsys: pytest.CaptureFixture[str]) -> Non
         )
         assert row is not None, out
         assert 0 < float(row.group(1)) <= float(row.group(2)), out
+
+
+def test_without_git_the_earlier_detector_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where git is missing (an arm64 chroot made without it), the baseline's checkout
+    says what is needed instead of a bare 'No such file or directory'."""
+    from benchmarks.vision_sets import BEFORE, SetsError, checkout
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    refused = pytest.raises(SetsError, match=r"git is needed .* install git, or give --before none")
+    with refused, checkout(BEFORE):
+        pass
