@@ -58,6 +58,9 @@ class Controller:
             text = json.dumps(payload)
         else:
             text = payload
+        # After a broker restart this client reconnects on its own schedule (1-2 s),
+        # which may be after the display's link: publish once it is back.
+        wait_for(self.client.is_connected, 10.0, "the test's controller to reconnect")
         self.client.publish(topic, text, qos=1, retain=retain).wait_for_publish(5)
 
     def status(self, text: str) -> None:
