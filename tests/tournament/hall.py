@@ -93,7 +93,11 @@ class Hall:
             self.tables[table] = SeatedTable(table, broker.host, broker.port,
                                              seed=len(self.tables) + 1, **extra)  # fmt: skip
         self.desk.start()
-        self.latest(STANDINGS)  # the desk is subscribed: it published after its sync
+        try:
+            self.latest(STANDINGS)  # the desk is subscribed: it published after its sync
+        except AssertionError as exc:  # say why: the desk's own words
+            alive = "running" if self.desk.alive() else "ended"
+            raise AssertionError(f"{exc}\nthe desk ({alive}) said:\n{self.desk.output()}") from exc
 
     def command(self, body: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
         """Send a desk command on the central broker; its reply (checked against the spec)."""
