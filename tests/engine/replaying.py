@@ -9,6 +9,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from cli.engine import replay
+from engine import Judgement, Reason
+from engine.events import AlertEvent
 from tests.fixtures.spec import validate
 
 REPLAYS = Path(__file__).parent / "replays"
@@ -46,3 +48,12 @@ def alerts(events: list[dict[str, Any]]) -> list[tuple[str, str, int | None, str
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def judged_alerts(judged: Judgement, reason: Reason) -> list[tuple[int | None, str | None, str]]:
+    """The alerts for `reason` among what the engine answered: (seat, tile, message)."""
+    return [
+        (e.seat, e.tile, e.message)
+        for e in judged.events
+        if isinstance(e, AlertEvent) and e.reason is reason
+    ]

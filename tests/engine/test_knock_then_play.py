@@ -5,20 +5,16 @@ have drawn it since. The play stands; the knock is told (`FALSE_KNOCK`) at that 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from engine import Game, HandEvent, Judgement, Reason, Target, Tile, rulesets
-from engine.events import AlertEvent, PlayEvent
-from tests.engine.replaying import alerts, run
+from engine.events import PlayEvent
+from tests.engine.replaying import alerts, judged_alerts, run
 
 t = Tile.parse
 
 
-def knocks(judged: Judgement) -> list[tuple[int | None, str | None, str]]:
-    return [
-        (e.seat, e.tile, e.message)
-        for e in judged.events
-        if isinstance(e, AlertEvent) and e.reason is Reason.FALSE_KNOCK
-    ]
+knocks = partial(judged_alerts, reason=Reason.FALSE_KNOCK)
 
 
 def test_a_block_game_play_after_a_knock_proves_it_false_once() -> None:

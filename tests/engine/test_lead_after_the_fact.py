@@ -5,19 +5,15 @@ at the play or the count that shows it. The hand goes on and is scored as counte
 
 from __future__ import annotations
 
-from engine import Game, HandEvent, Judgement, Reason, Target, Tile, rulesets
-from engine.events import AlertEvent
-from tests.engine.replaying import alerts, run
+from functools import partial
+
+from engine import Game, HandEvent, Reason, Target, Tile, rulesets
+from tests.engine.replaying import alerts, judged_alerts, run
 
 t = Tile.parse
 
 
-def bad_leads(judged: Judgement) -> list[tuple[int | None, str | None, str]]:
-    return [
-        (e.seat, e.tile, e.message)
-        for e in judged.events
-        if isinstance(e, AlertEvent) and e.reason is Reason.BAD_LEAD
-    ]
+bad_leads = partial(judged_alerts, reason=Reason.BAD_LEAD)
 
 
 def test_a_higher_double_shown_at_the_count_proves_the_lead_wrong() -> None:
