@@ -148,7 +148,7 @@ def test_a_lopsided_reading_makes_its_place_unsure() -> None:
     # A tile whose pips form no domino's layout is still reported, with its low
     # confidence, but its place is unsure too, so the snapshot is not judged on it
     # (a line of wood grain under a tile's end read as a 1-0 on a wooden table).
-    from tests.vision.test_detect_synthetic import background, draw_tile
+    from tests.vision.detector.test_detect_synthetic import background, draw_tile
 
     img = background(400, 700, (60, 110, 40))
     draw_tile(img, (200, 150), (1, 0))

@@ -26,7 +26,7 @@ from vision.camera_path.view import (
     encode_jpeg,
 )
 
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "camera"
+OUT = Path(__file__).resolve().parents[3] / "test-output" / "camera"
 TILES = (SeenTile(6, 6, 450, 288, 450, 312), SeenTile(6, 3, 574, 300, 598, 300, 0.6))
 Image = npt.NDArray[np.uint8]
 
