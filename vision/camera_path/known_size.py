@@ -46,10 +46,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration.homography import Calibration
-from vision.detector.results import Detection, FoundTile, UnsureRegion
+from vision.detector.results import Detection, FoundTile, UnsureReason, UnsureRegion
 from vision.tiles.dark_marks import Tone, tone_image
 
-__all__ = ["LAYOUTS", "READ_AGAIN", "WRONG_SIZE", "read_anchored", "sized"]
+__all__ = ["LAYOUTS", "READ_AGAIN", "read_anchored", "sized"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -57,15 +57,13 @@ U8 = NDArray[np.uint8]
 # Unsure places worth reading again: unread pips, a tile doubted for a faint mark or
 # for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
 # region without a divider, a tile of the wrong size. Not a hand (partly covered).
-WRONG_SIZE = "not the size of a tile"
-LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
 READ_AGAIN = frozenset(
     {
-        "pips of a tile that was not read",
-        "a faint mark that may be a pip",
-        "tile-shaped, no divider",
-        "marks that are not pips",
-        WRONG_SIZE,
+        UnsureReason.STRAY_PIPS,
+        UnsureReason.FAINT_MARK,
+        UnsureReason.NO_DIVIDER,
+        UnsureReason.NOT_PIPS,
+        UnsureReason.WRONG_SIZE,
     }
 )
 
@@ -175,7 +173,9 @@ def sized(
         return detection
     tiles = tuple(t for t, w in zip(detection.tiles, wrong, strict=True) if not w)
     unsure = tuple(
-        UnsureRegion((t.px[0][0] + t.px[1][0]) / 2, (t.px[0][1] + t.px[1][1]) / 2, WRONG_SIZE)
+        UnsureRegion(
+            (t.px[0][0] + t.px[1][0]) / 2, (t.px[0][1] + t.px[1][1]) / 2, UnsureReason.WRONG_SIZE
+        )
         for t, w in zip(detection.tiles, wrong, strict=True)
         if w
     )
@@ -224,7 +224,7 @@ def _read_places(
     at = calibration.px_to_mm(np.concatenate(lines)) if lines else np.zeros((0, 2))
     spots = [(u, calibration.px_to_mm((u.x, u.y))) for u in detection.unsure]
     by_line = tuple(
-        UnsureRegion(float(px[0]), float(px[1]), LOOSE_LINE)
+        UnsureRegion(float(px[0]), float(px[1]), UnsureReason.LOOSE_LINE)
         for px, mm in zip(np.concatenate(lines) if lines else [], at, strict=True)
         if all(np.linalg.norm(mm - c) > width_mm for _, c in spots)
     )

@@ -56,7 +56,7 @@ from vision.camera_path.settled import (
 )
 from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
-from vision.detector.results import Point, ToMm
+from vision.detector.results import Point, ToMm, UnsureReason
 from vision.detector.settings import Settings
 from vision.enrolment.look import LookError, SetLook, load_look
 from vision.enrolment.read import Enrolment, SetView, read_set
@@ -344,7 +344,7 @@ class Pipeline:
         if calibration is not None and not PlayArea(calibration.corners_px).contains(*tip):
             return reading  # an elbow at the table's edge hides no tile
         x, y = to_mm(tip)
-        spot = Unsure(x, y, "something lies over the table (a hand or an arm)")
+        spot = Unsure(x, y, UnsureReason.ARM)
         return replace(reading, unsure=(*reading.unsure, spot))
 
 

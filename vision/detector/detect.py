@@ -21,15 +21,23 @@ from numpy.typing import NDArray
 
 from vision.detector.frame_edge import cut_by_frame
 from vision.detector.play_area import PlayArea
-from vision.detector.results import Detection, FoundTile, Point, UnsureRegion
+from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
 from vision.detector.scales import WIDE, coarser_scales, larger, read_at
-from vision.detector.search_pass import STRAY, SURE, Found, search, within
+from vision.detector.search_pass import SURE, Found, search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
 from vision.tiles.dark_marks import Tone, tone_image
 from vision.tiles.face_colours import face_colours, face_image
 
-__all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
+__all__ = [
+    "Detection",
+    "FoundTile",
+    "FrameError",
+    "Settings",
+    "UnsureReason",
+    "UnsureRegion",
+    "detect",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +80,7 @@ def confident(found: Found) -> bool:
     return (
         bool(found.tiles)
         and found.explained >= EXPLAINED
-        and not any(u.reason == STRAY for u in found.unsure)
+        and not any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
     )
 
 

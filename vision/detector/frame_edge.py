@@ -11,10 +11,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.detector.results import FoundTile, UnsureRegion
+from vision.detector.results import FoundTile, UnsureReason, UnsureRegion
 from vision.detector.search_pass import Found
 
-CUT = "cut by the frame's edge"
 SLACK = 0.15  # tile widths an outline may reach past the edge (a rounded corner, blur)
 
 
@@ -52,7 +51,7 @@ def cut_by_frame(found: Found, size: tuple[int, int]) -> Found:
             tiles.append(tile)
         else:
             x, y = corners.mean(axis=0)
-            unsure.append(UnsureRegion(float(x), float(y), CUT))
+            unsure.append(UnsureRegion(float(x), float(y), UnsureReason.CUT))
     if len(tiles) == len(found.tiles):
         return found
     return replace(found, tiles=tiles, unsure=unsure)

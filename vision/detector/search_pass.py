@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector.play_area import PlayArea
-from vision.detector.results import FoundTile, Point, UnsureRegion
+from vision.detector.results import FoundTile, Point, UnsureReason, UnsureRegion
 from vision.detector.settings import Settings
 from vision.pips.counting import HalfReading, in_half, pip_area, read_half, round_blobs
 from vision.pips.second_look import apart_half, faint_pips, reread_half
@@ -409,13 +409,13 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
             lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
         if ra.foreign or rb.foreign:
-            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "marks that are not pips"))
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, UnsureReason.NOT_PIPS))
             continue
         placed: tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None = (t, (ra, rb))
         if not _whole(planes, near, t):
             placed = _smaller(blobs, t, (ra, rb), ref, planes, near)
         if placed is None:
-            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "partly covered"))
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, UnsureReason.COVERED))
             continue
         at, (ra, rb) = placed
         (xa, ya), (xb, yb) = at.half_centres()
@@ -484,7 +484,7 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     for tile, t in zip(found.tiles, found.read, strict=True):
         agreed = _faint_agreed(planes, tile, t, ref)
         if agreed is None:
-            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, "a faint mark that may be a pip"))
+            unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, UnsureReason.FAINT_MARK))
         else:
             tiles.append(agreed)
             read.append(t)
@@ -512,8 +512,6 @@ def _faint_agreed(
     return replace(tile, pips=(pips[0], pips[1]))
 
 
-STRAY = "pips of a tile that was not read"
-LOPSIDED = "pips in no domino's layout"
 STRAY_REACH = 2.0  # stray pips this many tile widths apart belong together
 STRAY_PIPS = 2  # ... and so many of them together are an unread tile
 STRAY_DARKNESS = 0.6  # a stray pip is at least this share as dark as the pips read
@@ -873,9 +871,15 @@ def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
         return not any(_inside(x - ox, y - oy, t) for t in tiles)
 
     pips = best.stray + [(x, y) for x, y in worse.stray if outside(x, y, best.kept)]
-    unsure = [u for u in best.unsure if u.reason != STRAY]
-    unsure += [u for u in worse.unsure if u.reason != STRAY and outside(u.x, u.y, best.read)]
-    unsure += [UnsureRegion(x, y, STRAY) for x, y in _stray_places(pips, _reach(best))]
+    unsure = [u for u in best.unsure if u.reason is not UnsureReason.STRAY_PIPS]
+    unsure += [
+        u
+        for u in worse.unsure
+        if u.reason is not UnsureReason.STRAY_PIPS and outside(u.x, u.y, best.read)
+    ]
+    unsure += [
+        UnsureRegion(x, y, UnsureReason.STRAY_PIPS) for x, y in _stray_places(pips, _reach(best))
+    ]
     return replace(best, unsure=unsure, stray=pips)
 
 
@@ -947,20 +951,26 @@ def _search(
     # A tile read lop-sided (pips in no domino's layout) is reported with its low
     # confidence, and its place is unsure too: the snapshot is not judged on it (a
     # line of wood grain across a tile's end read as a 1-0 beside it).
-    lopsided = [UnsureRegion(*_mid(t.px), LOPSIDED) for t in found.tiles if t.confidence < DOUBTFUL]
+    lopsided = [
+        UnsureRegion(*_mid(t.px), UnsureReason.LOPSIDED)
+        for t in found.tiles
+        if t.confidence < DOUBTFUL
+    ]
     found = replace(found, unsure=found.unsure + lopsided)
     width = found.width
     ox, oy = offset
     rest = leftovers(tile, marks, found.kept, width)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]
     unsure = found.unsure + [
-        UnsureRegion(r.x + ox, r.y + oy, "tile-shaped, no divider") for r in rest if r.marked
+        UnsureRegion(r.x + ox, r.y + oy, UnsureReason.NO_DIVIDER) for r in rest if r.marked
     ]
     stray = [(x + ox, y + oy) for x, y in _stray_pips(planes, found)]
     out = Found(
         found.tiles, facedown, unsure, width, found.kept, found.read, pip=planes.pip, stray=stray
     )
-    places = [UnsureRegion(x, y, STRAY) for x, y in _stray_places(stray, _reach(out))]
+    places = [
+        UnsureRegion(x, y, UnsureReason.STRAY_PIPS) for x, y in _stray_places(stray, _reach(out))
+    ]
     return replace(out, unsure=unsure + places, explained=_explained(solid > 0, found))
 
 
