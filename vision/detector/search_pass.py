@@ -15,11 +15,10 @@ from numpy.typing import NDArray
 
 from vision.detector.play_area import PlayArea
 from vision.detector.results import FoundTile, Point, UnsureReason, UnsureRegion
-from vision.detector.settings import Settings
+from vision.detector.settings import SearchSettings, Settings
 from vision.pips.counting import HalfReading, in_half, pip_area, read_half, round_blobs
 from vision.pips.second_look import apart_half, faint_pips, reread_half
 from vision.tiles.dark_marks import (
-    LIGHT_TABLE,
     Blobs,
     Tone,
     components,
@@ -31,7 +30,6 @@ from vision.tiles.dark_marks import (
     tile_mask,
 )
 from vision.tiles.dividers import (
-    WIDTH_TOLERANCE,
     TileHypothesis,
     consensus,
     hypotheses,
@@ -42,11 +40,6 @@ from vision.tiles.face_down import leftovers
 from vision.tiles.meeting_lines import line_kernel, split_junctions
 
 logger = logging.getLogger(__name__)
-
-SURE = 0.9  # a half read with less confidence gets a second look
-DOUBTFUL = 0.7  # below this a tile's pips form no domino's layout (lop-sided)
-WHOLE = 0.9  # a tile less of whose halves shows its face is covered (a hand)
-FACE_SHARE = 0.7  # ... its face: at least this share of the face's brightness
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +66,9 @@ def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
     return np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0, dtype=np.bool_)
 
 
-def _face_share(img: NDArray[np.uint8], near_marks: NDArray[np.bool_], t: TileHypothesis) -> float:
+def _face_share(
+    img: NDArray[np.uint8], near_marks: NDArray[np.bool_], t: TileHypothesis, cfg: SearchSettings
+) -> float:
     """The smaller share, over the two halves, of sample points showing the tile's
     face (as bright as it, or at a pip or the divider): a hand or a sleeve over part
     of a tile is darker than the face and no mark of the size of a pip."""
@@ -86,7 +81,7 @@ def _face_share(img: NDArray[np.uint8], near_marks: NDArray[np.bool_], t: TileHy
         ys = np.clip(np.rint(hy + aa * t.ny + dd * t.dy).astype(np.intp), 0, h - 1)
         samples.append((img[ys, xs], near_marks[ys, xs]))
     face = float(np.percentile(np.concatenate([v for v, _ in samples]), 90))
-    return min(float(((v >= FACE_SHARE * face) | on_mark).mean()) for v, on_mark in samples)
+    return min(float(((v >= cfg.face_share * face) | on_mark).mean()) for v, on_mark in samples)
 
 
 def _face_share_anywhere(planes: _Planes, t: TileHypothesis) -> float:
@@ -110,7 +105,7 @@ def _face_share_anywhere(planes: _Planes, t: TileHypothesis) -> float:
     grown = cv2.dilate(small[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
     near = np.asarray(grown > 0, dtype=np.bool_)
     local = replace(t, cx=t.cx - x0, cy=t.cy - y0)
-    return _face_share(img, near, local) if count > 0 else 0.0
+    return _face_share(img, near, local, planes.s.search) if count > 0 else 0.0
 
 
 def _half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
@@ -140,6 +135,7 @@ class _Planes:
     need: tuple[int, float, int]  # the mark threshold: min_contrast, rel_contrast, split
     max_area: float  # larger dark regions are no marks
     pip: float  # the typical pip diameter, pixels (0: unknown)
+    s: Settings  # the detector's settings
     lighter_table: bool = False  # the tiles are darker than the table around them
 
     def crop(self, box: Box) -> _Planes:
@@ -149,28 +145,15 @@ class _Planes:
         marks = self.marks[y0:y1, x0:x1]
         blobs = find_blobs(marks, img, bright, self.max_area)
         solid, tile = self.solid[y0:y1, x0:x1], self.tile[y0:y1, x0:x1]
-        return _Planes(
-            img,
-            bright,
-            solid,
-            marks,
-            blobs,
-            tile,
-            self.need,
-            self.max_area,
-            self.pip,
-            self.lighter_table,
+        return replace(
+            self, img=img, bright=bright, solid=solid, marks=marks, blobs=blobs, tile=tile
         )
-
-
-FAINT_EDGE = 0.4  # a side's edge is faint when it is darker by this share of the step
-RIM = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (tile widths beyond the side)
-PLAIN = 1.25  # ... and the face must be even: its spread at most this many steps
 
 
 def _outlined(
     img: NDArray[np.uint8],
     t: TileHypothesis,
+    cfg: SearchSettings,
     others: list[TileHypothesis] | None = None,
     lighter_table: bool = False,
 ) -> bool:
@@ -198,14 +181,14 @@ def _outlined(
         if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
             continue
-        beyond = [outside, *(_side_level(img, t, along, across, b) for b in RIM)]
+        beyond = [outside, *(_side_level(img, t, along, across, b) for b in cfg.rim)]
         edge = inside - min(beyond)
         clear += edge > step
-        shows = max(edge, max(beyond) - inside) > FAINT_EDGE * step
+        shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
         faint += shows or _against(t, along, across, others)
     if darker >= 3:
         return True
-    return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t)
+    return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t, cfg)
 
 
 def _step(face: float) -> float:
@@ -242,7 +225,7 @@ def _against(
     return any(_inside(x, y, k) for k in others or [] if k is not t)
 
 
-def _plain_face(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
+def _plain_face(img: NDArray[np.uint8], t: TileHypothesis, cfg: SearchSettings) -> bool:
     """True when the face of a blank tile is as even as a tile's face: its grey
     levels (the divider left out) spread, from the 10th to the 90th percentile, over
     at most `PLAIN` times the edge step of its median. Wood grain is not even."""
@@ -254,31 +237,32 @@ def _plain_face(img: NDArray[np.uint8], t: TileHypothesis) -> bool:
     xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
     low, mid, high = np.percentile(img[yi, xi], [10, 50, 90])
-    return float(high - low) <= PLAIN * _step(float(mid))
+    return float(high - low) <= cfg.plain * _step(float(mid))
 
 
 def _read_tile(
     blobs: Blobs, t: TileHypothesis, ref: float, planes: _Planes
 ) -> tuple[HalfReading, HalfReading]:
     """Both halves of a hypothesis; a doubtful half gets a second look of its own."""
+    cfg, pips = planes.s.search, planes.s.pips
     out: list[HalfReading] = []
     for side in (0, 1):
-        first = read_half(blobs, t, side, ref)
-        if first.confidence < SURE:
+        first = read_half(blobs, t, side, ref, pips)
+        if first.confidence < cfg.sure:
             # pale pips (a lavender 7 beside black 11s) fall short of the frame's mark
             # threshold and read as marks too small to be pips: their half's own
             # threshold takes them whole
-            again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
-            if again is not None and _takes_over(first, again):
+            again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref, pips)
+            if again is not None and _takes_over(first, again, cfg):
                 first = again
-        if first.confidence < SURE and not first.foreign:
+        if first.confidence < cfg.sure and not first.foreign:
             # a pip merged with a line (its divider, a neighbour's edge) comes apart
             pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
-            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip)
+            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip, pips)
             if (
                 apart is not None
                 and not apart.foreign
-                and apart.confidence >= SURE  # a chain of merged grain is no pip
+                and apart.confidence >= cfg.sure  # a chain of merged grain is no pip
                 and apart.pips >= first.pips  # fewer: the opening took a small pip away
             ):
                 first = apart
@@ -286,13 +270,13 @@ def _read_tile(
     return out[0], out[1]
 
 
-def _takes_over(first: HalfReading, again: HalfReading) -> bool:
+def _takes_over(first: HalfReading, again: HalfReading, cfg: SearchSettings) -> bool:
     """Whether the half's own threshold's reading `again` replaces `first`: any more
     confident reading of pips does, but a first reading of marks that are not pips
     (`foreign`) gives way only to a sure one."""
     if again.foreign:
         return False
-    return again.confidence >= SURE if first.foreign else again.confidence > first.confidence
+    return again.confidence >= cfg.sure if first.foreign else again.confidence > first.confidence
 
 
 def _apart_tile(
@@ -304,17 +288,15 @@ def _apart_tile(
     into one mark at a low mark threshold (a lone wooden 6-6 on white cloth)."""
     pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
     again = [
-        apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip) for side in (0, 1)
+        apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip, planes.s.pips)
+        for side in (0, 1)
     ]
     ra, rb = again
     if ra is None or rb is None or ra.foreign or rb.foreign or ra.pips + rb.pips == 0:
         return None
-    if min(ra.confidence, rb.confidence) < SURE:
+    if min(ra.confidence, rb.confidence) < planes.s.search.sure:
         return None
     return ra, rb
-
-
-SLIDE = (0.0, -0.075, 0.075, -0.15, 0.15)  # tile widths a short divider's tile is tried at
 
 
 def _placed(
@@ -334,16 +316,12 @@ def _placed(
     if not t.short:
         return t, first
     best, rank = (t, first), _rank(first)
-    for share in SLIDE[1:]:
+    for share in planes.s.search.slide[1:]:
         moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
         reading = _read_tile(blobs, moved, ref, planes)
         if _rank(reading) > rank:
             best, rank = (moved, reading), _rank(reading)
     return best
-
-
-RESIZE = (1.12, 0.9, 1.25)  # widths (shares of the frame's) a doubtful tile is read at
-RESIZED = 0.85  # ... and the confidence of a reading there, at most (see `_merge`)
 
 
 def _resized(
@@ -361,13 +339,14 @@ def _resized(
     column of a 12's merged pips taken for a divider across its tile read surely
     at another width too, and must give way to the other pass's sure reading of
     the tile in its place (`_merge`)."""
-    if min(r.confidence for r in reading) >= SURE or any(r.foreign for r in reading):
+    cfg = planes.s.search
+    if min(r.confidence for r in reading) >= cfg.sure or any(r.foreign for r in reading):
         return t, reading
-    for share in RESIZE:
+    for share in cfg.resize:
         other = replace(t, width=t.width * share)
         again = _read_tile(blobs, other, ref, planes)
-        if min(r.confidence for r in again) >= SURE and not any(r.foreign for r in again):
-            capped = tuple(replace(r, confidence=min(r.confidence, RESIZED)) for r in again)
+        if min(r.confidence for r in again) >= cfg.sure and not any(r.foreign for r in again):
+            capped = tuple(replace(r, confidence=min(r.confidence, cfg.resized)) for r in again)
             return other, (capped[0], capped[1])
     return t, reading
 
@@ -384,7 +363,7 @@ def _read(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes: _Pl
     of a pattern taken for a divider) loses against one that reads as a domino.
     """
     width = agreed[0].width if agreed else 0.0
-    ref = pip_area(blobs, agreed) or float(np.pi * (0.1 * width) ** 2)
+    ref = pip_area(blobs, agreed, planes.s.pips) or float(np.pi * (0.1 * width) ** 2)
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
     for hyp in agreed:
@@ -429,19 +408,21 @@ def _blank_outlined(planes: _Planes, t: TileHypothesis, kept: list[TileHypothesi
     """`_outlined` at the frame's width, or at the width measured at the tile's own
     divider: a blank nearer the camera than most has its edges beyond the lines
     looked at for the frame's width (a 0-0 of a set photographed at a tilt)."""
-    if _outlined(planes.img, t, kept, planes.lighter_table):
+    cfg = planes.s.search
+    if _outlined(planes.img, t, cfg, kept, planes.lighter_table):
         return True
     if t.own <= 0 or abs(t.own - t.width) <= 0.03 * t.width:
         return False
-    return _outlined(planes.img, replace(t, width=t.own), kept, planes.lighter_table)
+    return _outlined(planes.img, replace(t, width=t.own), cfg, kept, planes.lighter_table)
 
 
 def _whole(planes: _Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
     """True when both halves of `t` show its face (no hand or sleeve over it)."""
-    return _face_share(planes.img, near, t) >= WHOLE or _face_share_anywhere(planes, t) >= WHOLE
-
-
-SHRINK = (0.9, 0.8)  # widths (shares of the frame's) a tile that looks covered is tried at
+    cfg = planes.s.search
+    return (
+        _face_share(planes.img, near, t, cfg) >= cfg.whole
+        or _face_share_anywhere(planes, t) >= cfg.whole
+    )
 
 
 def _smaller(
@@ -457,7 +438,8 @@ def _smaller(
     from the camera than most is smaller than the frame's width, and the table
     around it looked like a hand over it. (A hand over a tile's end leaves the
     width measured across its divider as it is.)"""
-    for share in SHRINK:
+    cfg = planes.s.search
+    for share in cfg.shrink:
         if not 0 < t.own <= (share + 0.05) * t.width:
             continue
         other = replace(t, width=t.width * share)
@@ -465,7 +447,7 @@ def _smaller(
             continue
         again = _read_tile(blobs, other, ref, planes)
         same = [r.pips for r in again] == [r.pips for r in reading]
-        if same and min(r.confidence for r in again) >= SURE:
+        if same and min(r.confidence for r in again) >= cfg.sure:
             return other, again
     return None
 
@@ -476,7 +458,9 @@ def _faint_doubts(planes: _Planes, found: Found, offset: Point) -> Found:
     read as a blank) reported as unsure instead."""
     if not found.read:
         return found
-    ref = pip_area(planes.blobs, found.read) or float(np.pi * (0.1 * found.width) ** 2)
+    ref = pip_area(planes.blobs, found.read, planes.s.pips) or float(
+        np.pi * (0.1 * found.width) ** 2
+    )
     tiles: list[FoundTile] = []
     read: list[TileHypothesis] = []
     unsure = list(found.unsure)
@@ -499,22 +483,19 @@ def _faint_agreed(
     two looks that agree on a pale half (a lavender 7 whose pips the frame's mark
     threshold left as specks, beside dark yellow 6s) read it."""
     pips = list(tile.pips)
+    cfg = planes.s.pips
     for side in (0, 1):
         faint = faint_pips(
-            planes.img, planes.bright, planes.solid, t, side, ref, planes.need, pips[side]
+            planes.img, planes.bright, planes.solid, t, side, ref, planes.need, pips[side], cfg
         )
         if faint <= pips[side]:
             continue
-        again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref)
-        if again is None or again.foreign or again.confidence < SURE or again.pips != faint:
+        again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref, cfg)
+        sure = planes.s.search.sure
+        if again is None or again.foreign or again.confidence < sure or again.pips != faint:
             return None
         pips[side] = again.pips
     return replace(tile, pips=(pips[0], pips[1]))
-
-
-STRAY_REACH = 2.0  # stray pips this many tile widths apart belong together
-STRAY_PIPS = 2  # ... and so many of them together are an unread tile
-STRAY_DARKNESS = 0.6  # a stray pip is at least this share as dark as the pips read
 
 
 def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
@@ -528,15 +509,18 @@ def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
     pips: a stray pip must be nearly as dark as the pips read.
     """
     b = planes.blobs
-    ref = pip_area(b, found.read) if found.read else float(np.pi * (planes.pip / 2.0) ** 2)
+    cfg = planes.s
+    ref = (
+        pip_area(b, found.read, cfg.pips) if found.read else float(np.pi * (planes.pip / 2.0) ** 2)
+    )
     if ref <= 0:
         return []
-    pip = round_blobs(b) & (b.area >= 0.5 * ref) & (b.area <= 2.0 * ref)
+    pip = round_blobs(b, cfg.pips) & (b.area >= 0.5 * ref) & (b.area <= 2.0 * ref)
     pip[0] = False
-    read = [in_half(b, t, side) for t in found.read for side in (0, 1)]
+    read = [in_half(b, t, side, cfg.pips) for t in found.read for side in (0, 1)]
     counted = np.concatenate(read) if read else np.flatnonzero(pip)
     if counted.size:
-        pip &= b.darkness >= STRAY_DARKNESS * float(np.median(b.darkness[counted]))
+        pip &= b.darkness >= cfg.search.stray_darkness * float(np.median(b.darkness[counted]))
     idx = np.flatnonzero(pip)
     return [
         (float(x), float(y))
@@ -545,10 +529,10 @@ def _stray_pips(planes: _Planes, found: Found) -> list[Point]:
     ]
 
 
-def _stray_places(pips: list[Point], reach: float) -> list[Point]:
+def _stray_places(pips: list[Point], reach: float, cfg: SearchSettings) -> list[Point]:
     """Stray pips grouped: two or more within `reach` of each other (through one
     another) make one place, at their mean."""
-    if len(pips) < STRAY_PIPS or reach <= 0:
+    if len(pips) < cfg.stray_pips or reach <= 0:
         return []
     x, y = np.array([p[0] for p in pips]), np.array([p[1] for p in pips])
     group = np.arange(x.size)
@@ -561,7 +545,7 @@ def _stray_places(pips: list[Point], reach: float) -> list[Point]:
     out: list[Point] = []
     for g in np.unique(group):
         members = group == g
-        if members.sum() >= STRAY_PIPS:
+        if members.sum() >= cfg.stray_pips:
             out.append((float(x[members].mean()), float(y[members].mean())))
     return out
 
@@ -573,7 +557,7 @@ def _inside(x: float, y: float, t: TileHypothesis) -> bool:
     return abs(along) <= 1.1 * t.width and abs(across) <= 0.6 * t.width
 
 
-def _merge(base: Found, extra: Found) -> Found:
+def _merge(base: Found, extra: Found, cfg: SearchSettings) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed.
 
     A tile of `base` whose pips form no domino's layout (read lop-sided, below
@@ -587,7 +571,7 @@ def _merge(base: Found, extra: Found) -> Found:
     lines = list(base.lines)
     for tile, hyp in zip(extra.tiles, extra.read, strict=True):
         clash = [i for i, k in enumerate(kept) if overlap(hyp, k)]
-        if clash and tile.confidence >= SURE and all(kept[i] in lines for i in clash):
+        if clash and tile.confidence >= cfg.sure and all(kept[i] in lines for i in clash):
             gone = [kept[i] for i in clash]
             kept = [k for k in kept if k not in gone]
             lines = [k for k in lines if k not in gone]
@@ -597,11 +581,11 @@ def _merge(base: Found, extra: Found) -> Found:
             kept.append(hyp)
             read.append(hyp)
             continue
-        if len(clash) != 1 or tile.confidence < SURE or kept[clash[0]] not in read:
+        if len(clash) != 1 or tile.confidence < cfg.sure or kept[clash[0]] not in read:
             continue
         j = read.index(kept[clash[0]])
         resized = abs(read[j].width - base.width) > 0.05 * base.width
-        if tiles[j].confidence < DOUBTFUL or (resized and tiles[j].confidence < SURE):
+        if tiles[j].confidence < cfg.doubtful or (resized and tiles[j].confidence < cfg.sure):
             tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
@@ -622,23 +606,35 @@ def _pass(
     max_area = planes.max_area
     if divider_scale < 1.0:
         faint = mark_mask(
-            img, bright, solid, s.min_contrast, s.rel_contrast, divider_scale, planes.need[2]
+            img,
+            bright,
+            solid,
+            s.marks.min_contrast,
+            s.marks.rel_contrast,
+            divider_scale,
+            planes.need[2],
         )
         if thin:
-            faint = _thin(faint, planes.pip)
+            faint = _thin(faint, planes.pip, s.search)
     else:
         faint = planes.marks
     lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
-    split = split_junctions(lines, planes.pip, img, bright, max_area, lines is not planes.blobs)
+    split = split_junctions(
+        lines, planes.pip, img, bright, max_area, lines is not planes.blobs, s.meeting, s.dividers
+    )
     if split is not None:
         lines = split
-    cands = [c for c in hypotheses(lines, tile) if _half_fill(tile, faint, c) >= s.min_half_fill]
+    cands = [
+        c
+        for c in hypotheses(lines, tile, s.dividers)
+        if _half_fill(tile, faint, c) >= s.search.min_half_fill
+    ]
     # how well each reads is judged on the marks at the pips' contrast: at a fainter
     # one pips merge with the divider, the rims and the gaps, and every tile of
     # touching wooden ones looked foreign
-    agreed, _ = consensus(lines, cands, _trust(planes.blobs, cands), known)
+    agreed, _ = consensus(lines, cands, _trust(planes.blobs, cands, s), known, s.dividers)
     if divider_scale >= 1.0:
         return _read(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
@@ -652,11 +648,9 @@ def _pass(
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in the search image
-ROOM_SHRINK = 0.15  # unclaimed material is eroded by this share of the tile width
-ROOM_AREA = 0.5  # ... and what is left must be this many squared tile widths
 
 
-def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
+def _room(tile: NDArray[np.bool_], found: Found, cfg: SearchSettings) -> list[Box] | None:
     """Where tile material (with its marks filled in) is left that no tile found
     claims and that could hold a tile, as boxes grown by a tile width; None when no
     tile was found (no width: look everywhere). Slivers between tiles and rims drop
@@ -671,13 +665,13 @@ def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
     for t in found.kept:
         cv2.fillConvexPoly(claimed, np.rint(_rectangle(t, 1.05) / f).astype(np.int32), 1)
     free = np.asarray((small > 0) & (claimed == 0), dtype=np.uint8)
-    k = max(3, round(2 * ROOM_SHRINK * w / f) | 1)
+    k = max(3, round(2 * cfg.room_shrink * w / f) | 1)
     free = np.asarray(cv2.erode(free, np.ones((k, k), np.uint8)), dtype=np.uint8)
     count, _, stats, _ = components(free)
     grow = int(np.ceil(w))
     boxes: list[Box] = []
     for i in range(1, int(count)):
-        if stats[i, cv2.CC_STAT_AREA] * f * f < ROOM_AREA * w * w:
+        if stats[i, cv2.CC_STAT_AREA] * f * f < cfg.room_area * w * w:
             continue
         x, y = f * int(stats[i, cv2.CC_STAT_LEFT]), f * int(stats[i, cv2.CC_STAT_TOP])
         bw, bh = f * int(stats[i, cv2.CC_STAT_WIDTH]), f * int(stats[i, cv2.CC_STAT_HEIGHT])
@@ -687,7 +681,7 @@ def _room(tile: NDArray[np.bool_], found: Found) -> list[Box] | None:
     return boxes
 
 
-def _explained(tile: NDArray[np.bool_], found: Found) -> float:
+def _explained(tile: NDArray[np.bool_], found: Found, cfg: SearchSettings) -> float:
     """The share of the tile material (slivers and specks eroded away) that the tiles
     read cover, worked out at a lower resolution; 0 when no tile was read."""
     w = found.width
@@ -696,7 +690,7 @@ def _explained(tile: NDArray[np.bool_], found: Found) -> float:
     f = int(np.clip(w // 8, 1, 4))
     h, wd = tile.shape
     small = cv2.resize(tile.astype(np.uint8), (max(1, wd // f), max(1, h // f)))
-    k = max(3, round(2 * ROOM_SHRINK * w / f) | 1)
+    k = max(3, round(2 * cfg.room_shrink * w / f) | 1)
     material = np.asarray(cv2.erode(small, np.ones((k, k), np.uint8)), dtype=np.uint8) > 0
     total = int(np.count_nonzero(material))
     if total == 0:
@@ -723,33 +717,31 @@ def _thin_in(
     x0, y0, _, _ = box
     sub = planes.crop(box)
     ox, oy = offset
-    found = _pass(sub, sub.tile, (ox + x0, oy + y0), s.divider_contrast, s, thin=True, known=known)
+    found = _pass(
+        sub, sub.tile, (ox + x0, oy + y0), s.search.divider_contrast, s, thin=True, known=known
+    )
     pairs = [
         (tile, replace(t, cx=t.cx + x0, cy=t.cy + y0))
         for tile, t in zip(found.tiles, found.read, strict=True)
-        if abs(t.width - width) <= WIDTH_TOLERANCE * width
+        if abs(t.width - width) <= s.dividers.width_tolerance * width
     ]
     read = [t for _, t in pairs]
     return Found([tile for tile, _ in pairs], [], [], width, read, read)
 
 
-def _pip_size(blobs: Blobs) -> float:
+def _pip_size(blobs: Blobs, s: Settings) -> float:
     """The typical diameter of a round mark (a pip) in pixels, or 0."""
-    round_ = round_blobs(blobs) & (blobs.area >= 9)
+    round_ = round_blobs(blobs, s.pips) & (blobs.area >= 9)
     if round_.sum() < 3:
         return 0.0
     return float(np.median(2.0 * np.sqrt(blobs.area[round_] / np.pi)))
 
 
-LINE_ANGLES = 12  # orientations of the straight-segment test, 15 degrees apart
-LINE_PIPS = 2.5  # a divider segment is at least this many pip diameters long
-
-
-def _thin(mask: NDArray[np.uint8], pip: float) -> NDArray[np.uint8]:
+def _thin(mask: NDArray[np.uint8], pip: float, cfg: SearchSettings) -> NDArray[np.uint8]:
     """The parts of `mask` that hold a straight segment longer than a pip, in any
     direction: a divider line that a blurred pip touches comes apart from it, and the
     pip drops out. Nothing is taken when the pip size is unknown."""
-    length = round(LINE_PIPS * pip) | 1
+    length = round(cfg.line_pips * pip) | 1
     if pip <= 0 or length < 7:
         return mask
     # pips and rows of merged pips are as thick as a pip: gone with an opening by a
@@ -758,8 +750,8 @@ def _thin(mask: NDArray[np.uint8], pip: float) -> NDArray[np.uint8]:
     pips = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), dtype=np.uint8)
     mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
     out = np.zeros_like(mask)
-    for i in range(LINE_ANGLES):
-        kernel = line_kernel(length, np.pi * i / LINE_ANGLES)
+    for i in range(cfg.line_angles):
+        kernel = line_kernel(length, np.pi * i / cfg.line_angles)
         out |= np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), dtype=np.uint8)
     return out
 
@@ -776,34 +768,31 @@ def _without(
     return find_blobs(marks, planes.img, planes.bright, max_area)
 
 
-def _trust(blobs: Blobs, cands: list[TileHypothesis]) -> list[float]:
+def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings) -> list[float]:
     """How much each hypothesis reads like a domino: a stroke of print taken for a
     divider has letters, not pips, beside it."""
-    ref = pip_area(blobs, cands)
+    ref = pip_area(blobs, cands, s.pips)
     if ref <= 0:
         return [1.0] * len(cands)
     out = []
     for c in cands:
-        ra, rb = read_half(blobs, c, 0, ref), read_half(blobs, c, 1, ref)
+        ra, rb = read_half(blobs, c, 0, ref, s.pips), read_half(blobs, c, 1, ref, s.pips)
         out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
     return out
 
 
-def _sure_width(found: Found) -> bool:
+def _sure_width(found: Found, cfg: SearchSettings) -> bool:
     """True when `found` read tiles, one of them at least as a domino (`DOUBTFUL`),
     and most of their widths were measured between the tiles' edges: a width taken
     from the dividers' length (white tiles on white cloth, whose edges do not show)
     is a guess that pips read at it do not confirm (ivory tiles 28 px wide read
     surely at 25)."""
-    sure = any(t.confidence >= DOUBTFUL for t in found.tiles)
+    sure = any(t.confidence >= cfg.doubtful for t in found.tiles)
     return sure and 2 * sum(t.measured for t in found.read) > len(found.read)
 
 
 def _score(found: Found) -> float:
     return sum(t.confidence for t in found.tiles)
-
-
-GUESS_PIPS = 110  # a pip is about this share of the short side of a table in view
 
 
 def search(
@@ -828,23 +817,23 @@ def search(
     (left out of that too, on white cloth the split fell to the cloth's noise and
     ivory tiles read wrong).
     """
-    tile, solid = tile_mask(img, img.size * s.max_hole_share)
+    tile, solid = tile_mask(img, img.size * s.marks.max_hole_share, s.marks)
     tile, solid, whole = _left_out(tile, solid, exclude)
-    found = _search(img, offset, s, tile, solid, local_bright(img, s.window), whole=whole)
-    if s.tone is Tone.GREY and float(tile.mean()) > LIGHT_TABLE:
+    found = _search(img, offset, s, tile, solid, local_bright(img, s.marks.window), whole=whole)
+    if s.tone is Tone.GREY and float(tile.mean()) > s.marks.light_table:
         # the table's level is taken over a dozen pips; with no pip seen on the light
         # material (wooden tiles are not on it: only the corner markers' squares
         # were, and they may be left out) a pip is guessed from the searched area
-        pip = found.pip if found.pip > 0 else min(img.shape) / GUESS_PIPS
-        dark, dark_solid = darker_material(img, pip)
+        pip = found.pip if found.pip > 0 else min(img.shape) / s.search.guess_pips
+        dark, dark_solid = darker_material(img, pip, s.marks)
         dark, dark_solid, dark_whole = _left_out(dark, dark_solid, exclude)
         if dark.any():
-            bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.window)
+            bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.marks.window)
             other = _search(
                 img, offset, s, dark, dark_solid, bright, lighter_table=True, whole=dark_whole
             )
             best, worse = (other, found) if _score(other) > _score(found) else (found, other)
-            return _with_strays(best, worse, offset)
+            return _with_strays(best, worse, offset, s.search)
     return found
 
 
@@ -859,7 +848,7 @@ def _left_out(
     return tile & ~exclude, kept, solid
 
 
-def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
+def _with_strays(best: Found, worse: Found, offset: Point, cfg: SearchSettings) -> Found:
     """`best` with the stray pips of `worse` that lie outside `best`'s tiles too, and
     the places `worse` found a tile it could not read (marks that are not pips, a
     covered tile) outside them: both looked at the same table (a lone wooden 6-6 on
@@ -878,14 +867,15 @@ def _with_strays(best: Found, worse: Found, offset: Point) -> Found:
         if u.reason is not UnsureReason.STRAY_PIPS and outside(u.x, u.y, best.read)
     ]
     unsure += [
-        UnsureRegion(x, y, UnsureReason.STRAY_PIPS) for x, y in _stray_places(pips, _reach(best))
+        UnsureRegion(x, y, UnsureReason.STRAY_PIPS)
+        for x, y in _stray_places(pips, _reach(best, cfg), cfg)
     ]
     return replace(best, unsure=unsure, stray=pips)
 
 
-def _reach(found: Found) -> float:
+def _reach(found: Found, cfg: SearchSettings) -> float:
     """How far apart stray pips may lie and belong together."""
-    return STRAY_REACH * (found.width if found.width > 0 else 5.0 * found.pip)
+    return cfg.stray_reach * (found.width if found.width > 0 else 5.0 * found.pip)
 
 
 def _search(
@@ -901,14 +891,15 @@ def _search(
     """One search with the tile material and its local brightness given
     (`lighter_table`: the tiles are the material darker than the table; `whole`:
     the material with what was left out, for the mark split)."""
+    cfg = s.search
     split = mark_split(
         bright.astype(np.int16) - img.astype(np.int16),
         solid if whole is None else whole,
-        s.min_contrast,
+        s.marks.min_contrast,
     )
-    marks = mark_mask(img, bright, solid, s.min_contrast, s.rel_contrast, split=split)
+    marks = mark_mask(img, bright, solid, s.marks.min_contrast, s.marks.rel_contrast, split=split)
     blobs = find_blobs(marks, img, bright, img.size / 50.0)
-    need = (s.min_contrast, s.rel_contrast, split)
+    need = (s.marks.min_contrast, s.marks.rel_contrast, split)
     planes = _Planes(
         img,
         bright,
@@ -918,11 +909,12 @@ def _search(
         tile,
         need,
         img.size / 50.0,
-        _pip_size(blobs),
+        _pip_size(blobs, s),
+        s,
         lighter_table,
     )
     found = _pass(planes, tile, offset, 1.0, s)
-    if found.width < s.small_tile_px or not found.tiles:
+    if found.width < s.search.small_tile_px or not found.tiles:
         # Small tiles (or none read): their dividers are thin, blurred and faint.
         # (On white cloth the corner markers' squares raise the mark split above a
         # coloured set's dividers: the first pass agrees on a width from stray
@@ -938,15 +930,20 @@ def _search(
         # When the first pass read tiles surely, their width is the frame's: the
         # fainter passes place their tiles at it (a faint look at touching wooden
         # tiles sees dividers cut short, and agreed on a width a third too small).
-        known = found.width if _sure_width(found) else 0.0
-        again = _pass(planes, tile, offset, s.divider_contrast, s, known=known)
-        found = _merge(found, again) if _score(found) >= _score(again) else _merge(again, found)
+        known = found.width if _sure_width(found, cfg) else 0.0
+        again = _pass(planes, tile, offset, cfg.divider_contrast, s, known=known)
+        found = (
+            _merge(found, again, cfg)
+            if _score(found) >= _score(again)
+            else _merge(again, found, cfg)
+        )
         # It only runs where tile material is left that no tile claims.
-        boxes = _room(solid > 0, found)
+        boxes = _room(solid > 0, found, cfg)
         if boxes is None:
-            found = _merge(found, _pass(planes, tile, offset, s.divider_contrast, s, thin=True))
+            thin = _pass(planes, tile, offset, cfg.divider_contrast, s, thin=True)
+            found = _merge(found, thin, cfg)
         for box in boxes or []:
-            found = _merge(found, _thin_in(planes, box, offset, found.width, s, known))
+            found = _merge(found, _thin_in(planes, box, offset, found.width, s, known), cfg)
     found = _faint_doubts(planes, found, offset)
     # A tile read lop-sided (pips in no domino's layout) is reported with its low
     # confidence, and its place is unsure too: the snapshot is not judged on it (a
@@ -954,12 +951,12 @@ def _search(
     lopsided = [
         UnsureRegion(*_mid(t.px), UnsureReason.LOPSIDED)
         for t in found.tiles
-        if t.confidence < DOUBTFUL
+        if t.confidence < cfg.doubtful
     ]
     found = replace(found, unsure=found.unsure + lopsided)
     width = found.width
     ox, oy = offset
-    rest = leftovers(tile, marks, found.kept, width)
+    rest = leftovers(tile, marks, found.kept, width, s.face_down)
     facedown = [(r.x + ox, r.y + oy) for r in rest if not r.marked]
     unsure = found.unsure + [
         UnsureRegion(r.x + ox, r.y + oy, UnsureReason.NO_DIVIDER) for r in rest if r.marked
@@ -969,9 +966,10 @@ def _search(
         found.tiles, facedown, unsure, width, found.kept, found.read, pip=planes.pip, stray=stray
     )
     places = [
-        UnsureRegion(x, y, UnsureReason.STRAY_PIPS) for x, y in _stray_places(stray, _reach(out))
+        UnsureRegion(x, y, UnsureReason.STRAY_PIPS)
+        for x, y in _stray_places(stray, _reach(out, cfg), cfg)
     ]
-    return replace(out, unsure=unsure + places, explained=_explained(solid > 0, found))
+    return replace(out, unsure=unsure + places, explained=_explained(solid > 0, found, cfg))
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
