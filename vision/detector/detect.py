@@ -20,10 +20,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector.frame_edge import cut_by_frame
+from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
 from vision.detector.scales import coarser_scales, larger, read_at
-from vision.detector.search_pass import Found, search, within
+from vision.detector.search_pass import search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
 from vision.tiles.dark_marks import Tone, tone_image

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.detector.planes import Found
 from vision.detector.results import FoundTile, UnsureReason, UnsureRegion
-from vision.detector.search_pass import Found
 
 
 def outline(tile: FoundTile) -> np.ndarray:

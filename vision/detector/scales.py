@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detector.planes import Found
 from vision.detector.results import FoundTile, Point, UnsureRegion
-from vision.detector.search_pass import Found
 from vision.detector.settings import SCALES, ScaleSettings
 from vision.tiles.dividers import TileHypothesis
 

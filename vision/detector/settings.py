@@ -4,9 +4,10 @@
 look (`margin`), and holds each stage's thresholds in a frozen value of its own, as
 Frigate gathers its detector's in typed per-stage config: the tile material and its
 marks (`marks`), dividers and the frame's tile size (`dividers`), lines that meet
-(`meeting`), face-down tiles (`face_down`), the colours of coloured faces
-(`face_colours`), the pips (`pips`), one search pass (`search`) and the coarser
-scales (`scales`). A value out of bounds is refused naming its class and field.
+(`meeting`), face-down tiles (`face_down`), a tile's outline (`outline`), the
+colours of coloured faces (`face_colours`), the pips (`pips`), one search pass
+(`search`) and the coarser scales (`scales`). A value out of bounds is refused
+naming its class and field.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from vision.tiles.settings import (
     FACE_DOWN,
     MARKS,
     MEETING,
+    OUTLINE,
     DividerSettings,
     FaceColourSettings,
     FaceDownSettings,
     MarkSettings,
     MeetingSettings,
+    OutlineSettings,
 )
 from vision.tuning import check_bounds
 
@@ -41,9 +44,6 @@ class SearchSettings:
     doubtful: float = 0.7  # below this a tile's pips form no domino's layout (lop-sided)
     whole: float = 0.9  # a tile less of whose halves shows its face is covered (a hand)
     face_share: float = 0.7  # ... its face: at least this share of the face's brightness
-    faint_edge: float = 0.4  # a blank's side is faint when darker by this share of a step
-    rim: tuple[float, ...] = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (widths)
-    plain: float = 1.25  # ... and its face even: its spread at most this many steps
     slide: tuple[float, ...] = (0.0, -0.075, 0.075, -0.15, 0.15)  # a short divider's places
     resize: tuple[float, ...] = (1.12, 0.9, 1.25)  # widths a doubtful tile is read at
     resized: float = 0.85  # ... and the confidence of a reading there, at most
@@ -68,9 +68,6 @@ class SearchSettings:
                 "doubtful": (0.0, 1.0),
                 "whole": (0.0, 1.0),
                 "face_share": (0.0, 1.0),
-                "faint_edge": (0.0, 1.0),
-                "rim": (0.0, 1.0),
-                "plain": (0.0, 100.0),
                 "slide": (-0.5, 0.5),
                 "resize": (0.1, 10.0),
                 "resized": (0.0, 1.0),
@@ -131,6 +128,7 @@ class Settings:
     dividers: DividerSettings = DIVIDERS
     meeting: MeetingSettings = MEETING
     face_down: FaceDownSettings = FACE_DOWN
+    outline: OutlineSettings = OUTLINE
     face_colours: FaceColourSettings = FACE_COLOURS
     pips: PipSettings = PIPS
     search: SearchSettings = SEARCH

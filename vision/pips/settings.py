@@ -1,8 +1,9 @@
-"""The thresholds of reading pips, one frozen value: `PipSettings`.
+"""The thresholds of reading pips: `PipSettings` (the detector's) and `GridSettings`.
 
 The counter of each half (`counting`) and its second looks (`second_look`: a half's
-own threshold, the marks opened apart, the faint look) share it; the detector's
-`vision.detector.settings.Settings.pips` holds it.
+own threshold, the marks opened apart, the faint look) share `PipSettings`; the
+detector's `vision.detector.settings.Settings.pips` holds it. `GridSettings` is the
+reader by the grid of a tile of known size (`grid`), the camera path's.
 """
 
 from __future__ import annotations
@@ -69,4 +70,65 @@ class PipSettings:
         )
 
 
-PIPS = PipSettings()  # the defaults, for callers that read a half on its own
+@dataclass(frozen=True, slots=True)
+class GridSettings:
+    """Reading a tile of known size by its pips on the 3x3 grid of each half
+    (`vision.pips.grid`, run by the camera path's `known_size`). Lengths are in tile
+    widths."""
+
+    kernel: float = 0.36  # the black-hat's disc (a pip is about half as wide)
+    ring: float = 0.14  # a pip stands alone: at this distance all round it ...
+    ring_max: float = 0.8  # ... the black-hat is at most this share of its peak
+    ring_mean: float = 0.5  # ... and on average at most this share
+    rim: float = 0.2  # and at this distance ...
+    # ... at most this many of 16 points in a row are not face (lighter by half its
+    # peak): a pip's neighbours in a row darken a few, the table beyond a corner many
+    rim_dark: int = 3
+    grid: float = 0.27  # the grid step of a half's pips (fitted per half)
+    grid_range: tuple[float, float] = (0.19, 0.35)  # ... a fitted step lies in this range
+    grid_tol: float = 0.3  # a pip lies within this share of the step of its grid place
+    edge: float = 0.12  # pips this far beyond a tile's edge must belong to it
+    divider_clear: float = 0.13  # a mark this near the divider line is the divider's
+    faint: float = 0.45  # an empty grid place darker than this share of its pips: a doubt
+    faint_floor: float = 8.0  # ... fainter marks than this (grey levels) never doubt
+    rim_clear: float = 0.1  # the face is looked at this far inside the tile's edge ...
+    pip_clear: float = 0.2  # ... and from each pip
+    divider_contrast: float = 3.0  # the divider is darker than the face by this (levels)
+    divider_share: float = 0.06  # ... and by this share of the pips' contrast
+    min_peak: float = 12.0  # a pip is darker than the face around it by this at least
+    peak_share: float = 0.4  # ... and by this share of the strongest pips near it
+    overlap: float = 0.8  # tiles overlap when their rectangles shrunk to this share do
+    confidence: float = 0.9  # of a tile read so (the detector's own sure readings: 1)
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "kernel": (0.05, 2.0),
+                "ring": (0.0, 1.0),
+                "ring_max": (0.0, 1.0),
+                "ring_mean": (0.0, 1.0),
+                "rim": (0.0, 1.0),
+                "rim_dark": (0, 16),
+                "grid": (0.05, 0.5),
+                "grid_range": (0.05, 0.5),
+                "grid_tol": (0.0, 1.0),
+                "edge": (0.0, 1.0),
+                "divider_clear": (0.0, 0.5),
+                "faint": (0.0, 1.0),
+                "faint_floor": (0.0, 255.0),
+                "rim_clear": (0.0, 0.5),
+                "pip_clear": (0.0, 0.5),
+                "divider_contrast": (0.0, 255.0),
+                "divider_share": (0.0, 1.0),
+                "min_peak": (0.0, 255.0),
+                "peak_share": (0.0, 1.0),
+                "overlap": (0.1, 1.0),
+                "confidence": (0.0, 1.0),
+            },
+        )
+
+
+# the defaults, for callers that read a half on its own
+PIPS = PipSettings()
+GRID = GridSettings()

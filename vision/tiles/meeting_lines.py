@@ -168,6 +168,14 @@ def split_junctions(
         parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
     if not parts:
         return None
+    return _joined(blobs, labels, area, parts)
+
+
+def _joined(
+    blobs: Blobs, labels: NDArray[np.int32], area: NDArray[np.float64], parts: list[Blobs]
+) -> Blobs:
+    """`blobs` (with the split marks' `area` emptied and `labels` relabelled) and the
+    pieces in `parts` after them, as one `Blobs`."""
 
     def joined(name: str) -> NDArray[np.generic]:
         first = area if name == "area" else getattr(blobs, name)

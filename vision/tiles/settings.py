@@ -3,7 +3,8 @@
 `MarkSettings` (tile material and dark marks, `dark_marks`), `DividerSettings`
 (divider lines and the frame's one tile size, `dividers`), `MeetingSettings` (lines
 that meet, `meeting_lines`), `FaceDownSettings` (blank tile-shaped regions,
-`face_down`) and `FaceColourSettings` (the colours of coloured faces, `face_colours`).
+`face_down`), `OutlineSettings` (a tile's sides, `outline`) and
+`FaceColourSettings` (the colours of coloured faces, `face_colours`).
 The detector's `vision.detector.settings.Settings` holds one of each; the defaults
 suit a 1-2 megapixel overhead photo.
 """
@@ -136,6 +137,18 @@ class FaceDownSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class OutlineSettings:
+    """A tile's outline: whether its sides show as edges (`vision.tiles.outline`)."""
+
+    faint_edge: float = 0.4  # a side is faint when darker by this share of the step
+    rim: tuple[float, ...] = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (widths)
+    plain: float = 1.25  # ... and the face even: its spread at most this many steps
+
+    def __post_init__(self) -> None:
+        check_bounds(self, {"faint_edge": (0.0, 1.0), "rim": (0.0, 1.0), "plain": (0.0, 100.0)})
+
+
+@dataclass(frozen=True, slots=True)
 class FaceColourSettings:
     """The colours of coloured faces (`vision.tiles.face_colours`)."""
 
@@ -169,4 +182,5 @@ MARKS = MarkSettings()
 DIVIDERS = DividerSettings()
 MEETING = MeetingSettings()
 FACE_DOWN = FaceDownSettings()
+OUTLINE = OutlineSettings()
 FACE_COLOURS = FaceColourSettings()

@@ -6,8 +6,8 @@ from __future__ import annotations
 from tests.vision.drawn import Look, blur, draw, table
 from vision.detector.detect import Settings, detect
 from vision.detector.frame_edge import cut_by_frame, outline
+from vision.detector.planes import Found
 from vision.detector.results import FoundTile, UnsureReason
-from vision.detector.search_pass import Found
 
 
 def test_a_tile_cut_by_the_edge_is_unsure_and_one_inside_it_is_read() -> None:
