@@ -149,7 +149,9 @@ class Pipeline:
         calibration = self._calibration_for(frame)
         area = None if calibration is None else self._search_area(calibration)
         markers = () if calibration is None else self._markers_px(calibration)
-        detection = detect(frame.image, area, self.settings.detector, exclude=markers)
+        # a calibrated camera knows the tile's width in pixels: nothing to probe
+        tile_px = 0.0 if calibration is None else self._tile_px(calibration)
+        detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
         if calibration is not None:
             detection = read_anchored(
                 frame.image,
@@ -311,6 +313,10 @@ class Pipeline:
                 "pixels and plays cannot be judged; show the four corner markers"
             )
         return None
+
+    def _tile_px(self, calibration: Calibration) -> float:
+        """The tile's width in pixels at the play area's centre."""
+        return self.settings.tile_mm[1] / calibration.mm_per_px()
 
     def _search_area(self, calibration: Calibration) -> tuple[Point, ...]:
         """The play area grown by `search_margin_mm`, in pixels: searching only up to

@@ -92,6 +92,11 @@ class ScaleSettings:
     larger: float = 1.5  # a coarser reading's tiles must be this much wider
     wide: float = 90.0  # px: tiles wider than this are read again at a coarser scale ...
     aim: float = 50.0  # ... the power of two that brings them nearest this width
+    # the probe: the frame's faces looked at with its longer side shrunk to this ...
+    probe_px: int = 400
+    probe_aspect: tuple[float, float] = (1.6, 2.5)  # ... a face as long as this for its width
+    probe_fill: tuple[float, float] = (0.85, 1.03)  # ... filling this share of its rectangle
+    probe_min: float = 4.0  # ... and at least this wide there (px)
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -101,6 +106,10 @@ class ScaleSettings:
                 "larger": (1.0, 100.0),
                 "wide": (1.0, 10_000.0),
                 "aim": (1.0, 10_000.0),
+                "probe_px": (16, 100_000),
+                "probe_aspect": (1.0, 10.0),
+                "probe_fill": (0.1, 2.0),
+                "probe_min": (1.0, 1000.0),
             },
         )
 
