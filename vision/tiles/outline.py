@@ -7,6 +7,8 @@ tile by its four sides, `inside` says whether a point lies on a tile.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -109,3 +111,43 @@ def inside(x: float, y: float, t: TileHypothesis) -> bool:
     along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
     across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
     return abs(along) <= 1.1 * t.width and abs(across) <= 0.6 * t.width
+
+
+def face_ends(
+    solid: NDArray[np.uint8], t: TileHypothesis, reach: tuple[float, float] = (0.6, 1.2)
+) -> tuple[float, float] | None:
+    """How far the tile's face runs from its divider to each end (half a's, half
+    b's), in pixels, measured on the tile material with its marks filled in
+    (`solid`, eroded 2 px: added back): along the tile's axis on three lines across
+    it, the first pixel off the material, the median of the three. None when an end
+    is not found within `reach` tile widths (a touching neighbour runs on, the table
+    is as light as the face) or the lines disagree by more than a tenth of a width."""
+    h, w = solid.shape
+    steps = np.arange(0.3 * t.width, reach[1] * t.width, 1.0)
+    out: list[float] = []
+    for sign in (-1.0, 1.0):
+        ends: list[float] = []
+        for across in (-0.25, 0.0, 0.25):
+            xs = t.cx + sign * steps * t.nx + across * t.width * t.dx
+            ys = t.cy + sign * steps * t.ny + across * t.width * t.dy
+            xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+            yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+            off = np.flatnonzero(solid[yi, xi] == 0)
+            if off.size == 0:
+                return None
+            ends.append(float(steps[off[0]]) + 2.0)
+        if max(ends) - min(ends) > 0.1 * t.width:
+            return None
+        end = float(np.median(ends))
+        if not reach[0] * t.width <= end <= reach[1] * t.width:
+            return None
+        out.append(end)
+    return out[0], out[1]
+
+
+def fitted_to_face(t: TileHypothesis, ends: tuple[float, float]) -> TileHypothesis:
+    """`t` with its halves where its face's ends (`face_ends`) put them: each half's
+    centre halfway between the divider and its end, the tile's width their mean."""
+    ea, eb = ends
+    shift = (eb - ea) / 4.0
+    return replace(t, cx=t.cx + shift * t.nx, cy=t.cy + shift * t.ny, width=(ea + eb) / 2.0)
