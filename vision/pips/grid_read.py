@@ -53,16 +53,18 @@ def read_grid(
     known: Sequence[Halves],
     cfg: GridSettings = GRID,
     margin: float = 0.5,
+    max_free: int = 0,
 ) -> GridReading:
     """The tiles of `length` x `width` px read in `grey` (tiles bright) beside the
     tiles `known` already (their half centres, window px), whose pips are not free.
     Tiles reaching within `margin` widths of the window's edge are not read (what
-    lies beyond it was not looked at)."""
+    lies beyond it was not looked at). With `max_free`, a window with more free pips
+    than that is read no further (a texture's specks, not a few tiles' pips)."""
     looks = GridLooks(grey, width, cfg)
     pips = looks.pips()
     free = [i for i in range(len(pips)) if not any(_holds(r, pips[i], width, 0.05) for r in known)]
-    if not free:
-        return GridReading([], _none(), _none(), _none())
+    if not free or 0 < max_free < len(free):
+        return GridReading([], pips[free], pips[free], _none())
     cands = propose(pips, free, _axes(known), length, width, looks, known)
     solved: list[tuple[frozenset[int], list[GridTile]]] = []
     for group in _groups(free, cands):

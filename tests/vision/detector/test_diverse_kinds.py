@@ -33,3 +33,16 @@ def test_a_tile_a_little_smaller_than_the_others_is_read_not_taken_for_covered(
     for name in ("dbu__20230512_180119.jpg", "dbu__PIEZAS_A_ORDENAR2.jpg"):
         det = detect(photo(shared_dir, name), settings=Settings(tone=None))
         assert read(det) == labelled(shared_dir, name), name
+
+
+def test_tiles_whose_dividers_merged_with_their_pips_are_read_by_the_pips_grid(
+    shared_dir: Path,
+) -> None:
+    # dbu 174258: a dim webcam frame where a 6-0's column of pips merged with its
+    # divider (no divider, no unsure place: the tile was simply not there);
+    # ydh__slanted: a small 507x391 photo whose 0-3 and 3-6, end to end, lost their
+    # dividers to pips touching them. The frame's tile width is known from the tiles
+    # read surely; such tiles are read by their pips on each half's grid.
+    for name in ("dbu__20230512_174258.jpg", "ydh__slanted.jpg"):
+        det = detect(photo(shared_dir, name), settings=Settings(tone=None))
+        assert read(det) == labelled(shared_dir, name), name
