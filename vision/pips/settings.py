@@ -43,6 +43,9 @@ class PipSettings:
     faint_min: int = 16
     faint_pip: float = 0.4  # a faint mark counts as a possible pip from this share ...
     faint_growth: float = 4.0  # ... up to this many times a pip's area
+    # a half of up to this many single pips must sit on its 3x3 grid as a standard
+    # layout does (`vision.pips.layouts`); larger ones differ from set to set
+    grid_pips: int = 7
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -66,6 +69,7 @@ class PipSettings:
                 "faint_min": (0, 254),
                 "faint_pip": (0.0, 10.0),
                 "faint_growth": (1.0, 100.0),
+                "grid_pips": (0, 12),
             },
         )
 
