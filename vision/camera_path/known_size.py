@@ -63,7 +63,8 @@ U8 = NDArray[np.uint8]
 
 # Unsure places worth reading again: unread pips, a tile doubted for a faint mark or
 # for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
-# region without a divider, a tile of the wrong size. Not a hand (partly covered).
+# region without a divider, a tile of the wrong size, a layout no domino has (pips
+# off the grid). Not a hand (partly covered).
 READ_AGAIN = frozenset(
     {
         UnsureReason.STRAY_PIPS,
@@ -71,6 +72,7 @@ READ_AGAIN = frozenset(
         UnsureReason.NO_DIVIDER,
         UnsureReason.NOT_PIPS,
         UnsureReason.WRONG_SIZE,
+        UnsureReason.LOPSIDED,
     }
 )
 
