@@ -1,11 +1,12 @@
 """Set enrolment on the camera's thread: the `enrol` command (spec/mqtt.md).
 
-`Enrolling` takes `enrol` requests from any thread (`ask`). On the next still frame
-the camera path reads (one it did not skip as moving), it reads that frame as the
-whole set (`vision.Pipeline.enrol`) and answers with the reply's `detail`: expected,
-read, missing, misread, extra; `ok` only when every tile was read right. Then the
-pipeline keeps the set's look in the state directory and reads every later frame
-with it, and the view's `profile` names the set in `camera/status`.
+`Enrolling` takes `enrol` requests from any thread (`ask`). Once the camera path has
+read several still frames (`PipelineSettings.agree`, or half the time allowed has
+gone), it reads them as the whole set, agreed tile by tile (`vision.Pipeline.enrol`),
+and answers with the reply's `detail`: expected, read, missing, misread, extra;
+`ok` only when every tile was read right. Then the pipeline keeps the set's look in
+the state directory and reads every later frame with it, and the view's `profile`
+names the set in `camera/status`.
 
 While the set lies there, nothing is refereed: from the request until a still frame
 after the answer shows no face-up tile (the set taken away or turned over), `holding`
@@ -89,7 +90,10 @@ class Enrolling:
             waiting, self._asked = self._asked, []
         later = []
         for request, since, then in waiting:
-            if step.detection is not None and self._frames > then + 1:
+            # several still frames read, to agree on (at most half the time allowed)
+            agreed = self.pipeline.still_read >= self.pipeline.settings.agree
+            ready = agreed or self.clock() - since >= self.answer_within_s / 2
+            if step.detection is not None and self._frames > then + 1 and ready:
                 self._enrol(request, frame)
                 self._served = self._frames
             elif self.clock() - since >= self.answer_within_s:

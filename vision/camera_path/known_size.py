@@ -73,6 +73,7 @@ READ_AGAIN = frozenset(
         UnsureReason.NOT_PIPS,
         UnsureReason.WRONG_SIZE,
         UnsureReason.LOPSIDED,
+        UnsureReason.NOT_IN_SET,
     }
 )
 

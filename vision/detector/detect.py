@@ -230,6 +230,10 @@ def detect(
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     offset = (float(x0), float(y0))
+    if tile_px > 0:
+        # a calibrated camera reads what is left by the tile's known size itself
+        # (`vision.camera_path.known_size`), warped to the table: not by the grid here
+        s = replace(s, search=replace(s.search, grid_boxes=0))
     close = _close_up(crop, offset, s, area, left_out, tile_px)
     if close is not None:
         best = close

@@ -319,7 +319,7 @@ def _search(
     )
     found = _passes(planes, tile, offset, s)
     found = faint_doubts(planes, found, offset)
-    if _sure_width(found, cfg):
+    if cfg.grid_boxes > 0 and _sure_width(found, cfg):
         # the frame's tile size is known: what is left, read by the pips' grid
         left = [(u.x - offset[0], u.y - offset[1]) for u in found.unsure if u.reason in LOOK_AGAIN]
         found = by_grid(planes, found, offset, [*stray_pips(planes, found), *left])
