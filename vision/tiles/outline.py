@@ -23,8 +23,9 @@ def outlined(
     others: list[TileHypothesis] | None = None,
     lighter_table: bool = False,
 ) -> bool:
-    """True when at least three of the tile's four sides show as a darker edge, or
-    every side shows and two of them clearly, on an even face.
+    """True when at least three of the tile's four sides show as a darker edge, on an
+    even face or strongly (`OutlineSettings.strong` steps), or every side shows and
+    two of them clearly, on an even face.
 
     A raised tile has a rim, a shadow or a gap to its neighbour all round; a stretch
     of table (wood grain taken for a blank tile's divider) does not. On a table as
@@ -38,6 +39,7 @@ def outlined(
     everywhere, and no even face.
     """
     darker = clear = faint = 0
+    steps: list[float] = []  # how many edge steps each darker side stands out by
     for along, across in ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5)):
         outside, inside = (
             _side_level(img, t, along, across, 0.08),
@@ -46,14 +48,18 @@ def outlined(
         step = _step(inside)
         if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
+            steps.append(abs(inside - outside) / step)
             continue
         beyond = [outside, *(_side_level(img, t, along, across, b) for b in cfg.rim)]
         edge = inside - min(beyond)
         clear += edge > step
         shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
         faint += shows or _against(t, along, across, others)
+
     if darker >= 3:
-        return True
+        # three sides darker: the face must be even, or the outline strong (wood
+        # grain beside a stretch of table is darker by a step or two, not more)
+        return sorted(steps)[-3] >= cfg.strong or _plain_face(img, t, cfg)
     return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t, cfg)
 
 
@@ -68,6 +74,14 @@ def _side_level(
     """The median grey level on the line `beyond` tile widths past the side of `t`
     at (`along`, `across`) (an end: along = +-1; a long side: across = +-0.5),
     negative inside it."""
+    return float(np.median(_side_values(img, t, along, across, beyond)))
+
+
+def _side_values(
+    img: NDArray[np.uint8], t: TileHypothesis, along: float, across: float, beyond: float
+) -> NDArray[np.uint8]:
+    """The grey levels at nine points on the line `beyond` tile widths past the side
+    of `t` at (`along`, `across`)."""
     h, w = img.shape
     steps = np.linspace(-0.35, 0.35, 9)
     reach = 1.0 + beyond / max(abs(along), 0.5)
@@ -77,7 +91,7 @@ def _side_level(
     ys = t.cy + (u * t.ny + v * t.dy) * t.width
     xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
-    return float(np.median(img[yi, xi]))
+    return np.asarray(img[yi, xi], dtype=np.uint8)
 
 
 def _against(
