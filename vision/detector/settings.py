@@ -61,6 +61,12 @@ class SearchSettings:
     grid_reach: float = 1.5
     grid_boxes: int = 16  # ... and at most this many windows a search, ...
     grid_pips: int = 40  # ... each with at most this many pips left (more: a texture)
+    # the frame read again at the width its tiles were read at (`_shown_width`) when
+    # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
+    # differs from the frame's by more than `shown_apart`
+    shown_tiles: int = 3
+    shown_share: float = 0.6
+    shown_apart: float = 0.1
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -88,6 +94,9 @@ class SearchSettings:
                 "grid_reach": (0.5, 100.0),
                 "grid_boxes": (0, 10_000),
                 "grid_pips": (1, 10_000),
+                "shown_tiles": (1, 10_000),
+                "shown_share": (0.0, 1.0),
+                "shown_apart": (0.0, 1.0),
             },
         )
 
