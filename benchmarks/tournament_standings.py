@@ -47,7 +47,7 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.payloads import Numbering
+from service.core.payloads import Numbering
 
 SEATS = 4
 EVENT_INTERVAL_S = 10.0  # one event per table every 10 s at tournament pace

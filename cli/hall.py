@@ -4,7 +4,7 @@
   `connection` section of `config/mosquitto/table-bridge.conf` (as on each table's Pi);
 - per table a board emulator on a pseudo-terminal, the table service (`TableService`,
   as `domino-table run`) on it and its local broker, its display, and simulated players
-  (`service.seated_players.SeatedPlayers`) who play the games the desk seats, stop when
+  (`demo.seated_players.SeatedPlayers`) who play the games the desk seats, stop when
   the table ends one (the round's clock), clear the board and confirm the result;
 - the desk (`domino-table tournament --event`) on the central broker, with an event
   file made for these tables, and its pages (director, big screen, phone);
@@ -33,7 +33,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cli.hall_watch import HallError, HallWatch, describe_standings
-from service.broker import LocalBroker, free_port
+from demo.broker import LocalBroker, free_port
 
 log = logging.getLogger(__name__)
 
@@ -215,9 +215,9 @@ class DemoHall:
 
     def _start_table(self, stack: ExitStack, table: _Table) -> None:
         from cli.run import settings_from_flags  # noqa: PLC0415
+        from demo.seated_players import SeatedPlayers  # noqa: PLC0415
         from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
         from service.app import TableService  # noqa: PLC0415
-        from service.seated_players import SeatedPlayers  # noqa: PLC0415
 
         assert self.central is not None
         home = self.workdir / table.id

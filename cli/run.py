@@ -23,8 +23,8 @@ from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
-from service.journal import JournalError
-from service.table import SIDES
+from service.core.table import SIDES
+from service.store.journal import JournalError
 
 # The sets `tablesim.render.TileStyle` names (a test in tests/tablesim keeps the two
 # the same); the renderer is imported only when the demo runs (it loads OpenCV).
@@ -169,12 +169,12 @@ def demo(
     # the display's web server alone costs a Pi a good part of a second at every start.
     import asyncio  # noqa: PLC0415
 
+    from demo.broker import LocalBroker  # noqa: PLC0415
+    from demo.players import SimulatedPlayers  # noqa: PLC0415
     from display.pin import new_pin  # noqa: PLC0415
     from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
     from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
-    from service.broker import LocalBroker  # noqa: PLC0415
-    from service.demo import SimulatedPlayers  # noqa: PLC0415
 
     root = logging.getLogger()
     if root.level == logging.INFO:  # the printed events are the demo's view; logs: warnings
@@ -205,7 +205,7 @@ def demo(
         )
         camera_sim = None
         if board is None:  # rendered whole games: the table's rules, seats and target
-            from service.camera import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
+            from service.camera.source import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
 
             first = seed if seed is not None else random.randrange(2**31)
             camera_sim = SimOptions(

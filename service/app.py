@@ -35,18 +35,20 @@ from firmware_bridge.adapter import (
 )
 from firmware_bridge.link import LinkSettings
 from mqttweb.envelope import stamp
-from service import commands as cmd
-from service.buttons import command_for
-from service.camera_commands import without_camera
-from service.journal import Journal
-from service.mqtt_link import MqttLink
-from service.rulesets import find_rules
-from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
-from service.table import TableConfig, TableCore
-from service.table_events import Answered, Spot, StateChanged
+from service.camera.commands import without_camera
+from service.core import commands as cmd
+from service.core.rulesets import find_rules
+from service.core.table import TableConfig, TableCore
+from service.core.table_events import Answered, Spot, StateChanged
+from service.devices.board import BoardSignal, command_for
+from service.devices.panel import PanelDriver
+from service.mqtt.link import MqttLink
+from service.mqtt.publisher import MqttPublisher
+from service.store.journal import Journal
+from service.subscribers import EventLog, Subscriber
 
 if TYPE_CHECKING:
-    from service.camera import SimOptions  # imports OpenCV: only for the type
+    from service.camera.source import SimOptions  # imports OpenCV: only for the type
     from vision import FrameSource
 
 log = logging.getLogger(__name__)
@@ -158,10 +160,10 @@ class TableService:
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
-        from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
-        from service import camera_events as seen  # noqa: PLC0415
-        from service.camera_commands import with_camera  # noqa: PLC0415
-        from service.camera_publisher import CameraPublisher  # noqa: PLC0415
+        from service.camera import events as seen  # noqa: PLC0415
+        from service.camera import source as cam  # noqa: PLC0415 - `run` quick without one
+        from service.camera.commands import with_camera  # noqa: PLC0415
+        from service.camera.publisher import CameraPublisher  # noqa: PLC0415
 
         simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
@@ -324,7 +326,7 @@ class TableService:
 
 def _fault_code(settings: Settings) -> AlertCode:
     """The code the table's own fault (it cannot save) is told under: its source's
-    offline code, as spec/mqtt.md has none of its own (`service.table.TableConfig`)."""
+    offline code, as spec/mqtt.md has none of its own (`service.core.table.TableConfig`)."""
     camera_only = settings.camera.enabled and not settings.serial.enabled
     return AlertCode.CAMERA_OFFLINE if camera_only else AlertCode.BOARD_OFFLINE
 

@@ -13,7 +13,7 @@ from config.loader import load_settings
 from config.settings import Settings
 from engine.surface import Snapshot
 from service.app import TableService
-from service.camera import CameraSource, CameraStatus
+from service.camera.source import CameraSource, CameraStatus
 from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle, render_sequence
 from tablesim.scenes import sim_game

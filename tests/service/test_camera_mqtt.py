@@ -15,8 +15,8 @@ import numpy as np
 from config.loader import load_settings
 from config.settings import Settings
 from service.app import TableService
-from service.camera import SimOptions
-from service.camera_commands import NO_CAMERA
+from service.camera.commands import NO_CAMERA
+from service.camera.source import SimOptions
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import send

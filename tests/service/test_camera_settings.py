@@ -13,8 +13,8 @@ from config.loader import load_settings
 from config.settings import CameraSourceKind, CameraTone, Settings
 from engine import rulesets
 from engine.surface import SeenTile, Snapshot
-from service import camera as cam
-from service.camera import CameraSource, SimOptions
+from service.camera import source as cam
+from service.camera.source import CameraSource, SimOptions
 from tablesim.camera import SimSource
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
 from tablesim.scenes import sim_game

@@ -20,7 +20,7 @@ from config.loader import load_settings
 from config.settings import Settings
 from engine.surface import Snapshot
 from service.app import TableService
-from service.camera import CameraSource, SimOptions
+from service.camera.source import CameraSource, SimOptions
 from tablesim.camera import SimSource
 from tablesim.scenes import SimWholeGame
 from tests.fixtures.mosquitto import Mosquitto

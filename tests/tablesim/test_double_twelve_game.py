@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cli.run import DEMO_SETS, demo_look, seat_zones, settings_from_flags
-from service.camera import CameraSource, SimOptions
+from service.camera.source import CameraSource, SimOptions
 from tablesim.camera import SimSource
 from tablesim.render import SETS, RenderStyle, TileStyle
 from tablesim.render.sets import NUMBER_COLOURS

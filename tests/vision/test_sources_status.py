@@ -14,7 +14,7 @@ import numpy as np
 
 from config.loader import load_settings
 from config.settings import Settings
-from service.camera import CameraSource, CameraStatus
+from service.camera.source import CameraSource, CameraStatus
 from vision.sources import FolderSource
 
 

@@ -12,10 +12,10 @@ thread, reading about `camera.fps` frames a second. It hands the service, throug
 - `CameraUnreadable(x_mm, y_mm, since, reason)`: unsure places have stood
   `unreadable_s` seconds in settled readings (an `UNREADABLE` alert), and
   `CameraReadable(at)` when a settled reading has none again (resolve it);
-- from its view (`service.camera_view.CameraView`, on the same thread): the camera's
+- from its view (`service.camera.view.CameraView`, on the same thread): the camera's
   status (`CameraReport`), snapshots (`CameraPicture`) and the answers to `snapshot` and
   `calibrate` (`CameraAnswer`; `ask` hands it those commands);
-- from set enrolment (`service.camera_enrol.Enrolling`, on the same thread): the answer
+- from set enrolment (`service.camera.enrol.Enrolling`, on the same thread): the answer
   to `enrol`. While the set lies there for enrolment, no reading or unreadable place
   is handed on: nothing is refereed.
 """
@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, Self
 
 from config.settings import CameraTone, Settings
 from engine.rules import RulesError
-from service.camera_enrol import Enrolling
-from service.camera_events import CameraAsk, CameraRequest
-from service.camera_view import CameraView, ViewSettings
+from service.camera.enrol import Enrolling
+from service.camera.events import CameraAsk, CameraRequest
+from service.camera.view import CameraView, ViewSettings
 from vision import (
     DetectorSettings,
     DeviceSource,
