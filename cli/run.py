@@ -203,20 +203,22 @@ def demo(
                 "state_dir": workdir / "state",
             },
         )
-        camera_sim = None
+        camera_frames = None
         if board is None:  # rendered whole games: the table's rules, seats and target
-            from service.camera.source import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
+            from demo.sim_camera import SimOptions, frames  # noqa: PLC0415 - OpenCV
 
             first = seed if seed is not None else random.randrange(2**31)
-            camera_sim = SimOptions(
-                first,
-                pace,
-                whole_game=True,
-                games=games or 1,
-                style=look.style(),
-                resolution=look.resolution,
+            camera_frames = frames(
+                SimOptions(
+                    first,
+                    pace,
+                    whole_game=True,
+                    games=games or 1,
+                    style=look.style(),
+                    resolution=look.resolution,
+                )
             )
-        service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
+        service = stack.enter_context(TableService(settings, camera_frames=camera_frames))
         pin = None if no_pin else new_pin()
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,

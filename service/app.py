@@ -48,8 +48,7 @@ from service.store.journal import Journal
 from service.subscribers import EventLog, Subscriber
 
 if TYPE_CHECKING:
-    from service.camera.source import SimOptions  # imports OpenCV: only for the type
-    from vision import FrameSource
+    from service.camera.frame_sources import MakeFrames  # imports OpenCV: only for the type
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +81,9 @@ class TableService:
         *,
         rules: Callable[[str], Rules] = find_rules,
         panel_factory: Callable[[TableService], Any] | None = None,
-        camera_sim: SimOptions | None = None,
-        camera_frames: Callable[[], FrameSource] | None = None,
+        camera_frames: MakeFrames | None = None,
     ) -> None:
         self.settings = settings
-        self._camera_sim = camera_sim  # a simulated camera's seed and pace
         self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
         state_dir = Path(settings.state.dir)
@@ -165,12 +162,10 @@ class TableService:
         from service.camera.commands import with_camera  # noqa: PLC0415
         from service.camera.publisher import CameraPublisher  # noqa: PLC0415
 
-        simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
             self.settings,
             self.submit,
-            tell=self.submit_panel if simulated else None,
-            sim=self._camera_sim,
+            tell=self.submit_panel,  # a simulated table's players say what they do
             source=self._camera_frames,
         )
         self._handlers |= {
