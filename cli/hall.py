@@ -179,6 +179,7 @@ class DemoHall:
         ports = _ports(options)
         self.desk_port = ports.desk
         self.tables = [_Table(f"t{n + 1}", port) for n, port in enumerate(ports.displays)]
+        self.pages = {ports.desk, *ports.displays}  # the brokers never take these ports
         self.central: LocalBroker | None = None
         self.watch: HallWatch | None = None
 
@@ -192,7 +193,7 @@ class DemoHall:
         event_file.write_text(event_toml(body))
         parse(body, str(event_file))  # HallError-worthy problems surface as EventFileError
         (self.workdir / "director.password").write_text(self.password + "\n")
-        self.central = stack.enter_context(LocalBroker(self.workdir / "central"))
+        self.central = stack.enter_context(LocalBroker(self.workdir / "central", avoid=self.pages))
         self.watch = HallWatch(self.central.host, self.central.port, self.echo)
         stack.callback(self.watch.close)
         self._start_desk(stack, event_file)
@@ -222,7 +223,7 @@ class DemoHall:
         assert self.central is not None
         home = self.workdir / table.id
         bridge = bridge_section(table.id, self.central.host, self.central.port)
-        local = stack.enter_context(LocalBroker(home / "broker", extra=bridge))
+        local = stack.enter_context(LocalBroker(home / "broker", extra=bridge, avoid=self.pages))
         wait_bridged(self.central, table.id)
         board = stack.enter_context(BoardEmulator(link=home / "board"))
         settings = settings_from_flags(None, {

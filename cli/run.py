@@ -167,12 +167,9 @@ def demo(
         return
     # The demo's parts are imported here, not at the top: `run` shares this module, and
     # the display's web server alone costs a Pi a good part of a second at every start.
-    import asyncio  # noqa: PLC0415
-
     from demo.broker import LocalBroker  # noqa: PLC0415
     from demo.players import SimulatedPlayers  # noqa: PLC0415
     from display.pin import new_pin  # noqa: PLC0415
-    from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
     from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
 
@@ -181,8 +178,16 @@ def demo(
         root.setLevel(logging.WARNING)
     with _workdir(state_dir) as workdir, ExitStack() as stack:
         if mqtt_host is None:
-            broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
+            broker = stack.enter_context(LocalBroker(workdir / "mosquitto", avoid={http_port}))
             mqtt_host, mqtt_port = broker.host, broker.port
+        # The display listens first, before the demo's MQTT clients take their own
+        # (outgoing) ports: one of them could be --http-port.
+        pin = None if no_pin else new_pin()
+        display = DisplaySettings(
+            table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
+            http_host=http_host, http_port=http_port, command_pin=pin,
+        )  # fmt: skip
+        _start_display(display)
         look = demo_look(rules_name, players, set_name)
         flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target} | look.flags
         flags["zones"] = seat_zones(players, surface)  # counted by the camera
@@ -219,12 +224,6 @@ def demo(
                 )
             )
         service = stack.enter_context(TableService(settings, camera_frames=camera_frames))
-        pin = None if no_pin else new_pin()
-        display = DisplaySettings(
-            table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
-            http_host=http_host, http_port=http_port, command_pin=pin,
-        )  # fmt: skip
-        threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
@@ -252,6 +251,40 @@ def demo(
         log.info(
             "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
         )
+
+
+def _start_display(display: Any, timeout: float = 60.0) -> None:
+    """The display (`display.settings.DisplaySettings`) served from its own thread; back
+    once it listens, so the address the demo prints works (under load it took longer
+    than the first plays: a page asked for then was refused)."""
+    import asyncio  # noqa: PLC0415
+
+    from display.server import serve  # noqa: PLC0415
+
+    serving = threading.Event()
+    failed: list[BaseException] = []
+
+    async def main() -> None:
+        ready = asyncio.Event()
+        server = asyncio.create_task(serve(display, ready=ready))
+        listening = asyncio.create_task(ready.wait())
+        await asyncio.wait({server, listening}, return_when=asyncio.FIRST_COMPLETED)
+        if server.done() and server.exception() is not None:
+            failed.append(server.exception())  # type: ignore[arg-type]
+        serving.set()
+        await server
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except Exception:  # said by `failed` when it failed to start
+            serving.set()
+
+    threading.Thread(target=run, name="display", daemon=True).start()
+    if not serving.wait(timeout):
+        raise click.ClickException(f"the display did not start in {timeout:g} s")
+    if failed:
+        raise click.ClickException(f"the display could not start: {failed[0]}")
 
 
 @contextmanager
