@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import glob
+import importlib.metadata
 import json
 import logging
 import os
@@ -721,6 +722,15 @@ def _settings(settings_file: Path | None) -> tuple[Settings | None, str, list[st
         return None, label, list(exc.problems)
 
 
+def _installed_version() -> str:
+    """This program's version, from the installed package's metadata (pyproject.toml's
+    `version`, the one place it is written)."""
+    try:
+        return importlib.metadata.version("domino-table")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 @click.command()
 @click.option(
     "--settings",
@@ -744,7 +754,7 @@ def doctor(settings_file: Path | None, timeout: float) -> None:
     if root.level > logging.DEBUG:  # the report says it all; the parts' info logs are noise
         root.setLevel(logging.WARNING)
     settings, label, errors = _settings(settings_file)
-    click.echo(f"domino-table doctor: checking {label}")
+    click.echo(f"domino-table {_installed_version()} doctor: checking {label}")
     if settings is None:
         click.echo(f"{Status.PROBLEM.value:8} {'settings':7} the settings are not valid:")
         for line in errors:
