@@ -49,11 +49,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.tournament.hall import ROUND, STANDINGS, Hall, players
-from tournament import journal
+from tournament import journal, pairing
 from tournament.event import parse
 from tournament.ledger import Ledger
 from tournament.views import standings_body
@@ -193,6 +194,53 @@ class DeskCpu:
         self.cpu_s += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def networkx_match(count: int, cost: pairing.Costs) -> list[tuple[int, int]]:
+    """The seating's matching as the desk made it before rustworkx: networkx's
+    pure-Python `max_weight_matching` on the same complete graph and weights."""
+    if count < 2:
+        return []
+    top = max(cost.values(), default=0) + 1
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(count))
+    for i in range(count):
+        for j in range(i + 1, count):
+            graph.add_edge(i, j, weight=top - cost.get((i, j), 0))
+    found = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((min(i, j), max(i, j)) for i, j in found)
+
+
+def penalty(groups: list[list[str]], history: pairing.History) -> int:
+    """What the two matchings minimise, summed: partners again, then opponents again."""
+    total = 0
+    for a1, b1, a2, b2 in groups:
+        total += sum(history.partners[pairing.pair(*two)] ** 2 for two in ((a1, a2), (b1, b2)))
+        total += sum(history.opponents[pairing.pair(x, y)] ** 2 for x in (a1, a2) for y in (b1, b2))
+    return total
+
+
+def seating_alternative(hall: Hall, records: list[journal.Record]) -> None:
+    """Each round's seating again, here, from the ledger as it stood: rustworkx (the
+    desk's) against networkx (the named alternative), CPU time and total penalty."""
+    event = parse(hall.body, "benchmark")
+    ledger = Ledger(event)
+    times: dict[str, list[float]] = {"rustworkx": [], "networkx": []}
+    costs: dict[str, list[int]] = {"rustworkx": [], "networkx": []}
+    for record in records:
+        if record.kind is journal.Kind.SEATING:
+            history = ledger.history()
+            order = pairing.shuffled(ledger.seatable(), event.seed, len(ledger.rounds) + 1)
+            for name, matcher in (("rustworkx", pairing.match), ("networkx", networkx_match)):
+                began = time.process_time()
+                found = pairing.individual(order, len(event.tables), history, True, matcher)
+                times[name].append(time.process_time() - began)
+                costs[name].append(penalty(found.groups, history))
+        ledger.apply(record)
+    rx_ms, nx_ms = (1000 * max(times[k]) for k in ("rustworkx", "networkx"))
+    print(f"  seating again in this process, CPU per round, worst of {len(times['networkx'])}: "
+          f"rustworkx {rx_ms:.1f} ms, networkx {nx_ms:.1f} ms ({nx_ms / max(rx_ms, 1e-3):.0f}x); "
+          f"penalty per round {costs['rustworkx']} vs {costs['networkx']}")  # fmt: skip
+
+
 def event_body(tables: int, rounds: int) -> dict[str, Any]:
     return {"name": "Benchmark Open", "format": "individual", "rules": "puerto-rico",
             "target": 60, "rounds": rounds, "tables": [f"t{n:02d}" for n in range(tables)],
@@ -330,6 +378,7 @@ def report(
         for game_id, payload in table.results:
             at = table.published_at[game_id]
             last[payload["round"]] = max(last.get(payload["round"], 0.0), at)
+    seating_alternative(hall, records)
     for number in range(1, args.rounds + 1):
         seen = watch.first_seen(number)
         gap = ""
@@ -337,6 +386,9 @@ def report(
             gap = f"; {1000 * (seen - last[number - 1]):.0f} ms from the last result of round "
             gap += f"{number - 1} to this seating on the central broker"
         print(f"  round {number}: seating {own.get(number, math.nan):.0f} ms{gap}")
+    if own:
+        worst = percentile(list(own.values()), 0.99)
+        print(f"  seating, the desk's own measure: p99 {worst:.0f} ms over {len(own)} rounds")
     print_lags(per_result(hall, probe, quiet))
     published = sorted(at for t in hall.tables.values() for at in t.published_at.values())
     lags, calm = [], []
