@@ -20,7 +20,8 @@ SIGKILLed mid-round and started again from its journal. The script prints:
   table) to the round's seating seen on the central broker;
 - result-to-standings lag, p50 and p99, over all results and over those published
   outside the outage and the desk's restart (from 1 s before each until the first
-  standings after it): per result, from its publication at its table (on its own
+  standings after it, and for the outage until the table's own link is back: its
+  bridge retries with a backoff of up to 10 s): per result, from its publication at its table (on its own
   broker) to the first standings on the central broker that count it (each of its
   players credited with that round's game), split into the bridge's share, seen by a
   bare paho subscriber on the central broker (the named alternative: what any
@@ -60,6 +61,7 @@ from tournament.ledger import Ledger
 from tournament.views import standings_body
 
 RESULTS = "domino/+/result/+"
+STATES = "domino/+/state"
 
 
 class Watch:
@@ -134,13 +136,19 @@ def probe(port: int, out: Path) -> None:
     with when it arrived. Runs until killed."""
     lines = out.open("w", encoding="utf-8", buffering=1)
     last: dict[str, int] | None = None
+    heard: dict[str, float] = {}  # table -> when its last state arrived
 
     def on_message(client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         nonlocal last
         now = time.time()
         if not msg.payload:
             return
-        if msg.topic == STANDINGS:
+        if msg.topic.endswith("/state"):  # a playing table's link is back after a silence
+            table = msg.topic.split("/")[1]
+            if now - heard.get(table, now) > 1.0:
+                lines.write(json.dumps({"t": now, "back": table}) + "\n")
+            heard[table] = now
+        elif msg.topic == STANDINGS:
             games = {e["player"]: e["games"] for e in json.loads(msg.payload)["entries"]}
             if games != last:
                 last = games
@@ -149,7 +157,7 @@ def probe(port: int, out: Path) -> None:
             lines.write(json.dumps({"t": now, "topic": msg.topic, "retain": msg.retain}) + "\n")
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
-    client.on_connect = lambda c, *a: c.subscribe([(RESULTS, 1), (STANDINGS, 1)])
+    client.on_connect = lambda c, *a: c.subscribe([(RESULTS, 1), (STANDINGS, 1), (STATES, 0)])
     client.on_message = on_message
     client.reconnect_delay_set(1, 2)
     client.connect_async("127.0.0.1", port)
@@ -164,19 +172,27 @@ class Probe:
         args = [sys.executable, "-m", "benchmarks.tournament", "--probe", str(port), str(self.file)]
         self.proc = subprocess.Popen(args)
 
-    def read(self) -> tuple[dict[str, float], list[tuple[float, dict[str, int]]]]:
-        """Stop it; when each result topic first arrived, and the standings' games."""
+    def read(self) -> None:
+        """Stop it and read what it saw: when each result topic first arrived
+        (`arrived`), the standings' games (`games`) and each table's link back after a
+        silence (`back`: table -> times)."""
         self.proc.terminate()
         self.proc.wait(10)
-        arrived: dict[str, float] = {}
-        games: list[tuple[float, dict[str, int]]] = []
+        self.arrived: dict[str, float] = {}
+        self.games: list[tuple[float, dict[str, int]]] = []
+        self.back: dict[str, list[float]] = {}
         for line in self.file.read_text(encoding="utf-8").splitlines():
             seen = json.loads(line)
             if "games" in seen:
-                games.append((seen["t"], seen["games"]))
+                self.games.append((seen["t"], seen["games"]))
+            elif "back" in seen:
+                self.back.setdefault(seen["back"], []).append(seen["t"])
             else:
-                arrived.setdefault(seen["topic"], seen["t"])
-        return arrived, games
+                self.arrived.setdefault(seen["topic"], seen["t"])
+
+    def link_back(self, table: str, after: float) -> float:
+        """When the table's link was back after `after` (the central broker's stop)."""
+        return next((t for t in self.back.get(table, []) if t > after), after)
 
 
 class DeskCpu:
@@ -328,22 +344,26 @@ def per_result(
     hall: Hall, probe: Probe, quiet: list[tuple[float, float]]
 ) -> dict[str, list[tuple[float, float, float]]]:
     """(to standings, bridge, desk) per result, from the probe's arrivals, for "all"
-    results and those published outside the outage and the restart."""
-    arrived, games = probe.read()
+    results and those published outside the outage and the restart. Here the outage of
+    a table lasts until its own link is back (its bridge retries with a backoff of up to
+    10 s, table-bridge.conf), not only until the desk's first standings after it."""
+    probe.read()
     out: dict[str, list[tuple[float, float, float]]] = {"all": [], "outside": []}
+    (cut, _), restart = quiet
     for table in hall.tables.values():
+        windows = [(cut, max(probe.link_back(table.table, cut + 1.0), quiet[0][1])), restart]
         for game_id, payload in table.results:
             at, number = table.published_at[game_id], payload["round"]
-            central = arrived.get(f"domino/{table.table}/result/{game_id}")
+            central = probe.arrived.get(f"domino/{table.table}/result/{game_id}")
             players = payload["players"]
             counted = next(
-                (t for t, g in games if all(g.get(p, 0) >= number for p in players)), None
+                (t for t, g in probe.games if all(g.get(p, 0) >= number for p in players)), None
             )
             if central is None or counted is None:
                 continue
             lag = (counted - at, central - at, counted - central)
             out["all"].append(lag)
-            if not any(a <= at <= b for a, b in quiet):
+            if not any(a <= at <= b for a, b in windows):
                 out["outside"].append(lag)
     return out
 
