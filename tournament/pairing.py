@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import rustworkx as rx
 
 Pair = frozenset[str]
@@ -82,12 +83,11 @@ def match(count: int, cost: Costs) -> list[tuple[int, int]]:
     if count < 2:
         return []
     top = max(cost.values(), default=0) + 1
-    get = cost.get
-    graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
-    graph.add_nodes_from(range(count))
-    graph.add_edges_from(
-        [(i, j, top - get((i, j), 0)) for i in range(count) for j in range(i + 1, count)]
-    )
+    weights = np.full((count, count), float(top))  # exact: whole numbers far below 2**53
+    for (i, j), c in cost.items():
+        weights[i, j] = weights[j, i] = top - c  # at least 1: 0 is "no edge"
+    np.fill_diagonal(weights, 0.0)
+    graph = rx.PyGraph.from_adjacency_matrix(weights, null_value=0.0)
     found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     return sorted((min(i, j), max(i, j)) for i, j in found)
 

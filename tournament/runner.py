@@ -6,8 +6,10 @@ link, as for `Desk`). A change is journaled before it is applied to the ledger, 
 synced to disk before anything is sent, published or answered from it: a command is
 committed at once; what the tables tell (replies, states, results) is committed once
 for all the messages taken in during the same turn of the loop (a burst of 50 results
-is one disk sync, not 50 on the loop). Publications are coalesced: at once when the
-last was `publish_interval_s` ago or more, else at that time. At start-up the
+is one disk sync, not 50 on the loop). A game's outcome (a result counted, entered,
+voided, a forfeit) is published at the end of that turn; other changes (the tables'
+rows, a round's state) are coalesced: at once when the last publication was
+`publish_interval_s` ago or more, else at that time. At start-up the
 ledger is rebuilt from the journal, record by record, so a desk killed mid-round comes
 back with the same seating and the same results, and sends the `new_game`s that were
 never acknowledged again (with the same ids: a table that had them answers again).
@@ -51,6 +53,7 @@ SUBSCRIPTIONS = (
     CMD,
 )
 Send = Callable[[str, bytes, bool], bool]
+OUTCOMES = frozenset({Kind.RESULT, Kind.ENTERED, Kind.VOID, Kind.FORFEIT})  # published at once
 Items = list[tuple[Kind, dict[str, Any]]]
 
 
@@ -212,7 +215,7 @@ class EventDesk(LinkSide):
             asyncio.get_running_loop().call_soon(self._commit)
         if any(r.kind is Kind.SEATING for r in records):
             self._send_new_games()
-        self._schedule()
+        self._schedule(urgent=any(r.kind in OUTCOMES for r in records))
         self._advance()
         self._tell()
         return records
@@ -280,8 +283,16 @@ class EventDesk(LinkSide):
         ]
         return standings_body(self.ledger, rows)
 
-    def _schedule(self) -> None:
-        if not (self.synced and self.connected) or "publish" in self._timers:
+    def _schedule(self, urgent: bool = False) -> None:
+        """The next publication: at the end of this turn for a game's outcome (`urgent`),
+        else at once when the last was `publish_interval_s` ago or more (the tables'
+        rows, a round's state), else then."""
+        if not (self.synced and self.connected):
+            return
+        if urgent:
+            self._later("publish", 0.0, self._flush)
+            return
+        if "publish" in self._timers:
             return
         wait = self._last_publish + self.settings.publish_interval_s - self.clock()
         self._later("publish", max(0.0, wait), self._flush)

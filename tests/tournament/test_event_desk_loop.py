@@ -49,6 +49,18 @@ def desk_for(tmp: Path, interval: float, event: EventConfig = EVENT) -> tuple[Ev
     return desk, sent
 
 
+async def round_one(
+    tmp: Path, interval: float, event: EventConfig = EVENT
+) -> tuple[EventDesk, Sent]:
+    """A desk with round 1 seated and sent, what it sent so far forgotten."""
+    desk, sent = desk_for(tmp, interval, event)
+    await turns()
+    assert desk.command({"id": "s1", "action": "start_round"}, "test")["ok"]
+    await turns()
+    del sent.out[:]
+    return desk, sent
+
+
 async def turns(count: int = 3) -> None:
     """Let the loop run what is due now (no timer of the desk's is shorter than 60 s)."""
     for _ in range(count):
@@ -87,10 +99,7 @@ def test_a_burst_of_news_is_one_commit_and_nothing_goes_out_before_it_is_on_disk
 ) -> None:
     async def run() -> None:
         by_hand = EVENT.model_copy(update={"auto_advance": False})
-        desk, sent = desk_for(tmp_path, interval=0.0, event=by_hand)
-        assert desk.command({"id": "s1", "action": "start_round"}, "test")["ok"]
-        await turns()
-        del sent.out[:]
+        desk, sent = await round_one(tmp_path, interval=0.0, event=by_hand)
         for table in ("t1", "t2"):  # both results in one turn of the loop
             desk.on_message(f"domino/{table}/result/{table}-r1", result(desk, table, [100, 40]),
                             False)  # fmt: skip
@@ -111,11 +120,7 @@ def test_the_last_result_of_a_round_is_published_before_the_next_round_is_seated
     tmp_path: Path,
 ) -> None:
     async def run() -> None:
-        desk, sent = desk_for(tmp_path, interval=60.0)
-        await turns()
-        assert desk.command({"id": "s1", "action": "start_round"}, "test")["ok"]
-        await turns()
-        del sent.out[:]
+        desk, sent = await round_one(tmp_path, interval=60.0)
         desk.on_message("domino/t1/result/t1-r1", result(desk, "t1", [100, 40]), False)
         desk.on_message("domino/t2/result/t2-r1", result(desk, "t2", [30, 100]), False)
         await turns()
@@ -126,6 +131,24 @@ def test_the_last_result_of_a_round_is_published_before_the_next_round_is_seated
         seated = topics.index("domino/t1/cmd")
         assert counted < seated, topics
         assert ROUND in topics
+        desk.stop()
+
+    asyncio.run(run())
+
+
+def test_a_game_counted_or_voided_goes_out_at_once_within_the_interval(tmp_path: Path) -> None:
+    async def run() -> None:
+        by_hand = EVENT.model_copy(update={"auto_advance": False})
+        desk, sent = await round_one(tmp_path, interval=60.0, event=by_hand)
+        desk.on_message("domino/t1/result/t1-r1", result(desk, "t1", [100, 40]), False)
+        await turns()
+        counted = [b for t, b, _ in sent.out if t == STANDINGS]
+        assert [sum(e["games"] for e in b["entries"]) for b in counted] == [2]
+        void = {"id": "v1", "action": "void", "table": "t1", "game_id": "t1-r1", "reason": "x"}
+        assert desk.command(void, "test")["ok"]
+        await turns()
+        counted = [b for t, b, _ in sent.out if t == STANDINGS]
+        assert [sum(e["games"] for e in b["entries"]) for b in counted] == [2, 0]
         desk.stop()
 
     asyncio.run(run())
