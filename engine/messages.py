@@ -37,9 +37,8 @@ class Case(Enum):
 
 _CASE_CODES = {
     Case.UNREAD_TILE: AlertCode.UNREADABLE,
-    # No code of spec/mqtt.md names a table that cannot save: it is told as its source
-    # offline, which is what it does to play (the table service picks the source's code).
-    Case.NOT_SAVED: AlertCode.BOARD_OFFLINE,
+    # A table that cannot save (its disk full or failing) changes nothing.
+    Case.NOT_SAVED: AlertCode.DISK_FULL,
     # The lead broke the lead rule, as a refused lead does in full information.
     Case.WRONG_LEAD: AlertCode.BAD_LEAD,
 }
@@ -127,6 +126,10 @@ _EN = Catalogue(
             "Not that seat's turn, or not the time for it.",
         ),
         AlertCode.BAD_DRAW: Words("No drawing now: {detail}.", "The rules do not allow that draw."),
+        AlertCode.DISK_FULL: Words(
+            "The table cannot save the game: its disk is full or failing. {detail}",
+            "The table cannot save: free some space.",
+        ),
     },
     finer={
         Reason.AMBIGUOUS_END: "{tile} fits two ends: say which one.",
@@ -204,6 +207,10 @@ _ES = Catalogue(
         ),
         AlertCode.BAD_DRAW: Words(
             "No se roba ahora: {detail}.", "Las reglas no permiten robar así."
+        ),
+        AlertCode.DISK_FULL: Words(
+            "La mesa no puede guardar la partida: su disco está lleno o falla. {detail}",
+            "La mesa no puede guardar: libere espacio.",
         ),
     },
     finer={
