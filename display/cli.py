@@ -11,11 +11,13 @@ from typing import Any
 
 import click
 
+from config.errors import SettingsError as ConfigSettingsError
+from config.loader import load_settings
 from display.errors import SettingsError
 from display.https import https_context, https_options
 from display.pin import default_pin_file, keep_new_pin
 from display.server import serve
-from display.settings import LANGUAGES, DisplaySettings
+from display.settings import LANGUAGES, THEMES, DisplaySettings
 from mqttweb.broker_flags import broker_from_flags, broker_options
 from mqttweb.secret_file import password_from_file
 
@@ -52,6 +54,20 @@ log = logging.getLogger(__name__)
     help="The table's topic prefix when the controller uses another  [default: domino/<table>].",
 )
 @click.option(
+    "--theme",
+    type=click.Choice(THEMES),
+    default=None,
+    help="The page's look: sun (black on white and yellow, for daylight), dark, or auto "
+    "(sun by day)  [default: --settings' [display] theme, else auto].",
+)
+@click.option(
+    "--settings",
+    "settings_file",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    default=None,
+    help="The table's settings file: its [display] theme, day_starts and day_ends.",
+)
+@click.option(
     "--reply-timeout",
     default=5.0,
     show_default=True,
@@ -70,11 +86,14 @@ def display(
     no_pin: bool,
     https_cert_file: Path | None,
     https_key_file: Path | None,
+    theme: str | None,
+    settings_file: Path | None,
     **broker_flags: Any,
 ) -> None:
     """Serve the table display: a web page fed only from the table's MQTT topics."""
     broker = broker_from_flags(**broker_flags)
     https = https_context(https_cert_file, https_key_file)
+    shown, day_starts, day_ends = _look(settings_file, theme)
     try:
         settings = DisplaySettings(
             table=table,
@@ -85,6 +104,9 @@ def display(
             reply_timeout_s=reply_timeout,
             topic_prefix=topic_prefix,
             https=https,
+            theme=shown,
+            day_starts=day_starts,
+            day_ends=day_ends,
         )
         settings = replace(settings, command_pin=_command_pin(table, command_pin_file, no_pin))
     except SettingsError as exc:
@@ -92,6 +114,17 @@ def display(
     log.info("display: %s", settings)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(settings))
+
+
+def _look(settings_file: Path | None, theme: str | None) -> tuple[str, str, str]:
+    """The page's theme and its day hours: `--theme`, else the settings file's [display]
+    (the built-in defaults without one)."""
+    try:
+        shown = load_settings(settings_file).display
+    except ConfigSettingsError as exc:
+        lines = "\n  ".join(exc.problems)
+        raise click.UsageError(f"--settings: the settings are not valid:\n  {lines}") from exc
+    return theme or str(shown.theme), shown.day_starts, shown.day_ends
 
 
 def _command_pin(table: str, pin_file: Path | None, no_pin: bool) -> str | None:

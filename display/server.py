@@ -1,7 +1,8 @@
 """The display's web server (aiohttp): the page, its live view and its commands.
 
 - `GET /`: the page; `GET /static/...`: its scripts, styles and icons; `GET /alerts.js`:
-  the alert codes and their hints, made from the engine's (`display.alerts`).
+  the alert codes and their hints, made from the engine's (`display.alerts`); `GET
+  /look.js`: the theme the display was started with and its day hours.
 - `GET /events`: Server-Sent Events. `view` events carry the whole view as JSON, the
   first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
   live link from a dead one.
@@ -18,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from pathlib import Path
 
@@ -47,6 +49,16 @@ STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
 async def alert_codes(request: web.Request) -> web.Response:
     return web.Response(
         text=request.app[ALERTS_JS],
+        content_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+async def look_js(request: web.Request) -> web.Response:
+    """The display's theme settings, for `static/theme.js` (a classic script in <head>)."""
+    look = json.dumps(request.app[SETTINGS].look)
+    return web.Response(
+        text=f"window.DISPLAY_LOOK = {look};\n",
         content_type="text/javascript",
         headers={"Cache-Control": "no-cache"},
     )
@@ -146,6 +158,7 @@ def make_app(settings: DisplaySettings) -> web.Application:
         )
     app.router.add_get("/", static_page(STATIC / "index.html"))
     app.router.add_get("/alerts.js", alert_codes)
+    app.router.add_get("/look.js", look_js)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)

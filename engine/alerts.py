@@ -1,7 +1,7 @@
 """The alert codes of spec/mqtt.md and how urgent each is: the one list of them.
 
 An alert tells the players that something on the table needs them: an illegal play
-(`NO_MATCH`), a question (`LEAD_UNKNOWN`), a fault (`BOARD_OFFLINE`, `DISK_FULL`). Its `code` is one
+(`NO_MATCH`), a question (`LEAD_UNKNOWN`), a fault (`BOARD_OFFLINE`). Its `code` is one
 of `AlertCode`, its `severity` one of `Severity`. The engine's judgements map onto codes
 (`engine.events.Reason.alert_code`); the reconciler and the table service raise the
 codes only they can see (`TILE_LIFTED`, `UNREADABLE`, `BOARD_OFFLINE`, ...). What each
@@ -45,7 +45,7 @@ class AlertCode(Enum):
     CAMERA_OFFLINE = "CAMERA_OFFLINE"
     OUT_OF_TURN = "OUT_OF_TURN"  # not this seat's turn, or not in this phase of the hand
     BAD_DRAW = "BAD_DRAW"  # a draw the rules forbid
-    DISK_FULL = "DISK_FULL"  # the table cannot store what happens: it changes nothing
+    DISK_FULL = "DISK_FULL"  # the table cannot store what happens: it takes nothing
 
     @property
     def severity(self) -> Severity:

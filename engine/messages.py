@@ -37,7 +37,6 @@ class Case(Enum):
 
 _CASE_CODES = {
     Case.UNREAD_TILE: AlertCode.UNREADABLE,
-    # A table that cannot save (its disk full or failing) changes nothing.
     Case.NOT_SAVED: AlertCode.DISK_FULL,
     # The lead broke the lead rule, as a refused lead does in full information.
     Case.WRONG_LEAD: AlertCode.BAD_LEAD,
@@ -127,8 +126,8 @@ _EN = Catalogue(
         ),
         AlertCode.BAD_DRAW: Words("No drawing now: {detail}.", "The rules do not allow that draw."),
         AlertCode.DISK_FULL: Words(
-            "The table cannot save the game: its disk is full or failing. {detail}",
-            "The table cannot save: free some space.",
+            "The table cannot save the game: it takes nothing until it can. {detail}",
+            "The table's disk is full or failing.",
         ),
     },
     finer={
@@ -209,8 +208,8 @@ _ES = Catalogue(
             "No se roba ahora: {detail}.", "Las reglas no permiten robar así."
         ),
         AlertCode.DISK_FULL: Words(
-            "La mesa no puede guardar la partida: su disco está lleno o falla. {detail}",
-            "La mesa no puede guardar: libere espacio.",
+            "La mesa no puede guardar la partida: no acepta nada hasta que pueda. {detail}",
+            "El disco de la mesa está lleno o falla.",
         ),
     },
     finer={

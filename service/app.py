@@ -101,7 +101,6 @@ class TableService:
                 surface=(table.surface.width_mm, table.surface.height_mm),
                 tile_mm=(table.tile_mm.length, table.tile_mm.width),
                 zones=tuple(sorted(settings.zones.items())),
-                fault_code=_fault_code(settings),
             ),
             self.journal,
             rules,
@@ -320,13 +319,6 @@ class TableService:
         """Keep the latest state: for MQTT's (re)connects and the board's buttons."""
         self._state = stamp(self.settings.table.id, changed.payload)
         self._table = changed
-
-
-def _fault_code(settings: Settings) -> AlertCode:
-    """The code the table's own fault (it cannot save) is told under: its source's
-    offline code, as spec/mqtt.md has none of its own (`service.table.TableConfig`)."""
-    camera_only = settings.camera.enabled and not settings.serial.enabled
-    return AlertCode.CAMERA_OFFLINE if camera_only else AlertCode.BOARD_OFFLINE
 
 
 def _gpio_panel(service: TableService) -> Any:

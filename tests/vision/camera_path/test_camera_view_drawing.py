@@ -25,8 +25,9 @@ from vision.camera_path.view import (
     draw_view,
     encode_jpeg,
 )
+from vision.detector.results import UnsureReason
 
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "camera"
+OUT = Path(__file__).resolve().parents[3] / "test-output" / "camera"
 TILES = (SeenTile(6, 6, 450, 288, 450, 312), SeenTile(6, 3, 574, 300, 598, 300, 0.6))
 Image = npt.NDArray[np.uint8]
 
@@ -43,7 +44,7 @@ def test_the_reading_is_drawn_where_it_lies() -> None:
     image = render_frame(scene, None, RenderStyle.clean(TileStyle.IVORY), seed=1).image
     cal = calibrate_markers(image, (900, 600))
     looks = measure(image, calibration=cal)
-    reading = Snapshot(TILES, 0, (Unsure(700, 150, "marks that are not pips"),))
+    reading = Snapshot(TILES, 0, (Unsure(700, 150, UnsureReason.NOT_PIPS),))
     parts = ViewParts(cal, reading, looks.markers[1:], {0: (0, 510, 900, 600)}, 24.0, "12:03:04")
     out = draw_view(image, parts)
     OUT.mkdir(parents=True, exist_ok=True)

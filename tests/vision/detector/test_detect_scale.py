@@ -14,9 +14,9 @@ import pytest
 from engine.surface import SeenTile
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
 from vision.detector.detect import Settings, detect
+from vision.detector.planes import Found
 from vision.detector.results import FoundTile
 from vision.detector.scales import coarser_scales, scaled
-from vision.detector.search_pass import Found
 from vision.tiles.dark_marks import slight_holes, tile_mask
 
 

@@ -30,6 +30,7 @@ from tablesim.render.scene import Rendered
 from tablesim.scenes import sim_game
 from tests.vision.scoring import camera_area, score
 from vision.detector.detect import Detection, Settings, detect
+from vision.detector.results import UnsureReason
 from vision.tiles.dark_marks import Tone, lower_split
 
 
@@ -148,7 +149,7 @@ def test_a_lopsided_reading_makes_its_place_unsure() -> None:
     # A tile whose pips form no domino's layout is still reported, with its low
     # confidence, but its place is unsure too, so the snapshot is not judged on it
     # (a line of wood grain under a tile's end read as a 1-0 on a wooden table).
-    from tests.vision.test_detect_synthetic import background, draw_tile
+    from tests.vision.detector.test_detect_synthetic import background, draw_tile
 
     img = background(400, 700, (60, 110, 40))
     draw_tile(img, (200, 150), (1, 0))
@@ -161,5 +162,5 @@ def test_a_lopsided_reading_makes_its_place_unsure() -> None:
     (xa, ya), (xb, yb) = lopsided[0].px
     assert [
         u.reason for u in det.unsure if np.hypot(u.x - (xa + xb) / 2, u.y - (ya + yb) / 2) < 5
-    ] == ["pips in no domino's layout"]
+    ] == [UnsureReason.LOPSIDED]
     assert not [u for u in det.unsure if np.hypot(u.x - 450, u.y - 250) < 60]

@@ -16,6 +16,7 @@ from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
 from service.reconciler import Reconciler
 from vision.camera_path.settled import StableReadings
+from vision.detector.results import UnsureReason
 
 t = Tile.parse
 LEAD = SeenTile(6, 6, 450, 288, 450, 312)
@@ -62,7 +63,7 @@ def test_a_tile_one_reading_lacks_is_kept() -> None:
 
 def test_a_tile_a_reading_with_unsure_places_lacks_is_kept() -> None:
     stable = StableReadings(hold=2)
-    spot = Unsure(486.0, 300.0, "pips of a tile that was not read")
+    spot = Unsure(486.0, 300.0, UnsureReason.STRAY_PIPS)
     stable.offer(Snapshot((LEAD, RIGHT_61), at=1.0))
     stable.offer(Snapshot((LEAD,), unsure=(spot,), at=1.1))  # not read, not lifted
     stable.offer(Snapshot((LEAD,), unsure=(spot,), at=1.15))

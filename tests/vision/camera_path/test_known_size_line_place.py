@@ -13,8 +13,8 @@ import math
 
 from engine.surface import SeenTile
 from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
-from vision.camera_path.known_size import LOOSE_LINE
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.results import UnsureReason
 from vision.detector.settings import Settings
 from vision.frames import Frame
 from vision.tiles.dark_marks import Tone
@@ -40,7 +40,7 @@ def test_the_unread_double_blank_is_the_unsure_place_reported() -> None:
             continue
         readings += 1
         first = step.reading.unsure[0]
-        assert first.reason == LOOSE_LINE, step.reading.unsure
+        assert first.reason == UnsureReason.LOOSE_LINE, step.reading.unsure
         assert math.hypot(first.x - 618, first.y - 300) <= 12, first
     assert readings >= 3
     spot = pipeline.unreadable

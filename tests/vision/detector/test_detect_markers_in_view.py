@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from tablesim.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
+from tests.vision.detector.test_detect_light_blank import _scene, _score
 from tests.vision.scoring import camera_area
-from tests.vision.test_detect_light_blank import _scene, _score
 from vision.detector.detect import Settings, detect
 from vision.tiles.dark_marks import Tone
 

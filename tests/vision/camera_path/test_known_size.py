@@ -17,9 +17,9 @@ import pytest
 from engine.surface import SeenTile, Snapshot
 from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
 from vision.calibration.homography import calibrate_manual
-from vision.camera_path.known_size import WRONG_SIZE, read_anchored, sized
+from vision.camera_path.known_size import read_anchored, sized
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
-from vision.detector.detect import Detection, FoundTile
+from vision.detector.detect import Detection, FoundTile, UnsureReason
 from vision.detector.settings import Settings
 from vision.frames import Frame
 from vision.tiles.dark_marks import Tone
@@ -102,7 +102,7 @@ def test_a_tile_not_of_the_known_size_is_unsure() -> None:
     wide = FoundTile((4, 0), ((500.0, 300.0), (500.0, 336.0)), 1.0)  # 36 mm: no tile
     out = sized(Detection((good, wide)), cal, (48.0, 24.0))
     assert out.tiles == (good,)
-    assert [(u.x, u.y, u.reason) for u in out.unsure] == [(500.0, 318.0, WRONG_SIZE)]
+    assert [(u.x, u.y, u.reason) for u in out.unsure] == [(500.0, 318.0, UnsureReason.WRONG_SIZE)]
 
 
 def test_a_frame_read_fully_is_left_alone() -> None:

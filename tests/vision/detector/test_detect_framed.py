@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from tests.vision.drawn import Look, blur, draw, table
 from vision.detector.detect import Settings, detect
-from vision.detector.frame_edge import CUT, cut_by_frame, outline
-from vision.detector.results import FoundTile
-from vision.detector.search_pass import Found
+from vision.detector.frame_edge import cut_by_frame, outline
+from vision.detector.planes import Found
+from vision.detector.results import FoundTile, UnsureReason
 
 
 def test_a_tile_cut_by_the_edge_is_unsure_and_one_inside_it_is_read() -> None:
@@ -18,7 +18,7 @@ def test_a_tile_cut_by_the_edge_is_unsure_and_one_inside_it_is_read() -> None:
     draw(img, (120.0, 300.0), (2, 1), 0.0, 50.0, Look())  # whole, 45 px from the edge
     det = detect(blur(img), settings=Settings(tone=None))
     assert sorted(t.pips for t in det.tiles) in ([(1, 2), (5, 6)], [(2, 1), (5, 6)])
-    cut = [u for u in det.unsure if u.reason == CUT]
+    cut = [u for u in det.unsure if u.reason is UnsureReason.CUT]
     assert len(cut) == 2, det.unsure
 
 

@@ -18,6 +18,7 @@ from tablesim.render.scene import Truth
 from tablesim.scenes import sim_game
 from tests.vision.scoring import score
 from vision.detector.detect import Detection, Settings, detect
+from vision.detector.results import UnsureReason
 from vision.tiles.dark_marks import Tone, threshold_surface, tone_image
 
 
@@ -103,7 +104,7 @@ def test_a_pale_pip_under_glare_is_unsure_never_a_missing_pip(
     assert wrong == 0
     assert _extra(det, truth) == 0
     assert right >= least, f"{right} of {len(truth.tiles)} read right"
-    faint = any(u.reason == "a faint mark that may be a pip" for u in det.unsure)
+    faint = any(u.reason == UnsureReason.FAINT_MARK for u in det.unsure)
     assert faint == unsure_left
 
 
@@ -159,7 +160,7 @@ def test_a_lead_whose_divider_does_not_show_is_unsure_not_absent(
     cx, cy = out.truth.tiles[0].centre_px
     assert det.tiles == ()
     assert [u.reason for u in det.unsure if np.hypot(u.x - cx, u.y - cy) < 40] == [
-        "pips of a tile that was not read"
+        UnsureReason.STRAY_PIPS
     ]
 
 
@@ -179,7 +180,7 @@ def test_unread_wooden_tiles_on_white_cloth_are_unsure(seed: int, plays: int) ->
     right, wrong = _score(det, out.truth)
     assert wrong == 0
     assert 1 <= right < len(out.truth.tiles)
-    places = [(u.x, u.y) for u in det.unsure if u.reason == "pips of a tile that was not read"]
+    places = [(u.x, u.y) for u in det.unsure if u.reason == UnsureReason.STRAY_PIPS]
     read = {(round(t.px[0][0]), round(t.px[0][1])) for t in det.tiles}
     for t in out.truth.tiles:
         if any(np.hypot(t.a_px[0] - x, t.a_px[1] - y) < 8 for x, y in read) or any(

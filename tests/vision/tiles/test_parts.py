@@ -1,41 +1,12 @@
-"""The detector's parts on their own: play area, pip layouts, tile overlap, marks."""
+"""Finding tiles, part by part: tile overlap and suppression, marks measured, tones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.vision.test_detect_synthetic import LAYOUTS
-from vision.detector.play_area import PlayArea
-from vision.detector.settings import Settings
-from vision.pips.counting import symmetric
 from vision.tiles.dark_marks import Tone, find_blobs, tone_image
 from vision.tiles.dividers import TileHypothesis, overlap, suppress
-
-
-def test_play_area_from_the_command_line() -> None:
-    area = PlayArea.parse("389,606,1216,1438")
-    assert area.corners[0] == (389.0, 606.0)
-    assert area.contains(800, 1000)
-    assert not area.contains(300, 1000)
-    assert area.box(1536, 2040, 24) == (365, 582, 1240, 1462)
-    assert area.box(1000, 1000, 24) == (365, 582, 1000, 1000)
-    for bad in ("1,2,3", "10,10,5,20", "a,b,c,d"):
-        with pytest.raises(ValueError, match=r"^play area"):
-            PlayArea.parse(bad)
-    with pytest.raises(ValueError, match="three corners"):
-        PlayArea(((0.0, 0.0), (1.0, 1.0)))
-
-
-def test_every_standard_layout_is_symmetric_about_its_centre() -> None:
-    for value, layout in LAYOUTS.items():
-        points = np.array(layout, dtype=np.float64).reshape(-1, 2) * 10.0 + 100.0
-        assert symmetric(points, (100.0, 100.0), 2.0), value
-
-
-def test_a_lopsided_layout_is_not_symmetric() -> None:
-    three_missing_one = np.array([[90.0, 90.0], [100.0, 100.0]])
-    assert not symmetric(three_missing_one, (100.0, 100.0), 2.0)
 
 
 def _tile(cx: float, cy: float, vertical: bool = False, score: float = 1.0) -> TileHypothesis:
@@ -81,22 +52,3 @@ def test_tones_make_tiles_bright_and_marks_dark() -> None:
     wood_burnt_pip = np.array([[[90, 150, 210], [30, 45, 70]]], np.uint8)
     grey = tone_image(wood_burnt_pip, Tone.GREY)
     assert grey[0, 0] > grey[0, 1] + 80
-
-
-def test_play_area_from_a_rectangle_or_corners() -> None:
-    rect = PlayArea.of((10, 20, 110, 220))
-    assert rect == PlayArea.rect(10, 20, 110, 220)
-    assert PlayArea.of(rect) is rect
-    triangle = PlayArea.of([(0, 0), (100, 0), (0, 100)])
-    assert triangle.contains(10, 10)
-    assert not triangle.contains(90, 90)
-
-
-def test_settings_are_checked_when_made() -> None:
-    assert Settings().tone is Tone.LIGHT
-    with pytest.raises(ValueError, match=r"Settings\.rel_contrast: 1\.5 is outside"):
-        Settings(rel_contrast=1.5)
-    with pytest.raises(ValueError, match=r"Settings\.window"):
-        Settings(window=1)
-    with pytest.raises(ValueError, match=r"Settings\.tone"):
-        Settings(tone="light")  # type: ignore[arg-type]

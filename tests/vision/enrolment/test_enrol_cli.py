@@ -25,7 +25,7 @@ from vision.detector.settings import Settings
 from vision.frames import Frame
 from vision.tiles.dark_marks import Tone
 
-MF = Path(__file__).resolve().parents[3] / "shared/data/vision/diverse-dev/images/mf__domino.jpg"
+MF = Path(__file__).resolve().parents[4] / "shared/data/vision/diverse-dev/images/mf__domino.jpg"
 
 
 def enrol(*args: str) -> tuple[int, dict[str, Any] | None, str]:

@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from vision.detector.detect import Detection, FrameError, Settings, detect
 from vision.detector.play_area import PlayArea
+from vision.detector.results import UnsureReason
 from vision.tiles.dark_marks import Tone
 
 Colour = tuple[int, int, int]
@@ -417,5 +418,5 @@ def test_a_tile_partly_under_a_hand_is_unsure_not_misread() -> None:
     cv2.ellipse(img, (500, 290), (22, 60), 10, 0, 360, (120, 150, 200), -1, cv2.LINE_AA)
     det = detect(img)
     assert_reads(det, drawn)
-    assert [u.reason for u in det.unsure] == ["partly covered"]
+    assert [u.reason for u in det.unsure] == [UnsureReason.COVERED]
     assert det.unsure[0].x == pytest.approx(450, abs=5)

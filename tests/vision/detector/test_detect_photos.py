@@ -15,6 +15,7 @@ import pytest
 from vision.detector.accuracy import DDD_A_GRID, Grid, PhotoScore, read_labels, run, summarise
 from vision.detector.detect import detect
 from vision.detector.play_area import PlayArea
+from vision.detector.results import UnsureReason
 
 # Photos that once broke the detector, checked tile by tile:
 HARD = {
@@ -97,4 +98,4 @@ def test_printed_figures_on_the_board_are_no_stray_pips(ddd_a: Path, name: str) 
     image = np.asarray(cv2.imread(str(ddd_a / "images" / name)), np.uint8)
     det = detect(image, PlayArea.rect(*DDD_A_GRID))
     assert len(det.tiles) == len(read_labels(ddd_a)[name])
-    assert [u for u in det.unsure if u.reason == "pips of a tile that was not read"] == []
+    assert [u for u in det.unsure if u.reason == UnsureReason.STRAY_PIPS] == []
