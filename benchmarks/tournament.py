@@ -21,15 +21,16 @@ SIGKILLed mid-round and started again from its journal. The script prints:
 - result-to-standings lag, p50 and p99, over all results and over those published
   outside the outage and the desk's restart (from 1 s before each until the first
   standings after it, and for the outage until the table's own link is back: its
-  bridge retries with a backoff of up to 10 s): per result, from its publication at its table (on its own
-  broker) to the first standings on the central broker that count it (each of its
-  players credited with that round's game), split into the bridge's share, seen by a
-  bare paho subscriber on the central broker (the named alternative: what any
+  bridge retries with a backoff of up to 10 s): per result, from its publication at its
+  table (on its own broker) to the first standings on the central broker that count it
+  (each of its players credited with that round's game), split into the bridge's
+  share, seen by a bare paho subscriber on the central broker (the named alternative: what any
   subscriber gets there with no desk), and the desk's (that subscriber's arrival of
   the result to the standings counting it); both seen by a probe in a process of its
   own, so the 50 tables' threads here do not delay it. The first measure, the k-th
   result published to the first standings counting k games as seen in this process, is
   printed after it (matched in order, a result counted late delays those after it);
+- the three slowest results outside those windows, with when they were published;
 - the desk's CPU (user + system, both of its processes, before the kill and after the
   restart) per result counted, and per message it took in;
 - the desk's memory (RSS now and peak) at the end;
@@ -349,6 +350,7 @@ def per_result(
     10 s, table-bridge.conf), not only until the desk's first standings after it."""
     probe.read()
     out: dict[str, list[tuple[float, float, float]]] = {"all": [], "outside": []}
+    slowest: list[tuple[float, float, float]] = []
     (cut, _), restart = quiet
     for table in hall.tables.values():
         windows = [(cut, max(probe.link_back(table.table, cut + 1.0), quiet[0][1])), restart]
@@ -365,6 +367,13 @@ def per_result(
             out["all"].append(lag)
             if not any(a <= at <= b for a, b in windows):
                 out["outside"].append(lag)
+                slowest.append((counted - at, at - quiet[0][1], at - restart[1]))
+    slowest.sort(reverse=True)
+    print(
+        "  slowest outside the outage and restart (lag; published s after the first "
+        "standings after the outage, after the restart): "
+        + ", ".join(f"{1000 * lag:.0f} ms ({a:+.1f} s, {b:+.1f} s)" for lag, a, b in slowest[:3])
+    )
     return out
 
 
