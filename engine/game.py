@@ -22,7 +22,8 @@ A `Game` is built in layers, each a class in its own module, as python-chess bui
   `name_leader`, `declare_out`, `end_hand`, `undo`, `correct`, `next_hand`, `redeal`,
   `call_time`), with table mode's proofs after the fact in `engine.proofs`;
 - `engine.counting.Counting`: the counts at the end of a hand (`count`, `count_tiles`);
-- `Game`, here: the façade that checks what it is built from.
+- `Game`, here: the façade that checks what it is built from and takes any input of
+  `engine.inputs` by its type (`tell`).
 
 A hand is a pure function of how it began and the inputs taken since (its journal,
 `engine.record`), so naming the leader late, taking back a play or correcting a misread
@@ -32,10 +33,27 @@ input changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.counting import Counting
+from engine.events import Judgement
 from engine.hand import HandSnapshot, Mode, Move, Phase, Setup
+from engine.inputs import (
+    CallTime,
+    Correct,
+    Counts,
+    Draw,
+    EndHand,
+    Input,
+    Lead,
+    NextHand,
+    Out,
+    Pass,
+    Play,
+    Redeal,
+    Undo,
+)
 from engine.layout import Target
 from engine.match import HandRecord
 from engine.record import DrawInput, HandInput, PassInput, PlayInput
@@ -67,6 +85,35 @@ class Game(Counting):
         target = target if target is not None else rules.win_target
         setup = Setup(rules, seats, mode, named, Teams(seats, groups), target, language)
         super().__init__(setup, seed)
+
+    def tell(self, told: Input) -> Judgement:
+        """An input of `engine.inputs` that is the game's own, judged by its type: a play,
+        pass, draw, lead, seat out, undo, correction, counts, blocked hand, next hand,
+        redeal or the clock's end. (A seat's `Count`, `Confirm`, `Rename` and `NewGame`
+        are the table's: they raise `TypeError`.)"""
+        take = _TOLD.get(type(told))
+        if take is None:
+            raise TypeError(f"a game is not told {told.action!r}: the table takes it")
+        return take(self, told)
+
+
+_TOLD: dict[type[Input], Callable[[Game, Any], Judgement]] = {
+    Play: lambda g, i: g.play(i.tile, i.where, seat=i.seat, coords=i.coords),
+    Pass: lambda g, i: g.pass_turn(i.seat),
+    Draw: lambda g, i: g.draw(i.seat, i.count),
+    Lead: lambda g, i: g.name_leader(i.seat),
+    Out: lambda g, i: g.declare_out(i.seat),
+    Undo: lambda g, i: g.undo(),
+    Correct: lambda g, i: g.correct(i.tile, i.actual),
+    Counts: lambda g, i: g.count(
+        i.pips if i.pips is not None else [None] * g.seats, i.tiles, out=i.out, blocked=i.blocked
+    ),
+    EndHand: lambda g, i: g.end_hand(),
+    NextHand: lambda g, i: g.next_hand(),
+    Redeal: lambda g, i: g.redeal(),
+    CallTime: lambda g, i: g.call_time(),
+}
+"""How a game takes each input that is its own (`Game.tell`)."""
 
 
 def _check_teams(groups: Sequence[Sequence[int]], seats: int) -> None:

@@ -30,11 +30,17 @@ class Edge(IntEnum):
     def kind(self) -> EdgeKind:
         return _EDGE_KIND[self]
 
+    def __repr__(self) -> str:
+        return f"Edge.{self.name}"  # (Python that gives it back)
+
 
 class EdgeKind(Enum):
     END = "end"
     SIDE = "side"
     ARM = "arm"
+
+    def __repr__(self) -> str:
+        return f"EdgeKind.{self.name}"
 
 
 _EDGE_KIND = {
