@@ -6,7 +6,8 @@ which puts the item on one queue. One worker thread takes items off that queue i
 and is the only caller of the `TableCore`. Publishing happens on the worker thread too,
 after the journal has the change (paho's `publish` is thread-safe): the core hands
 each change's typed events to the subscribers registered here at start-up (the MQTT
-link, the panel, the board's LED, the log; `service.subscribers`).
+link, the panel, the board's LED, the log; `service.subscribers`; the lights and the voice
+of `[outputs.*]`, `service.outputs`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from service.devices.board import BoardSignal, command_for
 from service.devices.panel import PanelDriver
 from service.mqtt.link import MqttLink
 from service.mqtt.publisher import MqttPublisher
+from service.outputs import outputs_for
 from service.store.journal import Journal
 from service.subscribers import EventLog, Subscriber
 
@@ -137,6 +139,7 @@ class TableService:
             cmd.Command: self._on_command,  # every command: the handler of its base class
             **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
+        self.outputs = outputs_for(settings.outputs, self.mqtt)  # lights and a voice
         self.core.bus.subscribe(StateChanged, self._state_changed)
         for subscriber in self._subscribers():
             subscriber.subscribe(self.core.bus)
@@ -152,7 +155,7 @@ class TableService:
             (self.board, BoardSignal),
         ]
         made = [publisher(part) for part, publisher in parts if part is not None]
-        return [EventLog(table.id), *made]
+        return [EventLog(table.id), *made, *self.outputs]
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
@@ -218,6 +221,8 @@ class TableService:
             self.inbox.put(_Stop())
             self._worker.join(10)
             self._worker = None
+        for output in self.outputs:  # a clean stop: the clock's app deleted, the strip dark
+            output.stop()
         if self.board is not None:
             self.board.close()
         if self.panel is not None:

@@ -660,6 +660,28 @@ def check_clock(
     return [ok("clock", f"{shown}, {state}")]
 
 
+def check_voice(settings: Settings, timeout: float, **where: Any) -> list[Finding]:
+    """Whether the voice can be heard: espeak-ng there, an audio output found and opened
+    (`where`: `service.outputs.hearing.hearing`'s `cards` and `environ`, for tests)."""
+    from service.outputs.hearing import hearing  # noqa: PLC0415 - only this check
+
+    found = hearing(timeout, **where)
+    if settings.outputs.voice is None:
+        return [skipped("voice", f"off ([outputs.voice] is not set): {found.summary()}")]
+    if found.espeak is None:
+        return [problem("voice", found.summary(), "sudo apt install espeak-ng")]
+    if not found.heard:
+        return [
+            problem(
+                "voice",
+                f"cannot be heard: {found.summary()}",
+                "connect a speaker (the 3.5 mm jack, HDMI or USB), check that `aplay -l` lists "
+                "it and that the service's user is in the audio group (docs/outputs.md)",
+            )
+        ]
+    return [ok("voice", f"can be heard: {found.summary()}")]
+
+
 # --- the command ------------------------------------------------------------------------
 
 Check = Callable[[Settings, float], list[Finding]]
@@ -671,6 +693,7 @@ CHECKS: tuple[Check, ...] = (
     check_broker,
     check_disk,
     check_clock,
+    check_voice,
 )
 
 
@@ -723,7 +746,7 @@ def _installed_version() -> str:
     help="Seconds each check may wait (broker, board handshake, camera).",
 )
 def doctor(settings_file: Path | None, timeout: float) -> None:
-    """Check the camera, board, GPIO, broker, disk and clock; say how to fix each problem.
+    """Check the camera, board, GPIO, broker, disk, clock and voice; say how to fix each problem.
 
     Exits with 1 when any problem was found.
     """
