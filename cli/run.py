@@ -205,7 +205,7 @@ def demo(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
             http_host=http_host, http_port=http_port, command_pin=pin, awtrix=awtrix, wled=wled,
         )  # fmt: skip
-        _start_display(display)
+        http_port = _start_display(display)  # the port it listens on (0: the system's choice)
         look = demo_look(rules_name, players, set_name)
         flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target} | look.flags
         flags["zones"] = seat_zones(players, surface)  # counted by the camera
@@ -246,7 +246,7 @@ def demo(
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
-        click.echo(_addresses(display, pin, outputs_preview))
+        click.echo(_addresses(display, http_port, pin, outputs_preview))
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
         stop = threading.Event()
@@ -266,20 +266,21 @@ def demo(
         )
 
 
-def _start_display(display: Any, timeout: float = 60.0) -> None:
+def _start_display(display: Any, timeout: float = 60.0) -> int:
     """The display (`display.settings.DisplaySettings`) served from its own thread; back
-    once it listens, so the address the demo prints works (under load it took longer
-    than the first plays: a page asked for then was refused)."""
+    once it listens, with the port it listens on, so the address the demo prints works
+    (under load it took longer than the first plays: a page asked for then was refused)."""
     import asyncio  # noqa: PLC0415
 
     from display.server import serve  # noqa: PLC0415
 
     serving = threading.Event()
     failed: list[BaseException] = []
+    ports: list[int] = []
 
     async def main() -> None:
         ready = asyncio.Event()
-        server = asyncio.create_task(serve(display, ready=ready))
+        server = asyncio.create_task(serve(display, ready=ready, listening=ports.append))
         listening = asyncio.create_task(ready.wait())
         await asyncio.wait({server, listening}, return_when=asyncio.FIRST_COMPLETED)
         if server.done() and server.exception() is not None:
@@ -296,8 +297,9 @@ def _start_display(display: Any, timeout: float = 60.0) -> None:
     threading.Thread(target=run, name="display", daemon=True).start()
     if not serving.wait(timeout):
         raise click.ClickException(f"the display did not start in {timeout:g} s")
-    if failed:
-        raise click.ClickException(f"the display could not start: {failed[0]}")
+    if failed or not ports:
+        raise click.ClickException(f"the display could not start: {failed[0] if failed else '?'}")
+    return ports[0]
 
 
 @contextmanager
@@ -408,10 +410,10 @@ PREVIEWED = ("awtrix_demo", "wled/demo")
 """The clock and the strip `demo --outputs-preview` drives on its broker without devices."""
 
 
-def _addresses(display: Any, pin: str | None, outputs_preview: bool) -> str:
+def _addresses(display: Any, port: int, pin: str | None, outputs_preview: bool) -> str:
     """Where to follow the demo: the display, its PIN, the broker, the lights."""
     lines = [
-        f"Display: open http://{display.http_host}:{display.http_port}/ to follow the game.",
+        f"Display: open http://{display.http_host}:{port}/ to follow the game.",
         f"Display: its buttons ask for the command PIN {pin}."
         if pin is not None
         else "Display: its buttons are open to anyone who can reach the page (--no-pin).",
@@ -419,7 +421,7 @@ def _addresses(display: Any, pin: str | None, outputs_preview: bool) -> str:
     ]
     if outputs_preview:
         lines.append(
-            f"Outputs: open http://{display.http_host}:{display.http_port}/outputs "
+            f"Outputs: open http://{display.http_host}:{port}/outputs "
             "to see what the clock and the strip show."
         )
     return "\n".join(lines)
