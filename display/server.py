@@ -174,13 +174,13 @@ def make_app(settings: DisplaySettings) -> web.Application:
 async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:
     """Run the display until cancelled."""
 
-    def started() -> None:
+    def started(port: int) -> None:
         log.info(
             "http: serving table %s on %s://%s:%d/; %s",
             settings.table,
             "https" if settings.https is not None else "http",
             settings.http_host,
-            settings.http_port,
+            port,
             "its command buttons ask for the command PIN"
             if settings.command_pin is not None
             else "its command buttons are open to anyone who can reach the page (--no-pin)",
