@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,8 @@ log = logging.getLogger(__name__)
     "settings_file",
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
     default=None,
-    help="The table's settings file: its [display] theme, day_starts and day_ends.",
+    help="The table's settings file: its [display] theme, day_starts and day_ends, and "
+    "its [outputs.awtrix] and [outputs.wled] for the /outputs page.",
 )
 @click.option(
     "--reply-timeout",
@@ -93,7 +94,7 @@ def display(
     """Serve the table display: a web page fed only from the table's MQTT topics."""
     broker = broker_from_flags(**broker_flags)
     https = https_context(https_cert_file, https_key_file)
-    shown, day_starts, day_ends = _look(settings_file, theme)
+    table_settings = _from_settings(settings_file, theme)
     try:
         settings = DisplaySettings(
             table=table,
@@ -104,9 +105,12 @@ def display(
             reply_timeout_s=reply_timeout,
             topic_prefix=topic_prefix,
             https=https,
-            theme=shown,
-            day_starts=day_starts,
-            day_ends=day_ends,
+            theme=table_settings.theme,
+            day_starts=table_settings.day_starts,
+            day_ends=table_settings.day_ends,
+            awtrix=table_settings.awtrix,
+            awtrix_app=table_settings.awtrix_app,
+            wled=table_settings.wled,
         )
         settings = replace(settings, command_pin=_command_pin(table, command_pin_file, no_pin))
     except SettingsError as exc:
@@ -116,15 +120,35 @@ def display(
         asyncio.run(serve(settings))
 
 
-def _look(settings_file: Path | None, theme: str | None) -> tuple[str, str, str]:
-    """The page's theme and its day hours: `--theme`, else the settings file's [display]
-    (the built-in defaults without one)."""
+@dataclass(frozen=True)
+class _FromSettings:
+    """What the display takes from the table's settings file: its look, its lights."""
+
+    theme: str
+    day_starts: str
+    day_ends: str
+    awtrix: str | None
+    awtrix_app: str
+    wled: str | None
+
+
+def _from_settings(settings_file: Path | None, theme: str | None) -> _FromSettings:
+    """The page's theme (`--theme`, else [display] theme) and day hours, and the table's
+    clock and strip for /outputs, from the settings file (the built-in defaults without)."""
     try:
-        shown = load_settings(settings_file).display
+        settings = load_settings(settings_file)
     except ConfigSettingsError as exc:
         lines = "\n  ".join(exc.problems)
         raise click.UsageError(f"--settings: the settings are not valid:\n  {lines}") from exc
-    return theme or str(shown.theme), shown.day_starts, shown.day_ends
+    shown, outputs = settings.display, settings.outputs
+    return _FromSettings(
+        theme=theme or str(shown.theme),
+        day_starts=shown.day_starts,
+        day_ends=shown.day_ends,
+        awtrix=outputs.awtrix.prefix if outputs.awtrix else None,
+        awtrix_app=outputs.awtrix.app if outputs.awtrix else "domino",
+        wled=outputs.wled.topic if outputs.wled else None,
+    )
 
 
 def _command_pin(table: str, pin_file: Path | None, no_pin: bool) -> str | None:

@@ -10,6 +10,8 @@
 - `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
   events: the camera's status and its latest snapshot's number); `GET
   /camera/snapshot.jpg`: that snapshot (404 until one came).
+- `GET /outputs`: what the table's AWTRIX clock and WLED strip were sent, drawn as they
+  would show it; `GET /outputs/events`: its Server-Sent Events (`outputs` events).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -81,6 +83,10 @@ async def _stream(request: web.Request, pages: Pages, event: str) -> web.StreamR
     heartbeat = request.app[SETTINGS].heartbeat_s
     opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
     return await pages.serve(request, event=event, heartbeat=heartbeat, opening=opening)
+
+
+async def outputs_events(request: web.Request) -> web.StreamResponse:
+    return await _stream(request, request.app[HUB].outputs.pages, "outputs")
 
 
 async def camera_snapshot(request: web.Request) -> web.Response:
@@ -165,9 +171,11 @@ def make_app(settings: DisplaySettings) -> web.Application:
     app.router.add_get("/camera", static_page(STATIC / "camera.html"))
     app.router.add_get("/camera/events", camera_events)
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
+    app.router.add_get("/outputs", static_page(STATIC / "outputs.html"))
+    app.router.add_get("/outputs/events", outputs_events)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(while_serving(link.start, link.stop))
-    app.on_shutdown.append(closing(hub.pages, hub.camera.pages))
+    app.on_shutdown.append(closing(hub.pages, hub.camera.pages, hub.outputs.pages))
     return app
 
 

@@ -28,7 +28,8 @@ class DisplaySettings:
     PIN, `pin_tries` wrong PINs in a row from one address lock it out for
     `pin_lockout_s`, and each wrong one is answered after `pin_delay_s`. `theme` is the
     page's look unless a screen chose its own: `sun`, `dark`, or `auto` (sun from
-    `day_starts` to `day_ends` by the screen's clock).
+    `day_starts` to `day_ends` by the screen's clock). `awtrix` (with `awtrix_app`) and
+    `wled` name the table's clock and strip, which the `/outputs` page shows.
     """
 
     table: str
@@ -51,6 +52,9 @@ class DisplaySettings:
     theme: str = "auto"
     day_starts: str = "07:00"
     day_ends: str = "19:00"
+    awtrix: str | None = None  # the table's AWTRIX clock's MQTT prefix, for /outputs
+    awtrix_app: str = "domino"
+    wled: str | None = None  # the table's WLED strip's MQTT topic, for /outputs
 
     def __post_init__(self) -> None:
         if not TABLE_ID.fullmatch(self.table) or self.table == "tournament":
@@ -79,8 +83,17 @@ class DisplaySettings:
             )
         if self.pin_tries < 1 or self.pin_lockout_s < 0 or self.pin_delay_s < 0:
             raise SettingsError("PIN tries must be at least 1, lock-out and delay not negative")
+        self._check_look_and_devices()
+
+    def _check_look_and_devices(self) -> None:
         if self.theme not in THEMES:
             raise SettingsError(f"theme {self.theme!r} is not one of {THEMES}")
+        for name, topic in (("AWTRIX prefix", self.awtrix), ("WLED topic", self.wled)):
+            if topic is not None and not TOPIC_PREFIX.fullmatch(topic):
+                raise SettingsError(
+                    f"{name} {topic!r} is not valid: topic levels joined by '/', "
+                    "without '+', '#' or a '/' at either end"
+                )
         for hhmm in (self.day_starts, self.day_ends):
             if not CLOCK_TIME.fullmatch(hhmm):
                 raise SettingsError(f"{hhmm!r} is not a time of day: write HH:MM, e.g. 07:30")

@@ -105,11 +105,15 @@ def test_a_port_out_of_range_is_a_usage_error(
     assert words in result.output
 
 
-def test_the_look_comes_from_the_tables_settings_and_the_theme_flag(
+def test_the_look_and_the_lights_come_from_the_tables_settings(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
     settings = tmp_path / "settings.toml"
-    settings.write_text('[display]\ntheme = "sun"\nday_starts = "08:00"\nday_ends = "20:30"\n')
+    settings.write_text(
+        '[display]\ntheme = "sun"\nday_starts = "08:00"\nday_ends = "20:30"\n'
+        '[outputs.awtrix]\nprefix = "awtrix_1a2b3c"\n'
+        '[outputs.wled]\ntopic = "wled/t7"\nseats = [[0, 30], [30, 60], [60, 90], [90, 120]]\n'
+    )
     port = free_port()
 
     def look(*flags: str) -> str:
@@ -127,7 +131,14 @@ def test_the_look_comes_from_the_tables_settings_and_the_theme_flag(
                 except OSError:
                     return None
 
-            return str(wait_for(served, 10, "the display"))
+            look = str(wait_for(served, 10, "the display"))
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/outputs/events") as r:
+                first = next(line for line in r if line.startswith(b"data: {"))
+            lights = json.loads(first[6:])  # the /outputs page: the table's clock and strip
+            assert (lights["awtrix"], lights["wled"]) == (
+                {"prefix": "awtrix_1a2b3c", "app": "domino"}, {"topic": "wled/t7"},
+            )  # fmt: skip
+            return look
         finally:
             proc.terminate()
             proc.communicate(timeout=10)
