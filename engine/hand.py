@@ -512,9 +512,11 @@ class HandState:
         t = self._record
         if t is None:
             t = self._made_record()
-        seat = self.turn
         count = action.tiles
-        t.drew_this_turn += count
+        seat = action.seat
+        if seat is None:
+            seat = self.turn
+            t.drew_this_turn += count  # (a draw before the lead is no turn's)
         hands, boneyard = self.hands, self.boneyard
         if hands is not None and boneyard is not None and seat is not None:
             hand = hands[seat]

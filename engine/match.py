@@ -148,12 +148,8 @@ class Match(HandState):
         if redeal and previous is not None and forced is None and not must_double:
             leader = previous.leader  # a redeal keeps the hand's leader
         boneyard_count: int | None = None
-        if hands is None:
+        if hands is None:  # (extra draws for a double, before the lead, are told too)
             boneyard_count = self.set.size - self._dealt if self.rules.draws else 0
-            if self.rules.lead is LeadRule.HIGHEST_DOUBLE and self.rules.no_double is (
-                NoDouble.DRAW_MORE
-            ):
-                boneyard_count = None  # extra draws for a double are not seen
         # `HandStart(...)` field by field: a dataclass's __init__ is a dear call.
         start: HandStart = _new_object(HandStart)
         start.number = number

@@ -37,7 +37,11 @@ class PassInput(NamedTuple):
 
 
 class DrawInput(NamedTuple):
+    """Tiles drawn by the turn seat, or before the lead by `seat` (walnut's extra draws
+    for a double: no turn's)."""
+
     tiles: int
+    seat: int | None = None
 
 
 HandInput = PlayInput | PassInput | DrawInput

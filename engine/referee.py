@@ -30,7 +30,7 @@ from engine.match import Match
 from engine.messages import message
 from engine.proofs import proven_by_rebuild
 from engine.record import DrawInput, PassInput, PlayInput, Where
-from engine.rules import Boneyard
+from engine.rules import Boneyard, NoDouble
 from engine.tiles import Tile
 
 _LEAD, _PLAY, _COUNTING = Phase.LEAD, Phase.PLAY, Phase.COUNTING
@@ -147,17 +147,35 @@ class Referee(Match):
 
         In both modes a draw-one game takes one tile a turn, and no draw takes more tiles
         than the boneyard is known to hold (less those never drawn, `draw.keep`); full
-        information also knows whether the seat could play instead.
+        information also knows whether the seat could play instead. In table mode, where
+        a double must lead and nobody holding one means every seat draws another tile
+        (walnut), a seat's draws before the lead are its own (`draws_for_the_lead`).
         """
         refused = self._check_draw(seat, count)
         if refused is not None:
             return refused
-        return Judgement(_OK, tuple(self.take(DrawInput(count))))
+        drawer = seat if self.draws_for_the_lead() else None  # (else the turn seat)
+        return Judgement(_OK, tuple(self.take(DrawInput(count, drawer))))
+
+    def draws_for_the_lead(self) -> bool:
+        """Whether the seats may draw before the lead (table mode): a double must lead and,
+        where nobody holds one, every seat draws another tile until one does (walnut)."""
+        start = self.hand_start
+        return (
+            self.phase is _LEAD
+            and self.hands is None
+            and self.rules.no_double is NoDouble.DRAW_MORE
+            and start is not None
+            and start.lead_must_be_double
+            and not self.layout.nodes
+        )
 
     def _check_draw(self, seat: int | None, count: int) -> Judgement | None:
         """Why the seat cannot draw `count` tiles now (None: it can)."""
         if not self.rules.draws:
             return self.refuse(Reason.NO_DRAWING, seat=seat, detail="this is a block game")
+        if self.draws_for_the_lead():
+            return self._check_draw_for_the_lead(seat, count)
         if self.phase is not _PLAY:
             return self.refuse(Reason.WRONG_PHASE, seat=seat, detail="no drawing now")
         if seat is not None and self.turn is not None and seat != self.turn:
@@ -173,6 +191,21 @@ class Referee(Match):
             return self.refuse(Reason.NO_DRAWING, seat=seat, detail=detail)
         if self.hands is not None and not self.can_draw():
             return self.refuse(Reason.NO_DRAWING, seat=seat, detail="play or pass")
+        return self._check_boneyard(seat, count)
+
+    def _check_draw_for_the_lead(self, seat: int | None, count: int) -> Judgement | None:
+        """Why `seat` cannot draw `count` tiles before the lead (None: it can)."""
+        if seat is None:
+            detail = "nobody has led yet: say which seat drew"
+            return self.refuse(Reason.WRONG_PHASE, seat=seat, detail=detail)
+        if not 0 <= seat < self.seats:
+            return self.refuse(Reason.WRONG_PHASE, detail=f"there is no seat {seat}")
+        if count < 1:
+            return self.refuse(Reason.NO_DRAWING, seat=seat, detail="draw at least one tile")
+        return self._check_boneyard(seat, count)
+
+    def _check_boneyard(self, seat: int | None, count: int) -> Judgement | None:
+        """Why `count` tiles cannot be drawn from the boneyard as the game knows it."""
         drawable = self.drawable()
         if drawable is not None and drawable < count:
             if drawable <= 0:
