@@ -29,11 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from cli.hall_watch import HallError, HallWatch, describe_standings
 from demo.broker import LocalBroker, free_port
+from mqttweb.client import new_client
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +125,7 @@ def bridge_section(table: str, host: str, port: int) -> str:
 def wait_bridged(central: LocalBroker, table: str, timeout: float = 20.0) -> None:
     """Until Mosquitto says the table's bridge is connected (`$SYS/...bridge-<id>/state`)."""
     up = threading.Event()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client = new_client()
     client.on_message = lambda c, u, msg: up.set() if msg.payload == b"1" else None
     client.connect(central.host, central.port)
     client.subscribe(f"$SYS/broker/connection/bridge-{table}/state", 1)

@@ -17,13 +17,14 @@ from typing import Any
 
 import click
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
+from mqttweb.client import new_client
 from service.app import TableService
 from service.core.table import SIDES
+from service.mqtt.client import MqttLinkError
 from service.store.journal import JournalError
 
 # The sets `tablesim.render.TileStyle` names (a test in tests/tablesim keeps the two
@@ -590,7 +591,7 @@ def run(settings_file: Path | None, **flags: Any) -> None:
         signal.signal(sig, lambda *_: stop.set())
     try:
         service = TableService(settings)
-    except JournalError as exc:  # one sentence: what happened and what to do
+    except (JournalError, MqttLinkError) as exc:  # one sentence: what happened, what to do
         raise click.ClickException(str(exc)) from None
     try:
         service.start()
@@ -607,7 +608,7 @@ class _EventPrinter:
 
     def __init__(self, host: str, port: int, table: str) -> None:
         self.prefix = f"domino/{table}"
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client = new_client()
         self.client.on_connect = lambda c, *a: c.subscribe(f"{self.prefix}/event/#", qos=1)
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)

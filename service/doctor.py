@@ -38,6 +38,7 @@ import click
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import CameraSourceKind, Settings
+from service.mqtt.client import MqttLinkError, table_client
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +233,7 @@ def check_camera_status(settings: Settings, timeout: float) -> list[Finding]:
         return [skipped("camera", "its status is published over MQTT, which is off")]
     try:
         status = _retained_camera_status(settings, timeout)
-    except (OSError, ssl.SSLError, ValueError) as exc:
+    except (OSError, ssl.SSLError, ValueError, MqttLinkError) as exc:
         return [skipped("camera", f"its status cannot be read from the broker ({exc})")]
     if status is None:
         return [
@@ -490,29 +491,9 @@ def check_broker(settings: Settings, timeout: float) -> list[Finding]:
 
 
 def _mqtt_client(settings: Settings) -> Any:
-    import paho.mqtt.client as paho  # noqa: PLC0415
-    from paho.mqtt.enums import CallbackAPIVersion  # noqa: PLC0415
-
-    s = settings.mqtt
-    # Its own client id: the broker would throw a running service off for the same id.
-    client = paho.Client(
-        CallbackAPIVersion.VERSION2, client_id=f"{s.client_id}-doctor", protocol=paho.MQTTv5
-    )
-    if s.username is not None:
-        password = s.password.get_secret_value() if s.password is not None else None
-        client.username_pw_set(s.username, password)
-    if s.tls.enabled:
-        tls = s.tls
-        passphrase = tls.key_passphrase.get_secret_value() if tls.key_passphrase else None
-        client.tls_set(
-            ca_certs=str(tls.ca_file) if tls.ca_file else None,
-            certfile=str(tls.cert_file) if tls.cert_file else None,
-            keyfile=str(tls.key_file) if tls.key_file else None,
-            keyfile_password=passphrase,
-            cert_reqs=ssl.CERT_REQUIRED,
-        )
-        client.tls_insecure_set(tls.insecure)
-    return client
+    """The table's own client (`MqttLinkError` for unusable TLS files), under its own
+    client id: the broker would throw a running service off for the same id."""
+    return table_client(settings.mqtt, f"{settings.mqtt.client_id}-doctor")
 
 
 def _mqtt_connect(settings: Settings, timeout: float) -> Finding:
@@ -528,10 +509,8 @@ def _mqtt_connect(settings: Settings, timeout: float) -> Finding:
 
     try:
         client = _mqtt_client(settings)
-    except (OSError, ssl.SSLError, ValueError) as exc:
-        return problem(
-            "broker", f"cannot use the TLS files ({exc})", "check the files in [mqtt.tls]"
-        )
+    except MqttLinkError as exc:
+        return problem("broker", str(exc), "check the files in [mqtt.tls]")
     client.on_connect = on_connect
     client.connect_timeout = timeout
     try:

@@ -230,6 +230,24 @@ def test_plain_mqtt_to_a_tls_listener_is_explained(tmp_path: Path) -> None:
     assert "[mqtt.tls] enabled = true" in result.fix("broker")
 
 
+def test_a_tls_file_the_client_cannot_use_is_named(tmp_path: Path, broker: Mosquitto) -> None:
+    """The same client as the table's (`service.mqtt.client`): its TLS problem names the
+    setting; the camera's status check, over the same client, is skipped saying why."""
+    (tmp_path / "ca.crt").write_text("not a certificate")
+    settings = settings_file(
+        tmp_path,
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        '[mqtt.tls]\nenabled = true\nca_file = "ca.crt"\n'
+        f'[camera]\nenabled = true\nsource = "sim"\n[state]\ndir = "{tmp_path / "state"}"\n',
+    )
+    result = doctor(settings, path=fake_timedatectl(tmp_path / "bin", "yes"))
+    assert result.code == 1, result.out
+    line = result.line("PROBLEM", "broker", "cannot use the TLS files in [mqtt.tls]")
+    assert "holds no PEM CA certificate" in line and "check mqtt.tls.ca_file" in line
+    assert "[mqtt.tls]" in result.fix("broker")
+    result.line("skip", "camera", "its status cannot be read from the broker")
+
+
 def test_invalid_settings_are_listed(tmp_path: Path) -> None:
     settings = settings_file(tmp_path, "[mqtt]\nport = 70000\n")
     result = doctor(settings, path=os.environ["PATH"])

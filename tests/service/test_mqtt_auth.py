@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from config import load_settings
-from service.mqtt.link import MqttLink, MqttLinkError
+from service.mqtt.client import MqttLinkError
+from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.security.broker import make_ca_and_server_cert, openssl
