@@ -24,10 +24,11 @@ import cv2
 import numpy as np
 import pytest
 
+from cli.doctor.findings import Status
+from cli.doctor.host import check_clock
 from config import load_settings
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import HostHello
-from service.doctor import Status, check_clock
 from tests.fixtures.mosquitto import Mosquitto, closed_port
 from tests.security.broker import USERS, SecureBroker
 
