@@ -41,14 +41,19 @@ def _power(x: Floats, n: int) -> Floats:
     return out
 
 
-def _window(img: Image, centre_px: Points, reach: float) -> tuple[slice, slice, Floats, Floats]:
+def _window(
+    img: Image, centre_px: Points, reach: float
+) -> tuple[slice, slice, Floats, Floats] | None:
     """The image window around `centre_px` reaching `reach` px, and each of its
-    pixels' offsets from the centre (pixel k's centre is at k, as OpenCV draws)."""
+    pixels' offsets from the centre (pixel k's centre is at k, as OpenCV draws); None
+    when the window lies wholly outside the image."""
     h, w = img.shape[:2]
     x0 = max(0, math.floor(centre_px[0] - reach))
     x1 = min(w, math.ceil(centre_px[0] + reach) + 1)
     y0 = max(0, math.floor(centre_px[1] - reach))
     y1 = min(h, math.ceil(centre_px[1] + reach) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float64)
     return slice(y0, y1), slice(x0, x1), xx - centre_px[0], yy - centre_px[1]
 
@@ -76,7 +81,10 @@ def dome(
     """A domed metal pin of radius `r_px` at `centre_px` (canvas pixels), lit from
     `light_from` (a direction in the table's plane, x right, y down)."""
     dark, body, high = (np.array(c, dtype=np.float64) for c in DOME_COLOURS[metal])
-    rows, cols, dx, dy = _window(img, centre_px, r_px * 1.25 + 2)
+    window = _window(img, centre_px, r_px * 1.25 + 2)
+    if window is None:
+        return
+    rows, cols, dx, dy = window
     d = np.sqrt(dx * dx + dy * dy)
     ring = np.clip(r_px * 1.18 - d + 0.5, 0.0, 1.0) * np.clip(d - r_px + 0.5, 0.0, 1.0)
     _blend(img, rows, cols, np.zeros(3), 0.55 * ring)  # the hole's dark edge
@@ -108,7 +116,10 @@ def pip_highlight(
     lx, ly = light_from
     n = math.hypot(lx, ly) or 1.0
     at = centre_px + np.array([lx, ly]) / n * (0.5 * r_px)
-    rows, cols, dx, dy = _window(img, at, 0.2 * r_px + 2)
+    window = _window(img, at, 0.2 * r_px + 2)
+    if window is None:
+        return
+    rows, cols, dx, dy = window
     d = np.sqrt(dx * dx + dy * dy)
     spot = np.clip(0.13 * r_px - d + 0.5, 0.0, 1.0)
     light = np.array(colour, dtype=np.float64) * 0.3 + 0.7 * 250.0
@@ -125,7 +136,10 @@ def face_sheen(
 ) -> None:
     """A soft band of sheen across a glossy face, nearer the light's side."""
     reach = float(np.max(np.linalg.norm(outline_px - centre_px, axis=1))) + 2
-    rows, cols, dx, dy = _window(img, centre_px, reach)
+    window = _window(img, centre_px, reach)
+    if window is None:
+        return
+    rows, cols, dx, dy = window
     mask = np.zeros(dx.shape, dtype=np.uint8)
     local = outline_px - np.array([cols.start, rows.start])
     cv2.fillPoly(mask, [np.round(local * 16).astype(np.int32)], (255,), cv2.LINE_AA, 4)

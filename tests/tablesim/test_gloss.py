@@ -100,3 +100,13 @@ def test_a_phone_sharpens_edges() -> None:
     sharp = render_frame(SCENE, CAMERA, replace(base, sharpen=1.0), seed=1).image
     lap = [float(np.abs(cv2.Laplacian(_grey(im), cv2.CV_64F)).mean()) for im in (soft, sharp)]
     assert lap[1] > 1.5 * lap[0]
+
+
+def test_shiny_parts_beyond_the_table_s_edge_are_left_out() -> None:
+    """A glossy, pinned tile half off the table: what lies beyond is not drawn (a
+    training frame's tiles may reach past the frame and the table drawn under it)."""
+    tiles = replace(SETS[TileStyle.IVORY], glossy=True, spinner=Spinner.STEEL_DOME)
+    scene = Scene((SeenTile(6, 6, -30, 40, -6, 40),), size_mm=(120, 80), markers=False,
+                  margin_mm=5)  # fmt: skip
+    out = render_frame(scene, CAMERA, RenderStyle.clean(tiles), seed=1)
+    assert out.image.shape == (960, 1280, 3)
