@@ -120,6 +120,15 @@ DEMO_SETS = (
     metavar="WxH",
     help="The play surface in mm (default 900x600).",
 )
+@click.option("--awtrix", metavar="PREFIX", help="Drive this AWTRIX 3 clock (its MQTT prefix).")
+@click.option("--wled", metavar="TOPIC", help="Drive this WLED strip (its MQTT device topic).")
+@click.option("--voice", is_flag=True, help="Speak the scores (espeak-ng).")
+@click.option(
+    "--outputs-preview",
+    is_flag=True,
+    help="Show at /outputs what a clock and a strip would show (without --awtrix or "
+    "--wled: a clock awtrix_demo and a strip wled/demo).",
+)
 def demo(
     rules_name: str,
     players: int,
@@ -141,6 +150,10 @@ def demo(
     keep_open: bool,
     set_name: str,
     surface: tuple[int, int],
+    awtrix: str | None,
+    wled: str | None,
+    voice: bool,
+    outputs_preview: bool,
 ) -> None:
     """A simulated table playing live: board emulator, broker, service and display.
 
@@ -153,6 +166,10 @@ def demo(
     its own Mosquitto bridged to a central one, seated by a tournament desk (with its
     director's page, big screen and phone page); the players confirm each result; the
     demo ends after the last round (`--keep-open`: the pages stay up).
+
+    With `--awtrix PREFIX`, `--wled TOPIC` (on your broker: `--mqtt-host`) and `--voice`,
+    the table drives a clock, a strip (30 LEDs a seat) and a voice (docs/outputs.md);
+    `--outputs-preview` shows what they show at /outputs.
     """
     if tournament_tables is not None:
         from cli.hall import HallOptions  # noqa: PLC0415 - the desk only for this demo
@@ -191,6 +208,7 @@ def demo(
             board = stack.enter_context(BoardEmulator(link=workdir / "board"))
             flags = {"serial": str(workdir / "board"), "target": target}
         flags["surface"] = surface
+        awtrix, wled = (awtrix, wled) if awtrix or wled or not outputs_preview else PREVIEWED
         settings = settings_from_flags(
             None,
             flags
@@ -201,6 +219,7 @@ def demo(
                 "rules": rules_name,
                 "seats": players,
                 "state_dir": workdir / "state",
+                "outputs": demo_outputs(awtrix, wled, voice, players),
             },
         )
         camera_sim = None
@@ -220,19 +239,13 @@ def demo(
         pin = None if no_pin else new_pin()
         display = DisplaySettings(
             table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
-            http_host=http_host, http_port=http_port, command_pin=pin,
+            http_host=http_host, http_port=http_port, command_pin=pin, awtrix=awtrix, wled=wled,
         )  # fmt: skip
         threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
-        click.echo(f"Display: open http://{http_host}:{http_port}/ to follow the game.")
-        click.echo(
-            f"Display: its buttons ask for the command PIN {pin}."
-            if pin is not None
-            else "Display: its buttons are open to anyone who can reach the page (--no-pin)."
-        )
-        click.echo(f"MQTT: mosquitto_sub -h {mqtt_host} -p {mqtt_port} -t 'domino/demo/#' -v")
+        click.echo(_addresses(display, pin, outputs_preview))
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
         stop = threading.Event()
@@ -356,6 +369,42 @@ def demo_look(rules_name: str, players: int, set_name: str) -> DemoLook:
     return DemoLook(set_name, flags, resolution)
 
 
+PREVIEWED = ("awtrix_demo", "wled/demo")
+"""The clock and the strip `demo --outputs-preview` drives on its broker without devices."""
+
+
+def _addresses(display: Any, pin: str | None, outputs_preview: bool) -> str:
+    """Where to follow the demo: the display, its PIN, the broker, the lights."""
+    lines = [
+        f"Display: open http://{display.http_host}:{display.http_port}/ to follow the game.",
+        f"Display: its buttons ask for the command PIN {pin}."
+        if pin is not None
+        else "Display: its buttons are open to anyone who can reach the page (--no-pin).",
+        f"MQTT: mosquitto_sub -h {display.mqtt_host} -p {display.mqtt_port} -t 'domino/demo/#' -v",
+    ]
+    if outputs_preview:
+        lines.append(
+            f"Outputs: open http://{display.http_host}:{display.http_port}/outputs "
+            "to see what the clock and the strip show."
+        )
+    return "\n".join(lines)
+
+
+def demo_outputs(
+    awtrix: str | None, wled: str | None, voice: bool, seats: int
+) -> dict[str, object]:
+    """The settings of the demo's outputs (dotted keys): a clock, a strip of 30 LEDs a seat."""
+    out: dict[str, object] = {}
+    if awtrix is not None:
+        out["outputs.awtrix.prefix"] = awtrix
+    if wled is not None:
+        out["outputs.wled.topic"] = wled
+        out["outputs.wled.seats"] = [[30 * seat, 30 * seat + 30] for seat in range(seats)]
+    if voice:
+        out["outputs.voice.volume"] = 100
+    return out
+
+
 # flag name -> dotted settings key
 _FLAGS = {
     "serial": "serial.port",
@@ -387,6 +436,7 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
         overrides["table.surface.width_mm"], overrides["table.surface.height_mm"] = flags["surface"]
     if flags.get("tile_mm") is not None:
         overrides["table.tile_mm.length"], overrides["table.tile_mm.width"] = flags["tile_mm"]
+    overrides |= flags.get("outputs") or {}
     names = {_FLAGS[k]: "--" + k.replace("_", "-") for k in _FLAGS} | {
         "camera.source": "--camera",
         "camera.fps": "--fps",
@@ -395,6 +445,10 @@ def settings_from_flags(settings_file: Path | None, flags: dict[str, Any]) -> Se
         "table.tile_mm.length": "--set",
         "table.tile_mm.width": "--set",
         "camera.tone": "--set",
+        "outputs.awtrix.prefix": "--awtrix",
+        "outputs.wled.topic": "--wled",
+        "outputs.wled.seats": "--wled",
+        "outputs.voice.volume": "--voice",
     }
     try:
         return load_settings(settings_file, overrides, flags=names)

@@ -45,6 +45,7 @@ class AlertCode(Enum):
     CAMERA_OFFLINE = "CAMERA_OFFLINE"
     OUT_OF_TURN = "OUT_OF_TURN"  # not this seat's turn, or not in this phase of the hand
     BAD_DRAW = "BAD_DRAW"  # a draw the rules forbid
+    DISK_FULL = "DISK_FULL"  # the table cannot store what happens: it takes nothing
 
     @property
     def severity(self) -> Severity:
@@ -60,6 +61,7 @@ _SEVERITY = {
     AlertCode.UNREADABLE: Severity.WARNING,
     AlertCode.BOARD_OFFLINE: Severity.FAULT,
     AlertCode.CAMERA_OFFLINE: Severity.FAULT,
+    AlertCode.DISK_FULL: Severity.FAULT,
 }
 
 __all__ = ["AlertCode", "Severity"]

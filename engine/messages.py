@@ -37,9 +37,7 @@ class Case(Enum):
 
 _CASE_CODES = {
     Case.UNREAD_TILE: AlertCode.UNREADABLE,
-    # No code of spec/mqtt.md names a table that cannot save: it is told as its source
-    # offline, which is what it does to play (the table service picks the source's code).
-    Case.NOT_SAVED: AlertCode.BOARD_OFFLINE,
+    Case.NOT_SAVED: AlertCode.DISK_FULL,
     # The lead broke the lead rule, as a refused lead does in full information.
     Case.WRONG_LEAD: AlertCode.BAD_LEAD,
 }
@@ -127,6 +125,10 @@ _EN = Catalogue(
             "Not that seat's turn, or not the time for it.",
         ),
         AlertCode.BAD_DRAW: Words("No drawing now: {detail}.", "The rules do not allow that draw."),
+        AlertCode.DISK_FULL: Words(
+            "The table cannot save the game: it takes nothing until it can. {detail}",
+            "The table's disk is full or failing.",
+        ),
     },
     finer={
         Reason.AMBIGUOUS_END: "{tile} fits two ends: say which one.",
@@ -204,6 +206,10 @@ _ES = Catalogue(
         ),
         AlertCode.BAD_DRAW: Words(
             "No se roba ahora: {detail}.", "Las reglas no permiten robar así."
+        ),
+        AlertCode.DISK_FULL: Words(
+            "La mesa no puede guardar la partida: no acepta nada hasta que pueda. {detail}",
+            "El disco de la mesa está lleno o falla.",
         ),
     },
     finer={

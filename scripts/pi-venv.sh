@@ -4,7 +4,7 @@
 #   scripts/pi-venv.sh [--dry-run] PYTHON VENV PROJECT
 #
 # PYTHON is the system's interpreter (python3), VENV the environment to make or update,
-# PROJECT the folder to pip-install. The venv sits on top of the system's Python so that
+# PROJECT the folder or wheel to pip-install. The venv sits on top of the system's Python so that
 # it sees what only apt provides on Raspberry Pi OS: python3-picamera2 (the camera
 # module, with libcamera) and python3-lgpio (GPIO). That stack's compiled modules
 # (python3-simplejpeg, ...) were built against the system's numpy (1.24 on Bookworm);

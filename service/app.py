@@ -6,7 +6,8 @@ which puts the item on one queue. One worker thread takes items off that queue i
 and is the only caller of the `TableCore`. Publishing happens on the worker thread too,
 after the journal has the change (paho's `publish` is thread-safe): the core hands
 each change's typed events to the subscribers registered here at start-up (the MQTT
-link, the panel, the board's LED, the log; `service.subscribers`).
+link, the panel, the board's LED, the log; `service.subscribers`; the lights and the voice
+of `[outputs.*]`, `service.outputs`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from service.buttons import command_for
 from service.camera_commands import without_camera
 from service.journal import Journal
 from service.mqtt_link import MqttLink
+from service.outputs import outputs_for
 from service.rulesets import find_rules
 from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
 from service.table import TableConfig, TableCore
@@ -101,7 +103,6 @@ class TableService:
                 surface=(table.surface.width_mm, table.surface.height_mm),
                 tile_mm=(table.tile_mm.length, table.tile_mm.width),
                 zones=tuple(sorted(settings.zones.items())),
-                fault_code=_fault_code(settings),
             ),
             self.journal,
             rules,
@@ -139,6 +140,7 @@ class TableService:
             cmd.Command: self._on_command,  # every command: the handler of its base class
             **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
+        self.outputs = outputs_for(settings.outputs, self.mqtt)  # lights and a voice
         self.core.bus.subscribe(StateChanged, self._state_changed)
         for subscriber in self._subscribers():
             subscriber.subscribe(self.core.bus)
@@ -154,7 +156,7 @@ class TableService:
             (self.board, BoardSignal),
         ]
         made = [publisher(part) for part, publisher in parts if part is not None]
-        return [EventLog(table.id), *made]
+        return [EventLog(table.id), *made, *self.outputs]
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
@@ -222,6 +224,8 @@ class TableService:
             self.inbox.put(_Stop())
             self._worker.join(10)
             self._worker = None
+        for output in self.outputs:  # a clean stop: the clock's app deleted, the strip dark
+            output.stop()
         if self.board is not None:
             self.board.close()
         if self.panel is not None:
@@ -320,13 +324,6 @@ class TableService:
         """Keep the latest state: for MQTT's (re)connects and the board's buttons."""
         self._state = stamp(self.settings.table.id, changed.payload)
         self._table = changed
-
-
-def _fault_code(settings: Settings) -> AlertCode:
-    """The code the table's own fault (it cannot save) is told under: its source's
-    offline code, as spec/mqtt.md has none of its own (`service.table.TableConfig`)."""
-    camera_only = settings.camera.enabled and not settings.serial.enabled
-    return AlertCode.CAMERA_OFFLINE if camera_only else AlertCode.BOARD_OFFLINE
 
 
 def _gpio_panel(service: TableService) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import glob
+import importlib.metadata
 import json
 import logging
 import os
@@ -659,6 +660,28 @@ def check_clock(
     return [ok("clock", f"{shown}, {state}")]
 
 
+def check_voice(settings: Settings, timeout: float, **where: Any) -> list[Finding]:
+    """Whether the voice can be heard: espeak-ng there, an audio output found and opened
+    (`where`: `service.outputs.hearing.hearing`'s `cards` and `environ`, for tests)."""
+    from service.outputs.hearing import hearing  # noqa: PLC0415 - only this check
+
+    found = hearing(timeout, **where)
+    if settings.outputs.voice is None:
+        return [skipped("voice", f"off ([outputs.voice] is not set): {found.summary()}")]
+    if found.espeak is None:
+        return [problem("voice", found.summary(), "sudo apt install espeak-ng")]
+    if not found.heard:
+        return [
+            problem(
+                "voice",
+                f"cannot be heard: {found.summary()}",
+                "connect a speaker (the 3.5 mm jack, HDMI or USB), check that `aplay -l` lists "
+                "it and that the service's user is in the audio group (docs/outputs.md)",
+            )
+        ]
+    return [ok("voice", f"can be heard: {found.summary()}")]
+
+
 # --- the command ------------------------------------------------------------------------
 
 Check = Callable[[Settings, float], list[Finding]]
@@ -670,6 +693,7 @@ CHECKS: tuple[Check, ...] = (
     check_broker,
     check_disk,
     check_clock,
+    check_voice,
 )
 
 
@@ -698,6 +722,15 @@ def _settings(settings_file: Path | None) -> tuple[Settings | None, str, list[st
         return None, label, list(exc.problems)
 
 
+def _installed_version() -> str:
+    """This program's version, from the installed package's metadata (pyproject.toml's
+    `version`, the one place it is written)."""
+    try:
+        return importlib.metadata.version("domino-table")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 @click.command()
 @click.option(
     "--settings",
@@ -713,7 +746,7 @@ def _settings(settings_file: Path | None) -> tuple[Settings | None, str, list[st
     help="Seconds each check may wait (broker, board handshake, camera).",
 )
 def doctor(settings_file: Path | None, timeout: float) -> None:
-    """Check the camera, board, GPIO, broker, disk and clock; say how to fix each problem.
+    """Check the camera, board, GPIO, broker, disk, clock and voice; say how to fix each problem.
 
     Exits with 1 when any problem was found.
     """
@@ -721,7 +754,7 @@ def doctor(settings_file: Path | None, timeout: float) -> None:
     if root.level > logging.DEBUG:  # the report says it all; the parts' info logs are noise
         root.setLevel(logging.WARNING)
     settings, label, errors = _settings(settings_file)
-    click.echo(f"domino-table doctor: checking {label}")
+    click.echo(f"domino-table {_installed_version()} doctor: checking {label}")
     if settings is None:
         click.echo(f"{Status.PROBLEM.value:8} {'settings':7} the settings are not valid:")
         for line in errors:

@@ -134,6 +134,7 @@ class MqttLink:
         self._seats = seats
         self._camera = camera  # Home Assistant: a camera entity
         self._retained: dict[str, tuple[bytes, int]] = {}  # camera topics: sent again on connect
+        self._devices: dict[str, bytes] = {}  # the outputs' latest: sent again on connect
         self._discovered = 0  # seat configs published so far
         self._pub_lock = threading.RLock()
         self._acks = _Acks()
@@ -299,6 +300,17 @@ class MqttLink:
             if self._connected.is_set():
                 self._publish(topic, payload, retain=True, qos=qos)
 
+    def publish_device(self, topic: str, payload: bytes, *, keep: bool) -> None:
+        """Send `payload` to a device that is not ours (an AWTRIX clock, a WLED strip:
+        `service.outputs`) on `topic`: QoS 0, not retained, nothing waited for; while the
+        broker is away nothing is sent. `keep`: the latest on `topic` goes again on every
+        reconnect (the clock's app, the strip's colours), so the devices catch up."""
+        with self._pub_lock:
+            if keep:
+                self._devices[topic] = payload
+            if self._connected.is_set():
+                self._publish(topic, payload, retain=False, qos=0)
+
     def reply(
         self,
         cmd_id: str,
@@ -398,6 +410,8 @@ class MqttLink:
         self._unsent_results.clear()
         for topic, (payload, qos) in self._retained.items():
             self._publish(topic, payload, retain=True, qos=qos)
+        for topic, payload in self._devices.items():
+            self._publish(topic, payload, retain=False, qos=0)
         self._publish_discovery()
 
     def _still_unstored(self) -> list[JournalEvent]:

@@ -96,13 +96,7 @@ HAND_STARTS = frozenset({"new_game", "next_hand", "redeal"})
 
 @dataclass(frozen=True)
 class TableConfig:
-    """What the core needs to know about its table (from the settings).
-
-    `fault_code` is the code of the fault alert the table raises while it cannot save
-    its game: spec/mqtt.md has no code for that, so it is told as the table's source
-    offline (`BOARD_OFFLINE`, or `CAMERA_OFFLINE` on a table that reads a camera only),
-    which is what it does to play; its message says what happened.
-    """
+    """What the core needs to know about its table (from the settings)."""
 
     table: str
     rules: str = "walnut"
@@ -114,7 +108,6 @@ class TableConfig:
     tile_mm: tuple[int, int] = (48, 24)
     zones: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()  # (seat, (x0, y0, x1, y1))
     grace_s: float = 1.5
-    fault_code: AlertCode = AlertCode.BOARD_OFFLINE
 
 
 @dataclass
@@ -663,7 +656,7 @@ class TableCore:
         log.warning("table %s: the game cannot be saved: %s", self.config.table, exc)
         if self._unsaved is not None or self.game is None:
             return
-        code = self.config.fault_code
+        code = Case.NOT_SAVED.alert_code
         text = message(Case.NOT_SAVED, self._language())
         seq = self.journal.hand_out()
         alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))

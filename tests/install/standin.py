@@ -12,13 +12,13 @@ that matters to the installer is rebuilt from what Debian 12 has (Pi OS is Debia
   that numpy's 1.x headers, whose import runs numpy's ABI check;
 - python3-picamera2: a package that imports it, as the real one does, and finds no camera.
 
-The project's dependencies come from a wheelhouse filled once per test module
-(`Wheelhouse.fill`): pip downloads them from the package index twice, as this project's
-`pyproject.toml` lists them, once as they resolve alone (numpy 2, the newest OpenCV:
-what a plain `pip install` picks) and once with numpy pinned to the system's (numpy
-1.24.2, the last OpenCV built for it). Every pip run against the stand-in then resolves
-among both sets, offline (`PIP_NO_INDEX`, `PIP_FIND_LINKS`), so each install still makes
-the real choice between the two and none downloads the ~160 MB again.
+The project's dependencies come from a wheelhouse filled once per run
+(`Wheelhouse.fill`, tests/install/conftest.py): pip downloads them from the package index
+twice, as this project's `pyproject.toml` lists them, once as they resolve alone (numpy 2,
+the newest OpenCV: what a plain `pip install` picks) and once with numpy pinned to the
+system's (numpy 1.24.2, the last OpenCV built for it). Every pip run against the stand-in
+then resolves among both sets, offline (`PIP_NO_INDEX`, `PIP_FIND_LINKS`), so each install
+still makes the real choice between the two and none downloads the ~160 MB again.
 """
 
 from __future__ import annotations
@@ -161,12 +161,3 @@ def _build_simplejpeg(system: System) -> None:
          HERE / "simplejpeg_standin.c", "-o", system.dist_packages / f"simplejpeg{suffix}"]
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-
-
-def project_copy(target: Path) -> Path:
-    """This project's files (no venv, caches or build output), to pip-install."""
-    skip = shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", "*.egg-info", "build", "test-output", ".*_cache"
-    )
-    shutil.copytree(ROOT, target, ignore=skip)
-    return target

@@ -2,30 +2,33 @@
 
 Against the stand-in of Raspberry Pi OS's Python (`standin.py`: numpy 1.24.2 in the
 system's dist-packages, a compiled simplejpeg built against it, picamera2 importing it),
-`scripts/pi-venv.sh` (step 5 of `scripts/install-pi.sh`) installs this project for real,
-its dependencies resolved by pip among the wheels the package index gave for both ways of
-resolving them (`standin.Wheelhouse`, downloaded once for the module). The installer's
-old logic (a plain `pip install` into a `--system-site-packages` venv) is run too: pip
-then puts numpy 2 and OpenCV 5 into the venv, the compiled module fails numpy's ABI
-check, and `domino-table doctor` says so; the script run over that venv repairs it. Slow:
-three installs of the project, one worker runs them all (one stand-in, one wheelhouse).
+`scripts/pi-venv.sh` (step 5 of `scripts/install-pi.sh`) installs this project for real:
+the wheel built from a clean copy of the tree (issue 22), its dependencies resolved by pip
+among the wheels the package index gave for both ways of resolving them
+(`standin.Wheelhouse`, downloaded once for the run). In the venv it makes, `doctor` runs
+and the camera path reads a rendered frame on the system's numpy. The installer's old
+logic (a plain `pip install` into a `--system-site-packages` venv) is run too: pip then
+puts numpy 2 and OpenCV 5 into the venv, the compiled module fails numpy's ABI check,
+and `domino-table doctor` says so; the script run over that venv repairs it. Slow: three
+installs of the project, one worker runs them all (one stand-in, one wheelhouse).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.install.release import Dists
 from tests.install.standin import (
     ROOT,
     SYSTEM_NUMPY,
     System,
     Wheelhouse,
     build_system,
-    project_copy,
     run,
 )
 
@@ -35,6 +38,30 @@ IMPORT_ALL = (
     "print(numpy.__version__, numpy.__file__, cv2.__version__, simplejpeg.nbytes(numpy.ones(3)))"
 )
 Result = subprocess.CompletedProcess[str]
+# The camera path, run by the installed venv on its system's numpy and OpenCV 4.x: one
+# rendered frame of a still table (four tiles and the corner markers), fed until the
+# reading settles; the calibration it found and the tiles it read.
+FRAME_TILES = ((6, 6, 450, 288, 450, 312), (6, 3, 474, 300, 498, 300),
+               (2, 1, 150, 120, 150, 144), (5, 0, 760, 500, 784, 500))  # fmt: skip
+CAMERA_PATH = f"""
+import json, sys
+import numpy
+from engine.surface import SeenTile
+from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
+from vision import Frame, Pipeline
+
+scene = Scene(tiles=tuple(SeenTile(*t) for t in {FRAME_TILES!r}))
+camera = Camera.overhead((900, 600), keystone=0.06, rotation_deg=3)
+image = render_frame(scene, camera, RenderStyle(tiles=TileStyle.IVORY), seed=3).image
+pipeline = Pipeline(state_dir=sys.argv[1])
+seen = [pipeline.feed(Frame(image, i / 10)) for i in range(4)]
+settled = [s for s in seen if s is not None]
+print(json.dumps({{
+    "numpy": numpy.__version__,
+    "calibration": pipeline.calibration.method.value if pipeline.calibration else None,
+    "tiles": sorted(str(t.tile) for t in settled[-1].tiles) if settled else None,
+}}))
+"""
 SETTINGS = """
 [camera]
 enabled = true
@@ -45,13 +72,9 @@ enabled = false
 dir = "{state}"
 """
 
-# real pip installs, all on one xdist worker: the stand-in and the wheels are made once
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200), pytest.mark.xdist_group("pi-venv")]
-
-
-@pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
-    return Wheelhouse.fill(tmp_path_factory.mktemp("wheels"))
+# real pip installs, all on the installer tests' worker: the stand-in, the wheelhouse and
+# the wheel (tests/install/conftest.py) are made once
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200), pytest.mark.xdist_group("install")]
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +83,9 @@ def system(tmp_path_factory: pytest.TempPathFactory, wheels: Wheelhouse) -> Syst
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return project_copy(tmp_path_factory.mktemp("src") / "domino-table")
+def project(dists: Dists) -> Path:
+    """What the installer installs: the wheel built from the clean tree."""
+    return dists.wheel
 
 
 def old_logic(system: System, venv: Path, project: Path, wheels: Wheelhouse) -> None:
@@ -110,6 +134,13 @@ def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
     assert not list(venv.glob("lib/python3*/site-packages/numpy*"))
     line = camera_line(venv, tmp_path)
     assert line.startswith("PROBLEM no Pi camera module found"), line  # imported, no camera
+    read = run([venv / "bin" / "python", "-I", "-c", CAMERA_PATH, tmp_path / "camera"])
+    assert read.returncode == 0, read.stderr
+    assert json.loads(read.stdout) == {
+        "numpy": SYSTEM_NUMPY,
+        "calibration": "markers",
+        "tiles": sorted(f"{a}-{b}" for a, b, *_ in FRAME_TILES),
+    }
 
 
 def test_the_old_logic_breaks_the_camera_stack_and_the_script_repairs_it(

@@ -189,7 +189,7 @@ def test_a_failed_write_leaves_the_table_exactly_as_it_was(small_disk: SmallDisk
         table.lay("5-4", table.end("5-4"))  # judged, accepted, not stored: rolled back
         assert table.everything() == before
         state = table.core.state()
-        (alert,) = [a for a in state["alerts"] if a["code"] == "BOARD_OFFLINE"]
+        (alert,) = [a for a in state["alerts"] if a["code"] == "DISK_FULL"]
         assert alert["severity"] == "fault" and "cannot save" in alert["message"]
         assert alert["seq"] == seq + 1 == state["seq"]  # kept beside the journal
         validate("alert", alert)
@@ -267,7 +267,7 @@ def going_on_after_a_full_disk(rig: Rig, small_disk: SmallDisk, url: str) -> Non
     desk.wait_for(lambda s: alert_seen(s) is not None, timeout=20)
     alert = alert_seen(desk.seen)
     assert alert is not None
-    assert alert["code"] == "BOARD_OFFLINE" and alert["severity"] == "fault"
+    assert alert["code"] == "DISK_FULL" and alert["severity"] == "fault"
     assert "cannot save" in alert["message"] and alert["seq"] == seq + 1
     wait(lambda: any(a["id"] == alert["id"] for a in view(url)["alerts"]), 10,
          "the alert on the display")  # fmt: skip

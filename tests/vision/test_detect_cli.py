@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from tests.vision.test_detect_synthetic import background, draw_tile
+from tests.vision.detector.test_detect_synthetic import background, draw_tile
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ from vision.calibration.homography import (
     calibrate_manual,
     calibrate_markers,
 )
-from vision.camera_path.known_size import read_anchored
+from vision.camera_path.known_size import KNOWN_SIZE, KnownSizeSettings, read_anchored
 from vision.camera_path.settled import (
     ArmCheck,
     GateSettings,
@@ -56,7 +56,7 @@ from vision.camera_path.settled import (
 )
 from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
-from vision.detector.results import Point, ToMm
+from vision.detector.results import Point, ToMm, UnsureReason
 from vision.detector.settings import Settings
 from vision.enrolment.look import LookError, SetLook, load_look
 from vision.enrolment.read import Enrolment, SetView, read_set
@@ -80,7 +80,7 @@ class PipelineSettings:
     most this often (always while uncalibrated; None: never); `search_margin_mm`: how
     far beyond the play area the detector searches (tiles found there are dropped);
     `tile_mm`: a tile's length and width (`table.tile_mm`), for reading unsure places
-    by the tile's known size on a calibrated frame.
+    by the tile's known size on a calibrated frame (`known_size`: its thresholds).
     """
 
     size_mm: tuple[float, float] = (900.0, 600.0)
@@ -94,6 +94,7 @@ class PipelineSettings:
     tile_mm: tuple[float, float] = (48.0, 24.0)
     gate: GateSettings = field(default_factory=GateSettings)
     detector: Settings = field(default_factory=Settings)
+    known_size: KnownSizeSettings = KNOWN_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,7 @@ class Pipeline:
                 calibration,
                 self.settings.detector.tone,
                 self.settings.tile_mm,
+                self.settings.known_size,
             )
         to_mm = _Same() if calibration is None else _ToMm(calibration)
         reading = detection.snapshot(to_mm, frame.at)
@@ -344,7 +346,7 @@ class Pipeline:
         if calibration is not None and not PlayArea(calibration.corners_px).contains(*tip):
             return reading  # an elbow at the table's edge hides no tile
         x, y = to_mm(tip)
-        spot = Unsure(x, y, "something lies over the table (a hand or an arm)")
+        spot = Unsure(x, y, UnsureReason.ARM)
         return replace(reading, unsure=(*reading.unsure, spot))
 
 

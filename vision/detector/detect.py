@@ -20,16 +20,25 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector.frame_edge import cut_by_frame
+from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
-from vision.detector.results import Detection, FoundTile, Point, UnsureRegion
-from vision.detector.scales import WIDE, coarser_scales, larger, read_at
-from vision.detector.search_pass import STRAY, SURE, Found, search, within
+from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
+from vision.detector.scales import coarser_scales, larger, read_at
+from vision.detector.search_pass import search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
 from vision.tiles.dark_marks import Tone, tone_image
 from vision.tiles.face_colours import face_colours, face_image
 
-__all__ = ["Detection", "FoundTile", "FrameError", "Settings", "UnsureRegion", "detect"]
+__all__ = [
+    "Detection",
+    "FoundTile",
+    "FrameError",
+    "Settings",
+    "UnsureReason",
+    "UnsureRegion",
+    "detect",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -51,28 +60,23 @@ def _check(image: NDArray[np.generic]) -> NDArray[np.uint8]:
     return np.ascontiguousarray(frame[:, :, :3])
 
 
-# `Settings(tone=None)`: the tones tried, in this order (light sets are the common
-# ones, and a light reading that explains the table ends the search)
-AUTO_TONES = (Tone.LIGHT, Tone.DARK, Tone.GREY)
-EXPLAINED = 0.5  # a reading whose tiles cover this share of the tile material ...
-
-
 def bright_image(crop: NDArray[np.uint8], s: Settings) -> NDArray[np.uint8]:
     """The tile-bright image the search runs on for a set of known tone (`s.tone` not
     None): by the faces' own colour when `s.face` says it, else by the tone."""
     if s.face is not None:
-        return face_image(crop, s.face)
+        return face_image(crop, s.face, s.face_colours)
     assert s.tone is not None
     return tone_image(crop, s.tone)
 
 
-def confident(found: Found) -> bool:
+def confident(found: Found, s: Settings) -> bool:
     """True when a reading leaves nothing for another tone to explain: tiles read,
-    covering most of the tile material (`EXPLAINED`), and no pips outside them."""
+    covering most of the tile material (`Settings.explained`), and no pips outside
+    them."""
     return (
         bool(found.tiles)
-        and found.explained >= EXPLAINED
-        and not any(u.reason == STRAY for u in found.unsure)
+        and found.explained >= s.explained
+        and not any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
     )
 
 
@@ -90,26 +94,27 @@ def _auto(
     area: PlayArea | None,
     left_out: NDArray[np.bool_] | None = None,
 ) -> Found:
-    """The set's tone unknown: the tones in `AUTO_TONES` order, the best reading
+    """The set's tone unknown: the tones in `Settings.auto_tones` order, the best reading
     kept (one table holds one set; a tie goes to the earlier tone), stopping at the
     first `confident` one; then the colours of coloured faces (`vision.tiles.face_colours`)."""
     best: Found | None = None
-    for tone in AUTO_TONES:
+    for tone in s.auto_tones:
         found = within(
             search(tone_image(crop, tone), offset, replace(s, tone=tone), left_out), area
         )
         if best is None or _worth(found) > _worth(best):
             best = found
-        if confident(found):
+        if confident(found, s):
             return found
     assert best is not None
     # coloured faces (red, green, blue, pink plastic): the faces' own colour
-    for colour in face_colours(crop):
+    for colour in face_colours(crop, s.face_colours):
         light = replace(s, tone=Tone.LIGHT)
-        found = within(search(face_image(crop, colour), offset, light, left_out), area)
+        faces = face_image(crop, colour, s.face_colours)
+        found = within(search(faces, offset, light, left_out), area)
         if _worth(found) > _worth(best):
             best = found
-        if confident(found):
+        if confident(found, s):
             break
     return best
 
@@ -123,7 +128,7 @@ def _coarser(
     left_out: NDArray[np.bool_] | None,
 ) -> Found:
     """`best`, or a reading of the frame at a coarser scale (`vision.detector.scales`): when
-    `best` read tiles wider than `WIDE` (a close-up's tiles are too large for the
+    `best` read tiles wider than `Settings.scales.wide` (a close-up's tiles are too large for the
     search's pixel sizes), or read none with pips surely (they may be too large to
     be seen),
     and the coarser reading is better with tiles as large (`scales.larger`)."""
@@ -133,17 +138,17 @@ def _coarser(
             return _auto(img, at, s, None, out)
         return search(bright_image(img, s), at, s, out)
 
-    wide = best.width > WIDE and bool(best.tiles)
+    wide = best.width > s.scales.wide and bool(best.tiles)
     # a tile read surely with pips says the search's sizes suit the frame (a blank
     # alone may be a stretch of wood between two grain lines)
-    sure = any(t.confidence >= SURE and sum(t.pips) > 0 for t in best.tiles)
-    if not wide and (confident(best) or sure):
+    sure = any(t.confidence >= s.search.sure and sum(t.pips) > 0 for t in best.tiles)
+    if not wide and (confident(best, s) or sure):
         return best
-    for factor in coarser_scales(crop.shape, best.width if wide else 0.0):
+    for factor in coarser_scales(crop.shape, best.width if wide else 0.0, s.scales):
         found = within(read_at(crop, offset, left_out, factor, read), area)
-        if larger(found, best) and _worth(found) >= _worth(best):
+        if larger(found, best, s.scales) and _worth(found) >= _worth(best):
             best = found
-        if confident(found):
+        if confident(found, s):
             break
     return best
 
@@ -193,7 +198,7 @@ def detect(
     else:
         best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
     best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
-    best = cut_by_frame(best, (w, h))
+    best = cut_by_frame(best, (w, h), s.cut_slack)
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms

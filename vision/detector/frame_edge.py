@@ -11,11 +11,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.detector.results import FoundTile, UnsureRegion
-from vision.detector.search_pass import Found
-
-CUT = "cut by the frame's edge"
-SLACK = 0.15  # tile widths an outline may reach past the edge (a rounded corner, blur)
+from vision.detector.planes import Found
+from vision.detector.results import FoundTile, UnsureReason, UnsureRegion
 
 
 def outline(tile: FoundTile) -> np.ndarray:
@@ -32,16 +29,17 @@ def outline(tile: FoundTile) -> np.ndarray:
     return np.array([ends[0] + d, ends[1] + d, ends[1] - d, ends[0] - d])
 
 
-def cut_by_frame(found: Found, size: tuple[int, int]) -> Found:
+def cut_by_frame(found: Found, size: tuple[int, int], slack_share: float = 0.15) -> Found:
     """`found` with every tile whose outline reaches past the edge of a frame of
-    `size` (width, height) by more than `SLACK` of its width moved to the unsure
+    `size` (width, height) by more than `slack_share` of its width (a rounded
+    corner, blur: `Settings.cut_slack`) moved to the unsure
     places."""
     w, h = size
     tiles: list[FoundTile] = []
     unsure = list(found.unsure)
     for tile in found.tiles:
         corners = outline(tile)
-        slack = SLACK * float(np.hypot(*np.subtract(tile.px[1], tile.px[0])))
+        slack = slack_share * float(np.hypot(*np.subtract(tile.px[1], tile.px[0])))
         inside = (
             (corners[:, 0] >= -slack).all()
             and (corners[:, 1] >= -slack).all()
@@ -52,7 +50,7 @@ def cut_by_frame(found: Found, size: tuple[int, int]) -> Found:
             tiles.append(tile)
         else:
             x, y = corners.mean(axis=0)
-            unsure.append(UnsureRegion(float(x), float(y), CUT))
+            unsure.append(UnsureRegion(float(x), float(y), UnsureReason.CUT))
     if len(tiles) == len(found.tiles):
         return found
     return replace(found, tiles=tiles, unsure=unsure)

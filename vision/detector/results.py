@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine.surface import SeenTile, Snapshot, Unsure
 
@@ -37,13 +38,32 @@ class FoundTile:
         return SeenTile(self.pips[0], self.pips[1], xa, ya, xb, yb, self.confidence)
 
 
+class UnsureReason(StrEnum):
+    """Why a place is unsure: a closed set that other parts decide by (the camera path
+    reads some of them again by the tile's known size, `auto` goes on to another tone
+    while pips of an unread tile are left). Each is also the sentence people see (the
+    snapshot's `Unsure.reason`, the `UNREADABLE` alert), so rewording one changes
+    no decision."""
+
+    STRAY_PIPS = "pips of a tile that was not read"
+    LOPSIDED = "pips in no domino's layout"
+    NOT_PIPS = "marks that are not pips"
+    COVERED = "partly covered"
+    FAINT_MARK = "a faint mark that may be a pip"
+    NO_DIVIDER = "tile-shaped, no divider"
+    CUT = "cut by the frame's edge"
+    WRONG_SIZE = "not the size of a tile"
+    LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
+    ARM = "something lies over the table (a hand or an arm)"
+
+
 @dataclass(frozen=True, slots=True)
 class UnsureRegion:
     """A place where something tile-like was seen but could not be read."""
 
     x: float
     y: float
-    reason: str
+    reason: UnsureReason
 
 
 @dataclass(frozen=True, slots=True)

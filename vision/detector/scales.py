@@ -21,32 +21,30 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detector.planes import Found
 from vision.detector.results import FoundTile, Point, UnsureRegion
-from vision.detector.search_pass import Found
+from vision.detector.settings import SCALES, ScaleSettings
 from vision.tiles.dividers import TileHypothesis
-
-MIN_SIDE = 200  # px: a frame is not searched at a scale that leaves less than this
-LARGER = 1.5  # a coarser reading's tiles must be this much wider than the finer one's
-WIDE = 90.0  # px: tiles wider than this are read again at a coarser scale ...
-AIM = 50.0  # ... the power of two that brings them nearest this width
 
 Reader = Callable[[NDArray[np.uint8], Point, NDArray[np.bool_] | None], Found]
 
 
-def coarser_scales(shape: tuple[int, ...], width: float = 0.0) -> list[int]:
+def coarser_scales(
+    shape: tuple[int, ...], width: float = 0.0, cfg: ScaleSettings = SCALES
+) -> list[int]:
     """The factors a frame of `shape` is searched at again: with tiles of `width` px
-    found wider than `WIDE`, the one power of two that brings them nearest `AIM`;
-    else 2, 4, ... (none found: they may be too large to see). None that leaves
-    the frame's shorter side below `MIN_SIDE`."""
+    found wider than `cfg.wide`, the one power of two that brings them nearest
+    `cfg.aim`; else 2, 4, ... (none found: they may be too large to see). None that
+    leaves the frame's shorter side below `cfg.min_side`."""
     side = min(shape[0], shape[1])
-    if width > WIDE:
-        factor = 2 ** max(1, round(float(np.log2(width / AIM))))
-        while factor > 1 and side // factor < MIN_SIDE:
+    if width > cfg.wide:
+        factor = 2 ** max(1, round(float(np.log2(width / cfg.aim))))
+        while factor > 1 and side // factor < cfg.min_side:
             factor //= 2
         return [factor] if factor > 1 else []
     out: list[int] = []
     factor = 2
-    while side // factor >= MIN_SIDE:
+    while side // factor >= cfg.min_side:
         out.append(factor)
         factor *= 2
     return out
@@ -98,13 +96,13 @@ def scaled(found: Found, factor: float, offset: Point) -> Found:
     )
 
 
-def larger(coarse: Found, fine: Found) -> bool:
+def larger(coarse: Found, fine: Found, cfg: ScaleSettings = SCALES) -> bool:
     """True when the coarser reading's tiles are clearly larger than the finer one's,
-    or as large when those are wider than `WIDE` (or the finer one read none)."""
+    or as large when those are wider than `cfg.wide` (or the finer one read none)."""
     if not coarse.tiles:
         return False
     if not fine.tiles:
         return True
-    if fine.width > WIDE:
-        return coarse.width >= fine.width / LARGER
-    return coarse.width >= LARGER * fine.width
+    if fine.width > cfg.wide:
+        return coarse.width >= fine.width / cfg.larger
+    return coarse.width >= cfg.larger * fine.width

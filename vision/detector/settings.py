@@ -1,40 +1,138 @@
-"""The detector's settings: one frozen value, checked against its bounds when made."""
+"""The detector's settings: one frozen value, a section per stage, checked when made.
+
+`Settings` says what the detector is told about the set (`tone`, `face`) and where to
+look (`margin`), and holds each stage's thresholds in a frozen value of its own, as
+Frigate gathers its detector's in typed per-stage config: the tile material and its
+marks (`marks`), dividers and the frame's tile size (`dividers`), lines that meet
+(`meeting`), face-down tiles (`face_down`), a tile's outline (`outline`), the
+colours of coloured faces (`face_colours`), the pips (`pips`), one search pass
+(`search`) and the coarser scales (`scales`). A value out of bounds is refused
+naming its class and field.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
+from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import Tone
+from vision.tiles.settings import (
+    DIVIDERS,
+    FACE_COLOURS,
+    FACE_DOWN,
+    MARKS,
+    MEETING,
+    OUTLINE,
+    DividerSettings,
+    FaceColourSettings,
+    FaceDownSettings,
+    MarkSettings,
+    MeetingSettings,
+    OutlineSettings,
+)
+from vision.tuning import check_bounds
 
-# name -> (lowest, highest) allowed
-BOUNDS: dict[str, tuple[float, float]] = {
-    "window": (3, 255),
-    "min_contrast": (1, 254),
-    "rel_contrast": (0.01, 0.99),
-    "max_hole_share": (1e-6, 0.5),
-    "margin": (0, 10_000),
-    "min_half_fill": (0.0, 1.0),
-    "divider_contrast": (0.1, 1.0),
-    "small_tile_px": (0.0, 10_000.0),
-}
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """One search pass over a tile-bright image (`vision.detector.search_pass`)."""
+
+    min_half_fill: float = 0.6  # share of a half that must be tile material
+    divider_contrast: float = 0.6  # on small tiles, dividers need this share of a pip's
+    small_tile_px: float = 40.0  # tiles narrower than this (or none) get that second pass
+    sure: float = 0.9  # a half read with less confidence gets a second look
+    doubtful: float = 0.7  # below this a tile's pips form no domino's layout (lop-sided)
+    whole: float = 0.9  # a tile less of whose halves shows its face is covered (a hand)
+    face_share: float = 0.7  # ... its face: at least this share of the face's brightness
+    slide: tuple[float, ...] = (0.0, -0.075, 0.075, -0.15, 0.15)  # a short divider's places
+    resize: tuple[float, ...] = (1.12, 0.9, 1.25)  # widths a doubtful tile is read at
+    resized: float = 0.85  # ... and the confidence of a reading there, at most
+    shrink: tuple[float, ...] = (0.9, 0.8)  # widths a tile that looks covered is tried at
+    stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
+    stray_pips: int = 2  # ... and so many of them together are an unread tile
+    stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
+    room_shrink: float = 0.15  # unclaimed material is eroded by this share of a width
+    room_area: float = 0.5  # ... and what is left must be this many squared widths
+    line_angles: int = 12  # orientations of the straight-segment test, 15 degrees apart
+    line_pips: float = 2.5  # a divider segment is at least this many pip diameters long
+    guess_pips: float = 110.0  # a pip is about this share of a table's short side
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "min_half_fill": (0.0, 1.0),
+                "divider_contrast": (0.1, 1.0),
+                "small_tile_px": (0.0, 10_000.0),
+                "sure": (0.0, 1.0),
+                "doubtful": (0.0, 1.0),
+                "whole": (0.0, 1.0),
+                "face_share": (0.0, 1.0),
+                "slide": (-0.5, 0.5),
+                "resize": (0.1, 10.0),
+                "resized": (0.0, 1.0),
+                "shrink": (0.1, 1.0),
+                "stray_reach": (0.0, 100.0),
+                "stray_pips": (1, 100),
+                "stray_darkness": (0.0, 1.0),
+                "room_shrink": (0.0, 1.0),
+                "room_area": (0.0, 100.0),
+                "line_angles": (1, 180),
+                "line_pips": (0.5, 20.0),
+                "guess_pips": (1.0, 10_000.0),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleSettings:
+    """Reading a frame again at a coarser scale (`vision.detector.scales`)."""
+
+    min_side: int = 200  # px: a frame is not searched at a scale leaving less than this
+    larger: float = 1.5  # a coarser reading's tiles must be this much wider
+    wide: float = 90.0  # px: tiles wider than this are read again at a coarser scale ...
+    aim: float = 50.0  # ... the power of two that brings them nearest this width
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "min_side": (8, 100_000),
+                "larger": (1.0, 100.0),
+                "wide": (1.0, 10_000.0),
+                "aim": (1.0, 10_000.0),
+            },
+        )
+
+
+SEARCH = SearchSettings()  # the defaults
+SCALES = ScaleSettings()
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Tuning of the detector; the defaults suit a 1-2 megapixel overhead photo."""
+    """What the detector is told and how it is tuned; the defaults suit a 1-2
+    megapixel overhead photo."""
 
-    tone: Tone | None = Tone.LIGHT  # None: light, dark, grey in turn (`detect.AUTO_TONES`)
+    tone: Tone | None = Tone.LIGHT  # None: light, dark, grey in turn (`auto_tones`)
     # the faces' colour (B, G, R) of a coloured set (an enrolled set's look): the search
     # runs on an image as bright as each pixel is near it (`tiles.face_colours`)
     face: tuple[float, float, float] | None = None
-    window: int = 21  # px, wider than the largest pip
-    min_contrast: int = 28  # grey levels a mark is darker than the tile around it
-    rel_contrast: float = 0.4  # ... or this share of the tile's brightness
-    max_hole_share: float = 1 / 400  # largest enclosed dark region that can be a mark
     margin: int = 24  # px searched beyond the play area, so edge tiles are whole
-    min_half_fill: float = 0.6  # share of a half that must be tile material
-    divider_contrast: float = 0.6  # on small tiles, dividers need this share of a pip's
-    small_tile_px: float = 40.0  # tiles narrower than this (or none) get that second pass
+    # tone=None: the tones tried, in this order (light sets are the common ones, and a
+    # light reading that explains the table ends the search)
+    auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
+    explained: float = 0.5  # a reading whose tiles cover this share of the material ...
+    cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
+    marks: MarkSettings = MARKS
+    dividers: DividerSettings = DIVIDERS
+    meeting: MeetingSettings = MEETING
+    face_down: FaceDownSettings = FACE_DOWN
+    outline: OutlineSettings = OUTLINE
+    face_colours: FaceColourSettings = FACE_COLOURS
+    pips: PipSettings = PIPS
+    search: SearchSettings = SEARCH
+    scales: ScaleSettings = SCALES
 
     def __post_init__(self) -> None:
         if self.tone is not None and not isinstance(self.tone, Tone):
@@ -46,10 +144,8 @@ class Settings:
                 f"Settings.face: {self.face!r} must be a (B, G, R) colour searched as a light "
                 "set (tone=Tone.LIGHT)"
             )
-        for f in fields(self):
-            if f.name not in BOUNDS:
-                continue
-            low, high = BOUNDS[f.name]
-            value = getattr(self, f.name)
-            if not low <= value <= high:
-                raise ValueError(f"Settings.{f.name}: {value} is outside {low}..{high}")
+        if not self.auto_tones:
+            raise ValueError("Settings.auto_tones: at least one tone must be tried")
+        check_bounds(
+            self, {"margin": (0, 10_000), "explained": (0.0, 1.0), "cut_slack": (0.0, 10.0)}
+        )

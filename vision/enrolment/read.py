@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.tiles import DominoSet
-from vision.detector.detect import AUTO_TONES, Detection, detect
+from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point
 from vision.detector.settings import Settings
@@ -64,7 +64,7 @@ class Enrolment:
 
 
 def _ways(views: Sequence[SetView], base: Settings) -> Iterator[tuple[str, Settings]]:
-    for tone in AUTO_TONES:
+    for tone in base.auto_tones:
         yield tone.value, replace(base, tone=tone, face=None)
     first = views[0]
     image = first.image
@@ -72,7 +72,7 @@ def _ways(views: Sequence[SetView], base: Settings) -> Iterator[tuple[str, Setti
         h, w = image.shape[:2]
         x0, y0, x1, y1 = first.area.box(w, h, base.margin)
         image = image[y0:y1, x0:x1]
-    for colour in face_colours(image):
+    for colour in face_colours(image, base.face_colours):
         name = "faces " + ",".join(f"{v:.0f}" for v in colour)
         yield name, replace(base, tone=Tone.LIGHT, face=colour)
 

@@ -17,26 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import Blobs
 from vision.tiles.dividers import TileHypothesis
 
 logger = logging.getLogger(__name__)
 
-# Where a pip centre may lie, in tile widths from the half's centre.
-HALF_REACH = 0.40
-# Pips keep this far from the divider line (a centre pin sits on it).
-DIVIDER_CLEARANCE = 0.12
-MAX_ROUND_ELONGATION = 1.8
-CRESCENT_AREA = 1.0  # a pip bitten by its highlight: at most a pip's area ...
-CRESCENT_ELONGATION = 2.2  # ... and at most this long for its thickness
-MAX_PIPS = 12
+# The thresholds (where a pip may lie, its shape, how a half is judged) are
+# `vision.pips.settings.PipSettings`.
 # length / thickness (second moments) of k touching round pips in a row
 CHAIN = {k: float(np.sqrt(k * k - 0.25) / np.sqrt(0.75)) for k in (2, 3, 4)}
-# how far a chain's area may be from k pips': the necks between small pips blurred
-# together add up to a pip's area along a line of four (a 12's or 11's column)
-CHAIN_AREA = {2: 0.6, 3: 0.6, 4: 1.6}
-# how far (in tile widths) a pip may sit from the mirror image of another
-SYMMETRY_TOLERANCE = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +51,13 @@ def _local(
 FloatPair = NDArray[np.float64]
 
 
-def in_half(blobs: Blobs, tile: TileHypothesis, side: int) -> NDArray[np.intp]:
+def in_half(
+    blobs: Blobs, tile: TileHypothesis, side: int, cfg: PipSettings = PIPS
+) -> NDArray[np.intp]:
     """Blobs whose centre lies in half `side` (0 = a, 1 = b) of the tile."""
     centre = tile.half_centres()[side]
     along, across = _local(blobs, tile, centre)
-    reach = HALF_REACH * tile.width
+    reach = cfg.half_reach * tile.width
     sign = -1.0 if side == 0 else 1.0
     # distance from the divider line, on this half's side
     from_divider = sign * along + tile.width / 2.0
@@ -73,27 +65,27 @@ def in_half(blobs: Blobs, tile: TileHypothesis, side: int) -> NDArray[np.intp]:
         (blobs.area > 0)
         & (np.abs(along) < reach)
         & (np.abs(across) < reach)
-        & (from_divider > DIVIDER_CLEARANCE * tile.width)
+        & (from_divider > cfg.divider_clearance * tile.width)
     )
     ok[0] = False
     return np.flatnonzero(ok)
 
 
-def round_blobs(blobs: Blobs) -> NDArray[np.bool_]:
+def round_blobs(blobs: Blobs, cfg: PipSettings = PIPS) -> NDArray[np.bool_]:
     """Blobs round enough to be one pip."""
     return np.asarray(
-        (blobs.area > 0) & (blobs.length <= MAX_ROUND_ELONGATION * blobs.thickness),
+        (blobs.area > 0) & (blobs.length <= cfg.max_round_elongation * blobs.thickness),
         dtype=np.bool_,
     )
 
 
-def pip_area(blobs: Blobs, tiles: list[TileHypothesis]) -> float:
+def pip_area(blobs: Blobs, tiles: list[TileHypothesis], cfg: PipSettings = PIPS) -> float:
     """The typical pip area in this frame: the median round blob inside any half."""
-    round_ = round_blobs(blobs)
+    round_ = round_blobs(blobs, cfg)
     areas: list[NDArray[np.float64]] = []
     for t in tiles:
         for side in (0, 1):
-            idx = in_half(blobs, t, side)
+            idx = in_half(blobs, t, side, cfg)
             idx = idx[round_[idx] & (blobs.area[idx] >= (0.1 * t.width) ** 2)]
             areas.append(blobs.area[idx])
     if not areas:
@@ -114,7 +106,9 @@ def symmetric(points: NDArray[np.float64], centre: tuple[float, float], tol: flo
     return bool((dist.min(axis=1) < tol).all())
 
 
-def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) -> HalfReading:
+def read_half(
+    blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float, cfg: PipSettings = PIPS
+) -> HalfReading:
     """Count the pips on one half and judge the reading.
 
     `ref_area` is the frame's pip; when the half does not read as a domino's against it,
@@ -123,31 +117,28 @@ def read_half(blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float) ->
     mark threshold than a dark colour's (a lavender 7 beside a black 11: the 11's
     pips and the chains of its merged columns are twice as large as the frame's
     median pip)."""
-    idx = in_half(blobs, tile, side)
+    idx = in_half(blobs, tile, side, cfg)
     if idx.size == 0:
         return HalfReading(0, 1.0, foreign=False)
-    first = _judge(blobs, idx, tile, side, ref_area)
-    if first.confidence >= OWN_BELOW:
+    first = _judge(blobs, idx, tile, side, ref_area, cfg)
+    if first.confidence >= cfg.own_below:
         return first
-    own = _own_pip(blobs, idx, ref_area)
+    own = _own_pip(blobs, idx, ref_area, cfg)
     if own is None:
         return first
-    again = _judge(blobs, idx, tile, side, own, whole_layout=True)
-    sure = not again.foreign and again.confidence >= OWN_SURE
+    again = _judge(blobs, idx, tile, side, own, cfg, whole_layout=True)
+    sure = not again.foreign and again.confidence >= cfg.own_sure
     return again if sure and again.confidence > first.confidence else first
 
 
-OWN_BELOW = 0.9  # a half read less surely than this is read again against its own pip
-OWN_SURE = 0.8  # ... and that reading kept when at least this sure (merged lines: 0.8)
-OWN_RANGE = (0.25, 2.5)  # ... the median round mark of this size (frame's pips) in it
-
-
-def _own_pip(blobs: Blobs, idx: NDArray[np.intp], ref_area: float) -> float | None:
+def _own_pip(
+    blobs: Blobs, idx: NDArray[np.intp], ref_area: float, cfg: PipSettings
+) -> float | None:
     """The half's own pip area: its median round mark of a pip's size, or None."""
     area = blobs.area[idx]
     rel = area / ref_area
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
-    ok = (rel >= OWN_RANGE[0]) & (rel <= OWN_RANGE[1]) & (elong <= MAX_ROUND_ELONGATION)
+    ok = (rel >= cfg.own_range[0]) & (rel <= cfg.own_range[1]) & (elong <= cfg.max_round_elongation)
     if not ok.any():
         return None
     own = float(np.median(area[ok]))
@@ -160,6 +151,7 @@ def _judge(
     tile: TileHypothesis,
     side: int,
     ref_area: float,
+    cfg: PipSettings,
     *,
     whole_layout: bool = False,
 ) -> HalfReading:
@@ -169,14 +161,14 @@ def _judge(
     area = blobs.area[idx]
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
-    single = (rel >= 0.4) & (rel <= 2.0) & (elong <= MAX_ROUND_ELONGATION)
+    single = (rel >= 0.4) & (rel <= 2.0) & (elong <= cfg.max_round_elongation)
     # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
     # pip and a little longer than round
-    single |= (rel >= 0.4) & (rel <= CRESCENT_AREA) & (elong <= CRESCENT_ELONGATION)
+    single |= (rel >= 0.4) & (rel <= cfg.crescent_area) & (elong <= cfg.crescent_elongation)
     chain = np.zeros_like(single)
     merged = np.zeros(idx.size, dtype=np.int64)
     for k in (2, 3, 4):  # k pips merged in a row: k times the area, stretched to match
-        near_k = np.abs(rel - k) <= CHAIN_AREA[k]
+        near_k = np.abs(rel - k) <= cfg.chain_area[k - 2]
         fits = ~single & ~chain & near_k & (np.abs(elong - CHAIN[k]) <= 0.8)
         merged[fits] = k
         chain |= fits
@@ -198,9 +190,9 @@ def _judge(
     pts = np.column_stack([blobs.cx[idx[marks]], blobs.cy[idx[marks]]])
     centre = tile.half_centres()[side]
     judged = whole_layout or not double.any()
-    if judged and not symmetric(pts, centre, SYMMETRY_TOLERANCE * tile.width):
+    if judged and not symmetric(pts, centre, cfg.symmetry_tolerance * tile.width):
         confidence = min(confidence, 0.4)
-    if pips > MAX_PIPS:
+    if pips > cfg.max_pips:
         confidence = min(confidence, 0.1)
     # pips should be alike: a much smaller or larger one is suspicious
     if single.sum() >= 2:

@@ -17,20 +17,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.pips.counting import (
-    DIVIDER_CLEARANCE,
-    HALF_REACH,
     HalfReading,
     in_half,
     read_half,
     round_blobs,
 )
+from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import components, find_blobs
 from vision.tiles.dividers import TileHypothesis
 
 logger = logging.getLogger(__name__)
 
 U8 = NDArray[np.uint8]
-MIN_CONTRAST = 20
 
 
 def _half_window(img: U8, tile: TileHypothesis, side: int) -> tuple[int, int, int, int] | None:
@@ -53,6 +51,7 @@ def reread_half(
     tile: TileHypothesis,
     side: int,
     ref_area: float,
+    cfg: PipSettings = PIPS,
 ) -> HalfReading | None:
     """Read half `side` again with a threshold set from that half alone, if possible."""
     window = _half_window(img, tile, side)
@@ -68,15 +67,11 @@ def reread_half(
         return None
     values = np.clip(on, 0, 255).astype(np.uint8).reshape(-1, 1)
     split, _ = cv2.threshold(values, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    need = max(MIN_CONTRAST, int(split))
+    need = max(cfg.min_contrast, int(split))
     marks = np.asarray((contrast > need) & roi_solid, dtype=np.uint8)
     blobs = find_blobs(marks, roi, roi_bright, max_area=float(marks.size) / 4.0)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
-    return read_half(blobs, local, side, ref_area)
-
-
-APART = 0.6  # a pip touching a line comes apart from it by an opening this share of a pip
-APART_RIM = 0.06  # ... looked for on the tile up to this share of its width from its edge
+    return read_half(blobs, local, side, ref_area, cfg)
 
 
 def apart_half(
@@ -87,10 +82,11 @@ def apart_half(
     side: int,
     ref_area: float,
     pip: float,
+    cfg: PipSettings = PIPS,
 ) -> HalfReading | None:
-    """Read half `side` again, its marks taken on the whole half (up to `APART_RIM`
+    """Read half `side` again, its marks taken on the whole half (up to `PipSettings.apart_rim`
     from the tile's edge, tile material or not) at the frame's mark threshold
-    `need` (min_contrast, rel_contrast, split), and opened by a disc of `APART` pip
+    `need` (min_contrast, rel_contrast, split), and opened by a disc of `apart` pip
     diameters: thin lines (the divider, the gap to a touching neighbour, the rim)
     drop out, and a pip that touched one comes apart from it as a round blob.
 
@@ -98,7 +94,7 @@ def apart_half(
     the tile's corner that touches its shaded rim is joined through it to the table
     and lies outside the tile material (its hole is not enclosed): either way a 2
     was read as a lop-sided 1. None when the pip size is unknown or too small."""
-    size = round(APART * pip)
+    size = round(cfg.apart * pip)
     if size < 3:
         return None
     window = _half_window(img, tile, side)
@@ -110,7 +106,7 @@ def apart_half(
     ys, xs = np.mgrid[y0:y1, x0:x1]
     along = (xs - hx) * tile.nx + (ys - hy) * tile.ny
     across = (xs - hx) * tile.dx + (ys - hy) * tile.dy
-    reach = (0.5 - APART_RIM) * tile.width
+    reach = (0.5 - cfg.apart_rim) * tile.width
     on_half = (np.abs(along) <= reach) & (np.abs(across) <= reach)
     min_contrast, rel_contrast, split = need
     lit = roi_bright.astype(np.float32)
@@ -121,15 +117,7 @@ def apart_half(
     opened = np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, disc), dtype=np.uint8)
     blobs = find_blobs(opened, roi, roi_bright, max_area=float(opened.size) / 4.0)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
-    return read_half(blobs, local, side, ref_area)
-
-
-# A faint look at a half: marks at this share of the frame's mark threshold, but
-# never closer to the face than FAINT_MIN grey levels (sensor noise on a max filter).
-FAINT_SHARE = 0.5
-FAINT_MIN = 16
-FAINT_PIP = 0.4  # a faint mark counts as a possible pip from this share of a pip's area
-FAINT_GROWTH = 4.0  # ... up to this many times it (a pip grows at a lower threshold)
+    return read_half(blobs, local, side, ref_area, cfg)
 
 
 def faint_pips(
@@ -141,8 +129,10 @@ def faint_pips(
     ref_area: float,
     need: tuple[int, float, int],
     beyond: int | None = None,
+    cfg: PipSettings = PIPS,
 ) -> int:
-    """How many round, pip-sized marks half `side` shows at half the mark contrast.
+    """How many round, pip-sized marks half `side` shows at half the mark contrast
+    (`PipSettings.faint_share` of it, never closer to the face than `faint_min`).
 
     With `beyond` given, only whether the count exceeds it is wanted: a count of at
     most `beyond` may then be returned as any number up to `beyond` (the marks of a
@@ -159,7 +149,6 @@ def faint_pips(
     if window is None:
         return 0
     x0, y0, x1, y1 = window
-    hx, hy = tile.half_centres()[side]
     roi = img[y0:y1, x0:x1]
     roi_bright = bright[y0:y1, x0:x1]
     min_contrast, rel_contrast, split = need
@@ -172,49 +161,65 @@ def faint_pips(
     k = max(3, round(2.0 * d) | 1)
     square = np.ones((k, k), np.uint8)
     contrast = np.asarray(cv2.morphologyEx(roi, cv2.MORPH_BLACKHAT, square), dtype=np.int16)
-    low = np.maximum(FAINT_SHARE * threshold, FAINT_MIN)
+    low = np.maximum(cfg.faint_share * threshold, cfg.faint_min)
     marks = np.asarray((contrast > low) & (solid[y0:y1, x0:x1] > 0), dtype=np.uint8)
     max_area = float(marks.size) / 4.0
     labelled = components(marks)
     if beyond is not None:
-        _, _, stats, cents = labelled
-        mh, mw = marks.shape
-        # where each centre lies from the half's centre, along and across the tile
-        # (with a pixel to spare, so that the bound holds whatever the rounding)
-        ox = cents[:, 0] - (hx - x0)
-        oy = cents[:, 1] - (hy - y0)
-        along = ox * tile.nx + oy * tile.ny
-        across = ox * tile.dx + oy * tile.dy
-        reach = HALF_REACH * tile.width + 1.0
-        sign = -1.0 if side == 0 else 1.0
-        left = stats[:, cv2.CC_STAT_LEFT]
-        top = stats[:, cv2.CC_STAT_TOP]
-        sized = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
-        clear = (
-            (left > 0)
-            & (top > 0)
-            & (left + stats[:, cv2.CC_STAT_WIDTH] < mw)
-            & (top + stats[:, cv2.CC_STAT_HEIGHT] < mh)
-            & (sized <= max_area)
-            & (sized >= FAINT_PIP * ref_area)
-            & (sized <= FAINT_GROWTH * ref_area)
-            & (np.abs(along) < reach)
-            & (np.abs(across) < reach)
-            & (sign * along + tile.width / 2.0 > DIVIDER_CLEARANCE * tile.width - 1.0)
-        )
-        bound = int(clear[1:].sum())
+        bound = _faint_bound(labelled, marks.shape, (x0, y0), tile, side, ref_area, cfg)
         if bound <= beyond:
             return bound
     blobs = find_blobs(marks, roi, roi_bright, max_area=max_area, labelled=labelled)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
-    idx = in_half(blobs, local, side)
+    idx = in_half(blobs, local, side, cfg)
     area = blobs.area[idx]
     # a pip lies inside the half: what reaches the window's edge is a tile's rim or
     # shadow (on a table as light as the face), which may bend into a round-looking L
     pip_like = (
-        (area >= FAINT_PIP * ref_area)
-        & (area <= FAINT_GROWTH * ref_area)
-        & round_blobs(blobs)[idx]
+        (area >= cfg.faint_pip * ref_area)
+        & (area <= cfg.faint_growth * ref_area)
+        & round_blobs(blobs, cfg)[idx]
         & ~blobs.touches_edge[idx]
     )
     return int(pip_like.sum())
+
+
+def _faint_bound(
+    labelled: tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]],
+    shape: tuple[int, ...],
+    at: tuple[int, int],
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    cfg: PipSettings,
+) -> int:
+    """An upper bound of `faint_pips`' count from the faint marks `labelled` (window of
+    `shape` at `at` in the image): the marks of a pip's size clear of the window's
+    edge whose centres lie in the half."""
+    _, _, stats, cents = labelled
+    mh, mw = shape[:2]
+    hx, hy = tile.half_centres()[side]
+    # where each centre lies from the half's centre, along and across the tile
+    # (with a pixel to spare, so that the bound holds whatever the rounding)
+    ox = cents[:, 0] - (hx - at[0])
+    oy = cents[:, 1] - (hy - at[1])
+    along = ox * tile.nx + oy * tile.ny
+    across = ox * tile.dx + oy * tile.dy
+    reach = cfg.half_reach * tile.width + 1.0
+    sign = -1.0 if side == 0 else 1.0
+    left = stats[:, cv2.CC_STAT_LEFT]
+    top = stats[:, cv2.CC_STAT_TOP]
+    sized = np.asarray(stats[:, cv2.CC_STAT_AREA], dtype=np.float64)
+    clear = (
+        (left > 0)
+        & (top > 0)
+        & (left + stats[:, cv2.CC_STAT_WIDTH] < mw)
+        & (top + stats[:, cv2.CC_STAT_HEIGHT] < mh)
+        & (sized <= float(mh * mw) / 4.0)
+        & (sized >= cfg.faint_pip * ref_area)
+        & (sized <= cfg.faint_growth * ref_area)
+        & (np.abs(along) < reach)
+        & (np.abs(across) < reach)
+        & (sign * along + tile.width / 2.0 > cfg.divider_clearance * tile.width - 1.0)
+    )
+    return int(clear[1:].sum())

@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.tiles.settings import MARKS, MarkSettings
+
 logger = logging.getLogger(__name__)
 
 FloatArray = NDArray[np.float64]
@@ -49,14 +51,7 @@ def tone_image(bgr: U8, tone: Tone) -> U8:
     return np.asarray(cv2.bitwise_not(cv2.max(cv2.max(b, g), r)), dtype=np.uint8)
 
 
-EDGE_SHARE = 0.1  # the strongest tenth of the gradients are edges
-SURFACE_SPREAD = 0.06  # the edges' reach, as a share of the image's longer side
-SURFACE_SCALE = 4  # the threshold surface is built at a quarter of the resolution
-DARK_TILE_PIPS = 12.0  # the table level is taken over this many pip widths
-LIGHT_TABLE = 0.5  # more than this share of the frame above Otsu: a light table
-
-
-def threshold_surface(img: U8) -> NDArray[np.float32]:
+def threshold_surface(img: U8, cfg: MarkSettings = MARKS) -> NDArray[np.float32]:
     """A threshold for every pixel between tile material and table, from the edges.
 
     The grey level at a strong edge lies between the two sides of that edge; averaged
@@ -68,8 +63,8 @@ def threshold_surface(img: U8) -> NDArray[np.float32]:
     """
     otsu, _ = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     h, w = img.shape
-    f = SURFACE_SCALE
-    if min(h, w) < 8 * f or float(np.mean(img > otsu)) > LIGHT_TABLE:
+    f = cfg.surface_scale
+    if min(h, w) < 8 * f or float(np.mean(img > otsu)) > cfg.light_table:
         # Most of the frame is as light as tiles: the table itself is (white cloth
         # under ivory). Its edges are shadows, and tiles are found by their marks.
         return np.full(img.shape, otsu, dtype=np.float32)
@@ -80,15 +75,15 @@ def threshold_surface(img: U8) -> NDArray[np.float32]:
     gx = cv2.Sobel(small, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(small, cv2.CV_32F, 0, 1)
     grad = np.sqrt(gx * gx + gy * gy)
-    grad[grad < np.percentile(grad, 100 * (1 - EDGE_SHARE))] = 0.0
+    grad[grad < np.percentile(grad, 100 * (1 - cfg.edge_share))] = 0.0
     # the averaging reaches far (a sixteenth of the image): done on sums over
-    # blocks of SURFACE_SCALE x SURFACE_SCALE again, it is the same and much cheaper
+    # blocks of surface_scale x surface_scale again, it is the same and much cheaper
     sh, sw = small.shape
-    g = SURFACE_SCALE if min(sh, sw) >= 16 * SURFACE_SCALE else 1
+    g = cfg.surface_scale if min(sh, sw) >= 16 * cfg.surface_scale else 1
     size = (max(1, sw // g), max(1, sh // g))
     num = cv2.resize(small * grad, size, interpolation=cv2.INTER_AREA)
     den = cv2.resize(grad, size, interpolation=cv2.INTER_AREA)
-    sigma = SURFACE_SPREAD * max(sh, sw) / g
+    sigma = cfg.surface_spread * max(sh, sw) / g
     num = cv2.GaussianBlur(num, (0, 0), sigma)
     den = cv2.GaussianBlur(den, (0, 0), sigma)
     eps = 0.05 * float(den.mean()) + 1e-6
@@ -96,14 +91,14 @@ def threshold_surface(img: U8) -> NDArray[np.float32]:
     return np.asarray(cv2.resize(surface, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.float32)
 
 
-def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
+def tile_mask(img: U8, max_hole: float, cfg: MarkSettings = MARKS) -> tuple[NDArray[np.bool_], U8]:
     """Tile material (Otsu on the tile-bright image) and the same with its holes filled.
 
     The holes are the dark regions enclosed by tile material and smaller than
     `max_hole` pixels: pips and dividers. The filled mask is eroded a little so the
     shaded rim of a tile never counts as a mark.
     """
-    tile = np.asarray(img > threshold_surface(img), dtype=np.uint8)
+    tile = np.asarray(img > threshold_surface(img, cfg), dtype=np.uint8)
     # The dark regions that reach the frame's edge are not enclosed: a flood from a
     # ring around the frame clears them, leaving the enclosed ones (a sparse mask,
     # labelled without OpenCV's statistics, which cost a pass over every pixel).
@@ -115,16 +110,12 @@ def tile_mask(img: U8, max_hole: float) -> tuple[NDArray[np.bool_], U8]:
     lab = np.asarray(labels, dtype=np.int32)[ys, xs]
     sizes = np.bincount(lab, minlength=int(count))
     fill = sizes < max_hole
-    fill[1:] |= slight_holes(tile, ys, xs, lab, sizes, ~fill)[1:]
+    fill[1:] |= slight_holes(tile, ys, xs, lab, sizes, ~fill, cfg)[1:]
     small = fill[lab]
     solid = tile.copy()
     solid[ys[small], xs[small]] = 1
     solid = np.asarray(cv2.erode(solid, np.ones((5, 5), np.uint8)), dtype=np.uint8)
     return tile.astype(np.bool_), solid
-
-
-SLIGHT_HOLE = 0.1  # a hole below this share of the material around it is a mark on it
-MAX_LARGE_HOLES = 64  # ... looked at for so many of the largest holes at most
 
 
 def slight_holes(
@@ -134,9 +125,10 @@ def slight_holes(
     lab: NDArray[np.int32],
     sizes: NDArray[np.int64],
     large: NDArray[np.bool_],
+    cfg: MarkSettings = MARKS,
 ) -> NDArray[np.bool_]:
     """Which of the `large` enclosed holes are small beside the tile material around
-    them (`SLIGHT_HOLE` of what lies in their box grown by twice their size): a
+    them (`MarkSettings.slight_hole` of what lies in their box grown by twice their size): a
     divider, or a pip, of a tile that fills much of the frame (a close-up) is larger
     than the frame-wide bound, and is still a mark on its tile. The table seen
     between tiles laid in a ring, or in a gap of a cluster, is not small beside them.
@@ -147,7 +139,7 @@ def slight_holes(
     idx = np.flatnonzero(large)
     if idx.size == 0:
         return out
-    idx = idx[np.argsort(sizes[idx])][:MAX_LARGE_HOLES]  # the smallest of them first
+    idx = idx[np.argsort(sizes[idx])][: cfg.max_large_holes]  # the smallest of them first
     keep = large[lab]
     hy, hx, hl = ys[keep], xs[keep], lab[keep]
     order = np.argsort(hl, kind="stable")
@@ -166,11 +158,11 @@ def slight_holes(
         box = tile[
             max(0, y0 - grow) : min(h, y1 + grow + 1), max(0, x0 - grow) : min(w, x1 + grow + 1)
         ]
-        out[i] = sizes[i] < SLIGHT_HOLE * float(np.count_nonzero(box))
+        out[i] = sizes[i] < cfg.slight_hole * float(np.count_nonzero(box))
     return out
 
 
-def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
+def darker_material(img: U8, pip: float, cfg: MarkSettings = MARKS) -> tuple[NDArray[np.bool_], U8]:
     """Tile material when the tiles are darker than a light table.
 
     The table around each place is the brightest level within a dozen pip widths
@@ -179,8 +171,8 @@ def darker_material(img: U8, pip: float) -> tuple[NDArray[np.bool_], U8]:
     specks. Also the same eroded a little (see `tile_mask`).
     """
     h, w = img.shape
-    f = SURFACE_SCALE
-    k = max(3, round(DARK_TILE_PIPS * pip / f) | 1)
+    f = cfg.surface_scale
+    k = max(3, round(cfg.dark_tile_pips * pip / f) | 1)
     small = cv2.resize(img, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     table = cv2.resize(cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel), (w, h))

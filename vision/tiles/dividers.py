@@ -21,25 +21,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.tiles.dark_marks import Blobs
+from vision.tiles.settings import DIVIDERS, DividerSettings
 
 logger = logging.getLogger(__name__)
 
-# Shape of a divider blob: long and thin.
-MIN_ELONGATION = 4.0
-MIN_DIVIDER_PX = 15.0
-MIN_DIVIDER_AREA = 15.0
-MIN_DIVIDER_THICKNESS = 1.0
-# Dividers of one frame agree on length and tile width within these shares.
-LENGTH_TOLERANCE = 0.25
-MODE_TOLERANCE = 0.15
-WIDTH_TOLERANCE = 0.3
-# A divider is this share of the tile's width when the tile edge cannot be measured
-# (white tiles on white paper): real sets are 0.6-0.9.
-DEFAULT_DIVIDER_SHARE = 0.8
-MIN_DIVIDER_SHARE = 0.6
-MAX_DIVIDER_SHARE = 0.92
-ASSUMED_WEIGHT = 0.5  # a line whose tile width is assumed, not measured, weighs this
-SHORT_WEIGHT = 0.25  # ... and one too short for the tile edges found around it this
+# The thresholds (a divider's shape, how closely the lines of a frame agree, a
+# divider's share of its tile's width) are `vision.tiles.settings.DividerSettings`.
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,29 +56,27 @@ class TileHypothesis:
 
 # A line with a bulge at its middle (a spinner pin or rivet, its rim as dark as the
 # divider) is thickened there by its second moments; its length squared over its
-# area (a line's length over its thickness, whatever bulges) still shows a line.
-BULGED_ELONGATION = 3.0  # ... as long as this many times its moments' thickness
-MIN_LENGTH_PER_AREA = 5.0  # ... and of length**2 / area at least this (2 pips: 2.4)
-BULGED_WEIGHT = 0.5  # ... and weighs this much in agreeing on the frame's tile size
+# area (a line's length over its thickness, whatever bulges) still shows a line
+# (`DividerSettings.bulged_elongation`, `min_length_per_area`, `bulged_weight`).
 
 
-def line_like(blobs: Blobs) -> NDArray[np.bool_]:
+def line_like(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.bool_]:
     """Blobs as thin as a divider: long beside their thickness, or beside their
     area when a pin at the middle bulges them."""
-    thin = blobs.length >= MIN_ELONGATION * blobs.thickness
-    bulged = (blobs.length >= BULGED_ELONGATION * blobs.thickness) & (
-        blobs.length**2 >= MIN_LENGTH_PER_AREA * blobs.area
+    thin = blobs.length >= cfg.min_elongation * blobs.thickness
+    bulged = (blobs.length >= cfg.bulged_elongation * blobs.thickness) & (
+        blobs.length**2 >= cfg.min_length_per_area * blobs.area
     )
     return np.asarray(thin | bulged, dtype=np.bool_)
 
 
-def elongated(blobs: Blobs) -> NDArray[np.intp]:
+def elongated(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.intp]:
     """Indices of blobs shaped like a divider line."""
     ok = (
-        (blobs.area >= MIN_DIVIDER_AREA)
-        & (blobs.length >= MIN_DIVIDER_PX)
-        & line_like(blobs)
-        & (blobs.thickness >= MIN_DIVIDER_THICKNESS)
+        (blobs.area >= cfg.min_divider_area)
+        & (blobs.length >= cfg.min_divider_px)
+        & line_like(blobs, cfg)
+        & (blobs.thickness >= cfg.min_divider_thickness)
         & ~blobs.touches_edge
     )
     ok[0] = False
@@ -111,21 +96,25 @@ def _run_length(
     return int(off[0]) if off.size else limit
 
 
-def measure_width(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, float]:
+def measure_width(
+    blobs: Blobs, i: int, tile: NDArray[np.bool_], cfg: DividerSettings = DIVIDERS
+) -> tuple[float, float]:
     """The tile's short side in pixels around divider `i`, and the share of ends closed.
 
     The divider is extended to both tile edges. Where the tile cannot be told from
     what lies beyond (white tiles on white paper, a tile touching another side by
     side) the run never ends and the divider's length gives the width instead.
     """
-    width, closed, _ = _measure(blobs, i, tile)
+    width, closed, _ = _measure(blobs, i, tile, cfg)
     return width, closed
 
 
 MEASURED, ASSUMED, SHORT = "measured", "assumed", "short"
 
 
-def _measure(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, float, str]:
+def _measure(
+    blobs: Blobs, i: int, tile: NDArray[np.bool_], cfg: DividerSettings
+) -> tuple[float, float, str]:
     """`measure_width`, and how the width was found: `MEASURED` between the tile's
     edges; `ASSUMED` from the divider's length, no edge found on one side; `SHORT`
     from its length too, though both edges were found, so far beyond its ends that
@@ -149,10 +138,10 @@ def _measure(blobs: Blobs, i: int, tile: NDArray[np.bool_]) -> tuple[float, floa
     # A tile touching on one side runs on into its neighbour: the divider is centred
     # across its tile, so the nearer edge, twice, gives the width.
     width = length + 2.0 * min(reach)
-    if length / width < MIN_DIVIDER_SHARE and np.isfinite(width):
-        return length / DEFAULT_DIVIDER_SHARE, closed, SHORT
-    if not MIN_DIVIDER_SHARE <= length / width <= MAX_DIVIDER_SHARE:
-        return length / DEFAULT_DIVIDER_SHARE, closed, ASSUMED
+    if length / width < cfg.min_divider_share and np.isfinite(width):
+        return length / cfg.default_divider_share, closed, SHORT
+    if not cfg.min_divider_share <= length / width <= cfg.max_divider_share:
+        return length / cfg.default_divider_share, closed, ASSUMED
     return width, closed, MEASURED
 
 
@@ -191,19 +180,21 @@ def _typical(values: NDArray[np.float64], weights: NDArray[np.float64], tol: flo
     return float(np.median(values[near[best]]))
 
 
-def hypotheses(blobs: Blobs, tile: NDArray[np.bool_]) -> list[TileHypothesis]:
+def hypotheses(
+    blobs: Blobs, tile: NDArray[np.bool_], cfg: DividerSettings = DIVIDERS
+) -> list[TileHypothesis]:
     """A tile hypothesis around every divider-like blob, each with its own width."""
     out: list[TileHypothesis] = []
-    for i in elongated(blobs):
-        width, closed, how = _measure(blobs, int(i), tile)
+    for i in elongated(blobs, cfg):
+        width, closed, how = _measure(blobs, int(i), tile, cfg)
         if blobs.thickness[i] > 0.25 * width:
             continue
         out.append(_hypothesis(blobs, int(i), width, closed, how, width))
     return out
 
 
-def _weight(c: TileHypothesis) -> float:
-    return 1.0 if c.measured else SHORT_WEIGHT if c.short else ASSUMED_WEIGHT
+def _weight(c: TileHypothesis, cfg: DividerSettings) -> float:
+    return 1.0 if c.measured else cfg.short_weight if c.short else cfg.assumed_weight
 
 
 def consensus(
@@ -211,6 +202,7 @@ def consensus(
     cands: list[TileHypothesis],
     trust: list[float] | None = None,
     known: float = 0.0,
+    cfg: DividerSettings = DIVIDERS,
 ) -> tuple[list[TileHypothesis], float]:
     """Keep the hypotheses that agree on one tile size, all set to that size.
 
@@ -236,19 +228,19 @@ def consensus(
     # a line whose tile's edges were found on both sides counts more than one whose
     # width is a guess from its length, and a line too short for the edges found
     # around it (a divider cut short where a pip or a rim touches it) least
-    weight = weight * np.array([_weight(c) for c in cands])
+    weight = weight * np.array([_weight(c, cfg) for c in cands])
     # a line bulged at its middle (a pinned divider) may also be a blot of print
     # or dirt: it counts half as much as a plain line
-    plain = blobs.length[idx] >= MIN_ELONGATION * blobs.thickness[idx]
-    weight = weight * np.where(plain, 1.0, BULGED_WEIGHT)
-    med_len = _typical(blobs.length[idx], weight, MODE_TOLERANCE)
-    near = np.abs(blobs.length[idx] - med_len) <= LENGTH_TOLERANCE * med_len
+    plain = blobs.length[idx] >= cfg.min_elongation * blobs.thickness[idx]
+    weight = weight * np.where(plain, 1.0, cfg.bulged_weight)
+    med_len = _typical(blobs.length[idx], weight, cfg.mode_tolerance)
+    near = np.abs(blobs.length[idx] - med_len) <= cfg.length_tolerance * med_len
     if known > 0 and not any(c.measured for c, ok in zip(cands, near, strict=True) if ok):
         # no line of that length had its tile's width measured: the width known
         # from an earlier look decides, and the lines that fit it are kept
         share = blobs.length[idx] / known
-        fits = np.array([abs(c.width - known) <= WIDTH_TOLERANCE * known for c in cands])
-        near = ((share >= MIN_DIVIDER_SHARE) & (share <= MAX_DIVIDER_SHARE)) | fits
+        fits = np.array([abs(c.width - known) <= cfg.width_tolerance * known for c in cands])
+        near = ((share >= cfg.min_divider_share) & (share <= cfg.max_divider_share)) | fits
         if not near.any():
             return [], known
         med_len = float(np.median(blobs.length[idx[near]]))
@@ -267,7 +259,7 @@ def consensus(
         # into touching tiles (a double between two, each run stopped at a pip of
         # its neighbour) measures its tile too wide; it is still a tile of the frame
         wider = c.measured and c.width > width
-        if not ok or (abs(c.width - width) > WIDTH_TOLERANCE * width and not wider):
+        if not ok or (abs(c.width - width) > cfg.width_tolerance * width and not wider):
             continue
         length, thick = float(blobs.length[c.blob]), float(blobs.thickness[c.blob])
         score = (

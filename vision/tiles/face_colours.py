@@ -16,49 +16,46 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.tiles.settings import FACE_COLOURS, FaceColourSettings
+
 U8 = NDArray[np.uint8]
 Colour = tuple[float, float, float]
 
-LOOK_PX = 160  # the frame is clustered at this length of its longer side
-CLUSTERS = 5
-MIN_SHARE = 0.005  # a face colour covers at least this share of the frame ...
-MAX_SHARE = 0.4  # ... and at most this (more is the table)
-MIN_CHROMA = 90.0  # ... and is saturated (max - min channel; ivory under a warm lamp: 68)
-MIN_APART = 60.0  # ... and this far from the table's colour
-FACES = 2  # at most this many colours are tried
-REACH = 170.0  # colour distance at which a pixel is as dark as the farthest
 
-
-def face_colours(bgr: U8) -> list[Colour]:
+def face_colours(bgr: U8, cfg: FaceColourSettings = FACE_COLOURS) -> list[Colour]:
     """Saturated colours that cover a tile-like share of the frame and are not the
     table's (its largest cluster), most common first."""
     h, w = bgr.shape[:2]
-    f = max(1, max(h, w) // LOOK_PX)
+    f = max(1, max(h, w) // cfg.look_px)
     small = cv2.resize(bgr, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
     pts = small.reshape(-1, 3).astype(np.float32)
-    if pts.shape[0] < CLUSTERS:
+    if pts.shape[0] < cfg.clusters:
         return []
     cv2.setRNGSeed(13)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     start = np.zeros((pts.shape[0], 1), np.int32)
-    _, found, middles = cv2.kmeans(pts, CLUSTERS, start, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    _, found, middles = cv2.kmeans(pts, cfg.clusters, start, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = np.asarray(found, dtype=np.int64).ravel()
     centres = np.asarray(middles, dtype=np.float64)
-    share = np.bincount(labels, minlength=CLUSTERS) / float(pts.shape[0])
+    share = np.bincount(labels, minlength=cfg.clusters) / float(pts.shape[0])
     table = centres[int(np.argmax(share))]
     out: list[tuple[float, Colour]] = []
     for c, s in zip(centres, share, strict=True):
         chroma = float(c.max() - c.min())
         apart = float(np.linalg.norm(c - table))
-        if MIN_SHARE <= s <= MAX_SHARE and chroma >= MIN_CHROMA and apart >= MIN_APART:
+        if (
+            cfg.min_share <= s <= cfg.max_share
+            and chroma >= cfg.min_chroma
+            and apart >= cfg.min_apart
+        ):
             out.append((float(s), (float(c[0]), float(c[1]), float(c[2]))))
     out.sort(key=lambda x: -x[0])
-    return [c for _, c in out[:FACES]]
+    return [c for _, c in out[: cfg.faces]]
 
 
-def face_image(bgr: U8, face: Colour) -> U8:
+def face_image(bgr: U8, face: Colour, cfg: FaceColourSettings = FACE_COLOURS) -> U8:
     """255 on the face's colour, darker the farther a pixel's colour lies from it
-    (0 at `REACH`). A face in shade keeps its hue and is still near."""
+    (0 at `FaceColourSettings.reach`). A face in shade keeps its hue and is still near."""
     diff = bgr.astype(np.float32) - np.asarray(face, dtype=np.float32)
     dist = np.sqrt((diff * diff).sum(axis=2))
-    return np.asarray(np.clip(255.0 - dist * (255.0 / REACH), 0, 255), dtype=np.uint8)
+    return np.asarray(np.clip(255.0 - dist * (255.0 / cfg.reach), 0, 255), dtype=np.uint8)

@@ -16,12 +16,9 @@ from numpy.typing import NDArray
 
 from vision.tiles.dark_marks import nonzero
 from vision.tiles.dividers import TileHypothesis
+from vision.tiles.settings import FACE_DOWN, FaceDownSettings
 
 logger = logging.getLogger(__name__)
-
-SIZE_TOLERANCE = 0.25
-MIN_FILL = 0.8
-MAX_MARKED_SHARE = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +47,11 @@ def _angle(t: TileHypothesis) -> float:
 
 
 def leftovers(
-    tile: NDArray[np.bool_], marks: NDArray[np.uint8], found: list[TileHypothesis], width: float
+    tile: NDArray[np.bool_],
+    marks: NDArray[np.uint8],
+    found: list[TileHypothesis],
+    width: float,
+    cfg: FaceDownSettings = FACE_DOWN,
 ) -> list[Leftover]:
     """Tile-shaped regions of tile material that no found tile explains."""
     if width <= 0:
@@ -81,14 +82,14 @@ def leftovers(
         pts = np.asarray(cv2.findNonZero(comp), dtype=np.float32)
         (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
         long_side, short_side = max(rw, rh), min(rw, rh)
-        if abs(long_side - 2 * width) > SIZE_TOLERANCE * 2 * width:
+        if abs(long_side - 2 * width) > cfg.size_tolerance * 2 * width:
             continue
-        if abs(short_side - width) > SIZE_TOLERANCE * width:
+        if abs(short_side - width) > cfg.size_tolerance * width:
             continue
-        if area < MIN_FILL * long_side * short_side:
+        if area < cfg.min_fill * long_side * short_side:
             continue
         inner = np.asarray(cv2.erode(comp, np.ones((3, 3), np.uint8)), dtype=np.bool_)
-        marked = float(marks[y : y + h, x : x + w][inner].mean()) > MAX_MARKED_SHARE
+        marked = float(marks[y : y + h, x : x + w][inner].mean()) > cfg.max_marked_share
         cx, cy = float(cxs.sum()) / area, float(cys.sum()) / area
         out.append(Leftover(cx, cy, marked))
     return out

@@ -10,8 +10,8 @@ crossing).
 `cut_junctions` finds, in the marks that are long enough to hold a divider but not
 thin, the pixels where two straight lines of different directions (45 degrees apart
 or more) meet, and takes them out with a pixel around them: the lines come apart and
-each is measured on its own. A line is a straight segment of `LINE_PIPS` pip
-diameters (openings by line segments in `ANGLES` directions): a pip, or a row of
+each is measured on its own. A line is a straight segment of `line_pips` pip
+diameters (openings by line segments in `angles` directions, `MeetingSettings`): a pip, or a row of
 merged pips, holds one only along the row, and never two crossing ones.
 """
 
@@ -24,14 +24,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.tiles.dark_marks import Blobs, find_blobs
-from vision.tiles.dividers import MIN_DIVIDER_AREA, MIN_DIVIDER_PX, line_like
+from vision.tiles.dividers import line_like
+from vision.tiles.settings import DIVIDERS, MEETING, DividerSettings, MeetingSettings
 
 U8 = NDArray[np.uint8]
-
-ANGLES = 12  # directions of the straight-segment test, 15 degrees apart
-LINE_PIPS = 2.5  # a line holds a straight segment this many pip diameters long
-APART = 3  # directions at least this many steps apart (45 degrees) cross
-MAX_CANDIDATES = 200  # a frame with more such marks (a patterned table) is left alone
 
 
 def line_kernel(length: int, angle: float) -> U8:
@@ -45,27 +41,27 @@ def line_kernel(length: int, angle: float) -> U8:
     return kernel
 
 
-def segment_length(pip: float) -> int:
+def segment_length(pip: float, cfg: MeetingSettings = MEETING) -> int:
     """The straight segment a line must hold, in pixels (odd), or 0 when unknown."""
     if pip <= 0:
         return 0
-    length = round(LINE_PIPS * pip) | 1
+    length = round(cfg.line_pips * pip) | 1
     return length if length >= 7 else 0
 
 
-def _candidates(blobs: Blobs, length: int) -> NDArray[np.intp]:
+def _candidates(blobs: Blobs, length: int, dividers: DividerSettings) -> NDArray[np.intp]:
     """Marks long enough to hold a divider but not thin: lines that may have met."""
     ok = (
-        (blobs.area >= MIN_DIVIDER_AREA)
-        & (blobs.length >= max(MIN_DIVIDER_PX, length))
-        & ~line_like(blobs)
+        (blobs.area >= dividers.min_divider_area)
+        & (blobs.length >= max(dividers.min_divider_px, length))
+        & ~line_like(blobs, dividers)
         & ~blobs.touches_edge
     )
     ok[0] = False
     return np.flatnonzero(ok)
 
 
-def _cuts(sub: U8, kernels: list[U8]) -> NDArray[np.bool_]:
+def _cuts(sub: U8, kernels: list[U8], cfg: MeetingSettings) -> NDArray[np.bool_]:
     """Pixels of `sub` to take out: around each place where a straight line ends on
     another of a crossing direction (a T or an L), the pixels of the line that ends.
 
@@ -80,7 +76,7 @@ def _cuts(sub: U8, kernels: list[U8]) -> NDArray[np.bool_]:
     for a in range(n):
         if not lines[a].any():
             continue
-        far = [b for b in range(n) if min(abs(a - b), n - abs(a - b)) >= APART]
+        far = [b for b in range(n) if min(abs(a - b), n - abs(a - b)) >= cfg.apart]
         meet |= lines[a] & lines[far].any(axis=0)
     if not meet.any():
         return meet
@@ -113,7 +109,14 @@ def _box(blobs: Blobs, i: int, pad: int) -> tuple[int, int, int, int]:
 
 
 def split_junctions(
-    blobs: Blobs, pip: float, img: U8, bright: U8, max_area: float, own: bool = False
+    blobs: Blobs,
+    pip: float,
+    img: U8,
+    bright: U8,
+    max_area: float,
+    own: bool = False,
+    cfg: MeetingSettings = MEETING,
+    dividers: DividerSettings = DIVIDERS,
 ) -> Blobs | None:
     """`blobs` with every mark in which straight lines meet split where they meet
     (see the module): the mark's pieces become blobs of their own, at the end, and
@@ -124,11 +127,11 @@ def split_junctions(
     length apart (no segment spans two of them), so the openings run once on a small
     image; only the marks split are measured again. With `own`, `blobs` is the
     caller's own, and its label image is changed in place (not copied)."""
-    length = segment_length(pip)
+    length = segment_length(pip, cfg)
     if length == 0:
         return None
-    idx = _candidates(blobs, length)
-    if idx.size == 0 or idx.size > MAX_CANDIDATES:
+    idx = _candidates(blobs, length, dividers)
+    if idx.size == 0 or idx.size > cfg.max_candidates:
         return None
     boxes = [_box(blobs, int(i), 1) for i in idx]
     tall = max(y1 - y0 for _, y0, _, y1 in boxes)
@@ -136,8 +139,8 @@ def split_junctions(
     strip = np.zeros((tall, int(at[-1])), dtype=np.uint8)
     for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
         strip[: y1 - y0, at[k] : at[k] + x1 - x0] = blobs.labels[y0:y1, x0:x1] == i
-    kernels = [line_kernel(length, np.pi * i / ANGLES) for i in range(ANGLES)]
-    cut = _cuts(strip, kernels)
+    kernels = [line_kernel(length, np.pi * i / cfg.angles) for i in range(cfg.angles)]
+    cut = _cuts(strip, kernels, cfg)
     if not cut.any():
         return None
     labels = blobs.labels if own else blobs.labels.copy()
@@ -165,6 +168,14 @@ def split_junctions(
         parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
     if not parts:
         return None
+    return _joined(blobs, labels, area, parts)
+
+
+def _joined(
+    blobs: Blobs, labels: NDArray[np.int32], area: NDArray[np.float64], parts: list[Blobs]
+) -> Blobs:
+    """`blobs` (with the split marks' `area` emptied and `labels` relabelled) and the
+    pieces in `parts` after them, as one `Blobs`."""
 
     def joined(name: str) -> NDArray[np.generic]:
         first = area if name == "area" else getattr(blobs, name)

@@ -1,0 +1,134 @@
+"""The thresholds of reading pips: `PipSettings` (the detector's) and `GridSettings`.
+
+The counter of each half (`counting`) and its second looks (`second_look`: a half's
+own threshold, the marks opened apart, the faint look) share `PipSettings`; the
+detector's `vision.detector.settings.Settings.pips` holds it. `GridSettings` is the
+reader by the grid of a tile of known size (`grid`), the camera path's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.tuning import check_bounds
+
+
+@dataclass(frozen=True, slots=True)
+class PipSettings:
+    """Where a pip may lie, what shape and size it has, how a half is judged."""
+
+    # where a pip centre may lie, in tile widths from the half's centre
+    half_reach: float = 0.40
+    # pips keep this far (tile widths) from the divider line (a centre pin sits on it)
+    divider_clearance: float = 0.12
+    max_round_elongation: float = 1.8  # a pip is at most this long for its thickness
+    crescent_area: float = 1.0  # a pip bitten by its highlight: at most a pip's area ...
+    crescent_elongation: float = 2.2  # ... and at most this long for its thickness
+    max_pips: int = 12
+    # how far a chain of k = 2, 3, 4 merged pips may be from k pips' area: the necks
+    # between small pips blurred together add up to a pip's area along a line of four
+    chain_area: tuple[float, float, float] = (0.6, 0.6, 1.6)
+    # how far (in tile widths) a pip may sit from the mirror image of another
+    symmetry_tolerance: float = 0.15
+    own_below: float = 0.9  # a half read less surely is read again against its own pip
+    own_sure: float = 0.8  # ... and that reading kept when at least this sure
+    own_range: tuple[float, float] = (0.25, 2.5)  # ... its median round mark of this size
+    # the second look: a doubtful half thresholded on its own, at least this contrast
+    min_contrast: int = 20
+    apart: float = 0.6  # a pip touching a line comes apart by an opening of this share
+    apart_rim: float = 0.06  # ... looked for up to this share of a width from the edge
+    # the faint look: marks at this share of the frame's mark threshold, never closer
+    # to the face than `faint_min` grey levels (sensor noise on a max filter)
+    faint_share: float = 0.5
+    faint_min: int = 16
+    faint_pip: float = 0.4  # a faint mark counts as a possible pip from this share ...
+    faint_growth: float = 4.0  # ... up to this many times a pip's area
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "half_reach": (0.1, 1.0),
+                "divider_clearance": (0.0, 0.5),
+                "max_round_elongation": (1.0, 10.0),
+                "crescent_area": (0.0, 10.0),
+                "crescent_elongation": (1.0, 10.0),
+                "max_pips": (1, 100),
+                "chain_area": (0.0, 10.0),
+                "symmetry_tolerance": (0.0, 1.0),
+                "own_below": (0.0, 1.0),
+                "own_sure": (0.0, 1.0),
+                "own_range": (0.0, 100.0),
+                "min_contrast": (1, 254),
+                "apart": (0.0, 2.0),
+                "apart_rim": (0.0, 0.5),
+                "faint_share": (0.0, 1.0),
+                "faint_min": (0, 254),
+                "faint_pip": (0.0, 10.0),
+                "faint_growth": (1.0, 100.0),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GridSettings:
+    """Reading a tile of known size by its pips on the 3x3 grid of each half
+    (`vision.pips.grid`, run by the camera path's `known_size`). Lengths are in tile
+    widths."""
+
+    kernel: float = 0.36  # the black-hat's disc (a pip is about half as wide)
+    ring: float = 0.14  # a pip stands alone: at this distance all round it ...
+    ring_max: float = 0.8  # ... the black-hat is at most this share of its peak
+    ring_mean: float = 0.5  # ... and on average at most this share
+    rim: float = 0.2  # and at this distance ...
+    # ... at most this many of 16 points in a row are not face (lighter by half its
+    # peak): a pip's neighbours in a row darken a few, the table beyond a corner many
+    rim_dark: int = 3
+    grid: float = 0.27  # the grid step of a half's pips (fitted per half)
+    grid_range: tuple[float, float] = (0.19, 0.35)  # ... a fitted step lies in this range
+    grid_tol: float = 0.3  # a pip lies within this share of the step of its grid place
+    edge: float = 0.12  # pips this far beyond a tile's edge must belong to it
+    divider_clear: float = 0.13  # a mark this near the divider line is the divider's
+    faint: float = 0.45  # an empty grid place darker than this share of its pips: a doubt
+    faint_floor: float = 8.0  # ... fainter marks than this (grey levels) never doubt
+    rim_clear: float = 0.1  # the face is looked at this far inside the tile's edge ...
+    pip_clear: float = 0.2  # ... and from each pip
+    divider_contrast: float = 3.0  # the divider is darker than the face by this (levels)
+    divider_share: float = 0.06  # ... and by this share of the pips' contrast
+    min_peak: float = 12.0  # a pip is darker than the face around it by this at least
+    peak_share: float = 0.4  # ... and by this share of the strongest pips near it
+    overlap: float = 0.8  # tiles overlap when their rectangles shrunk to this share do
+    confidence: float = 0.9  # of a tile read so (the detector's own sure readings: 1)
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "kernel": (0.05, 2.0),
+                "ring": (0.0, 1.0),
+                "ring_max": (0.0, 1.0),
+                "ring_mean": (0.0, 1.0),
+                "rim": (0.0, 1.0),
+                "rim_dark": (0, 16),
+                "grid": (0.05, 0.5),
+                "grid_range": (0.05, 0.5),
+                "grid_tol": (0.0, 1.0),
+                "edge": (0.0, 1.0),
+                "divider_clear": (0.0, 0.5),
+                "faint": (0.0, 1.0),
+                "faint_floor": (0.0, 255.0),
+                "rim_clear": (0.0, 0.5),
+                "pip_clear": (0.0, 0.5),
+                "divider_contrast": (0.0, 255.0),
+                "divider_share": (0.0, 1.0),
+                "min_peak": (0.0, 255.0),
+                "peak_share": (0.0, 1.0),
+                "overlap": (0.1, 1.0),
+                "confidence": (0.0, 1.0),
+            },
+        )
+
+
+# the defaults, for callers that read a half on its own
+PIPS = PipSettings()
+GRID = GridSettings()

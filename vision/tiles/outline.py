@@ -1,0 +1,111 @@
+"""A tile's outline: whether the sides of a tile found show as edges.
+
+A raised tile has a rim, a shadow or a gap to its neighbour all round; a stretch of
+table (wood grain taken for a blank tile's divider) does not. `outlined` judges a
+tile by its four sides, `inside` says whether a point lies on a tile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tiles.dividers import TileHypothesis
+from vision.tiles.settings import OutlineSettings
+
+
+def outlined(
+    img: NDArray[np.uint8],
+    t: TileHypothesis,
+    cfg: OutlineSettings,
+    others: list[TileHypothesis] | None = None,
+    lighter_table: bool = False,
+) -> bool:
+    """True when at least three of the tile's four sides show as a darker edge, or
+    every side shows and two of them clearly, on an even face.
+
+    A raised tile has a rim, a shadow or a gap to its neighbour all round; a stretch
+    of table (wood grain taken for a blank tile's divider) does not. On a table as
+    light as the face (ivory on white cloth) a side away from the shadow shows
+    only a faint rim, or the table beyond it is lighter than the face; the gap to a
+    touching neighbour may lie just inside the usual sample line, or hardly show.
+    Then a side counts when, on one of the lines just beyond it (`RIM`), it is
+    darker or lighter than the face by `FAINT_EDGE` of the usual step, or when
+    another tile found (`others`) lies beyond it; two sides must stand out darker,
+    and the face must be even (`_plain_face`): wood grain shows faint steps
+    everywhere, and no even face.
+    """
+    darker = clear = faint = 0
+    for along, across in ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5)):
+        outside, inside = (
+            _side_level(img, t, along, across, 0.08),
+            _side_level(img, t, along, across, -0.15),
+        )
+        step = _step(inside)
+        if outside < inside - step or (lighter_table and outside > inside + step):
+            darker += 1
+            continue
+        beyond = [outside, *(_side_level(img, t, along, across, b) for b in cfg.rim)]
+        edge = inside - min(beyond)
+        clear += edge > step
+        shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
+        faint += shows or _against(t, along, across, others)
+    if darker >= 3:
+        return True
+    return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t, cfg)
+
+
+def _step(face: float) -> float:
+    """How much darker than a face of grey level `face` its edge must be."""
+    return max(8.0, 0.06 * face)
+
+
+def _side_level(
+    img: NDArray[np.uint8], t: TileHypothesis, along: float, across: float, beyond: float
+) -> float:
+    """The median grey level on the line `beyond` tile widths past the side of `t`
+    at (`along`, `across`) (an end: along = +-1; a long side: across = +-0.5),
+    negative inside it."""
+    h, w = img.shape
+    steps = np.linspace(-0.35, 0.35, 9)
+    reach = 1.0 + beyond / max(abs(along), 0.5)
+    u = along * reach + (steps * 2.0 if along == 0 else 0.0)
+    v = across * reach + (0.0 if along == 0 else steps)
+    xs = t.cx + (u * t.nx + v * t.dx) * t.width
+    ys = t.cy + (u * t.ny + v * t.dy) * t.width
+    xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+    return float(np.median(img[yi, xi]))
+
+
+def _against(
+    t: TileHypothesis, along: float, across: float, others: list[TileHypothesis] | None
+) -> bool:
+    """True when another tile found lies just beyond the side of `t` at (`along`,
+    `across`) (a touching neighbour, the gap to which may not show)."""
+    u, v = along * (1.0 + 0.3 / max(abs(along), 0.5)), across + 0.3 * np.sign(across)
+    x = t.cx + (u * t.nx + v * t.dx) * t.width
+    y = t.cy + (u * t.ny + v * t.dy) * t.width
+    return any(inside(x, y, k) for k in others or [] if k is not t)
+
+
+def _plain_face(img: NDArray[np.uint8], t: TileHypothesis, cfg: OutlineSettings) -> bool:
+    """True when the face of a blank tile is as even as a tile's face: its grey
+    levels (the divider left out) spread, from the 10th to the 90th percentile, over
+    at most `PLAIN` times the edge step of its median. Wood grain is not even."""
+    h, w = img.shape
+    along, across = np.meshgrid(np.linspace(-0.8, 0.8, 13), np.linspace(-0.35, 0.35, 7))
+    keep = np.abs(along) > 0.15
+    xs = t.cx + (along[keep] * t.nx + across[keep] * t.dx) * t.width
+    ys = t.cy + (along[keep] * t.ny + across[keep] * t.dy) * t.width
+    xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+    low, mid, high = np.percentile(img[yi, xi], [10, 50, 90])
+    return float(high - low) <= cfg.plain * _step(float(mid))
+
+
+def inside(x: float, y: float, t: TileHypothesis) -> bool:
+    """True when (x, y) lies on tile `t` (grown a little)."""
+    along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
+    across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
+    return abs(along) <= 1.1 * t.width and abs(across) <= 0.6 * t.width

@@ -1,0 +1,186 @@
+"""The thresholds of finding tiles, one frozen value per stage.
+
+`MarkSettings` (tile material and dark marks, `dark_marks`), `DividerSettings`
+(divider lines and the frame's one tile size, `dividers`), `MeetingSettings` (lines
+that meet, `meeting_lines`), `FaceDownSettings` (blank tile-shaped regions,
+`face_down`), `OutlineSettings` (a tile's sides, `outline`) and
+`FaceColourSettings` (the colours of coloured faces, `face_colours`).
+The detector's `vision.detector.settings.Settings` holds one of each; the defaults
+suit a 1-2 megapixel overhead photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.tuning import check_bounds
+
+
+@dataclass(frozen=True, slots=True)
+class MarkSettings:
+    """Tile material and the dark marks on it (`vision.tiles.dark_marks`)."""
+
+    window: int = 21  # px, wider than the largest pip: the local tile brightness
+    min_contrast: int = 28  # grey levels a mark is darker than the tile around it
+    rel_contrast: float = 0.4  # ... or this share of the tile's brightness
+    max_hole_share: float = 1 / 400  # largest enclosed dark region that can be a mark
+    edge_share: float = 0.1  # the strongest tenth of the gradients are edges
+    surface_spread: float = 0.06  # the edges' reach, a share of the image's longer side
+    surface_scale: int = 4  # the threshold surface is built at this fraction of the size
+    dark_tile_pips: float = 12.0  # the table level is taken over this many pip widths
+    light_table: float = 0.5  # more than this share of the frame above Otsu: a light table
+    slight_hole: float = 0.1  # a hole below this share of the material around it is a mark
+    max_large_holes: int = 64  # ... looked at for so many of the largest holes at most
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "window": (3, 255),
+                "min_contrast": (1, 254),
+                "rel_contrast": (0.01, 0.99),
+                "max_hole_share": (1e-6, 0.5),
+                "edge_share": (0.001, 1.0),
+                "surface_spread": (0.001, 1.0),
+                "surface_scale": (1, 16),
+                "dark_tile_pips": (1.0, 100.0),
+                "light_table": (0.0, 1.0),
+                "slight_hole": (0.0, 1.0),
+                "max_large_holes": (0, 10_000),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DividerSettings:
+    """Divider lines and the one tile size of a frame (`vision.tiles.dividers`)."""
+
+    # the shape of a divider blob: long and thin
+    min_elongation: float = 4.0
+    min_divider_px: float = 15.0
+    min_divider_area: float = 15.0
+    min_divider_thickness: float = 1.0
+    # the dividers of one frame agree on length and tile width within these shares
+    length_tolerance: float = 0.25
+    mode_tolerance: float = 0.15
+    width_tolerance: float = 0.3
+    # a divider is this share of the tile's width when the tile edge cannot be
+    # measured (white tiles on white paper): real sets are 0.6-0.9
+    default_divider_share: float = 0.8
+    min_divider_share: float = 0.6
+    max_divider_share: float = 0.92
+    assumed_weight: float = 0.5  # a line whose tile width is assumed weighs this
+    short_weight: float = 0.25  # ... and one too short for the tile edges around it this
+    # a line bulged at its middle (a spinner pin, its rim as dark as the divider)
+    bulged_elongation: float = 3.0  # ... as long as this many times its thickness
+    min_length_per_area: float = 5.0  # ... and of length**2 / area at least this
+    bulged_weight: float = 0.5  # ... weighs this much in agreeing on the tile size
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "min_elongation": (1.0, 100.0),
+                "min_divider_px": (1.0, 10_000.0),
+                "min_divider_area": (1.0, 1e6),
+                "min_divider_thickness": (0.0, 100.0),
+                "length_tolerance": (0.0, 1.0),
+                "mode_tolerance": (0.0, 1.0),
+                "width_tolerance": (0.0, 1.0),
+                "default_divider_share": (0.1, 1.0),
+                "min_divider_share": (0.1, 1.0),
+                "max_divider_share": (0.1, 1.0),
+                "assumed_weight": (0.0, 1.0),
+                "short_weight": (0.0, 1.0),
+                "bulged_elongation": (1.0, 100.0),
+                "min_length_per_area": (0.0, 100.0),
+                "bulged_weight": (0.0, 1.0),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingSettings:
+    """Straight lines that meet: a divider joined to the gap beside its tile
+    (`vision.tiles.meeting_lines`)."""
+
+    angles: int = 12  # directions of the straight-segment test, 15 degrees apart
+    line_pips: float = 2.5  # a line holds a straight segment this many pips long
+    apart: int = 3  # directions at least this many steps apart (45 degrees) cross
+    max_candidates: int = 200  # a frame with more such marks (a pattern) is left alone
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "angles": (2, 180),
+                "line_pips": (0.5, 20.0),
+                "apart": (1, 90),
+                "max_candidates": (0, 100_000),
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownSettings:
+    """Blank tile-shaped regions: face-down tiles (`vision.tiles.face_down`)."""
+
+    size_tolerance: float = 0.25  # a share of the tile's sides
+    min_fill: float = 0.8  # share of its bounding rectangle the region fills
+    max_marked_share: float = 0.01  # more of it marked: an unreadable face-up tile
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {"size_tolerance": (0.0, 1.0), "min_fill": (0.0, 1.0), "max_marked_share": (0.0, 1.0)},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineSettings:
+    """A tile's outline: whether its sides show as edges (`vision.tiles.outline`)."""
+
+    faint_edge: float = 0.4  # a side is faint when darker by this share of the step
+    rim: tuple[float, ...] = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (widths)
+    plain: float = 1.25  # ... and the face even: its spread at most this many steps
+
+    def __post_init__(self) -> None:
+        check_bounds(self, {"faint_edge": (0.0, 1.0), "rim": (0.0, 1.0), "plain": (0.0, 100.0)})
+
+
+@dataclass(frozen=True, slots=True)
+class FaceColourSettings:
+    """The colours of coloured faces (`vision.tiles.face_colours`)."""
+
+    look_px: int = 160  # the frame is clustered at this length of its longer side
+    clusters: int = 5
+    min_share: float = 0.005  # a face colour covers at least this share of the frame ...
+    max_share: float = 0.4  # ... and at most this (more is the table)
+    min_chroma: float = 90.0  # ... and is saturated (max - min channel; warm ivory: 68)
+    min_apart: float = 60.0  # ... and this far from the table's colour
+    faces: int = 2  # at most this many colours are tried
+    reach: float = 170.0  # colour distance at which a pixel is as dark as the farthest
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "look_px": (16, 10_000),
+                "clusters": (2, 64),
+                "min_share": (0.0, 1.0),
+                "max_share": (0.0, 1.0),
+                "min_chroma": (0.0, 255.0),
+                "min_apart": (0.0, 442.0),
+                "faces": (0, 64),
+                "reach": (1.0, 442.0),
+            },
+        )
+
+
+# The defaults, for callers that take a stage's part on its own (tests, tools)
+MARKS = MarkSettings()
+DIVIDERS = DividerSettings()
+MEETING = MeetingSettings()
+FACE_DOWN = FaceDownSettings()
+OUTLINE = OutlineSettings()
+FACE_COLOURS = FaceColourSettings()
