@@ -54,11 +54,11 @@ from engine.game import Phase  # noqa: E402
 from engine.geometry import Placer  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 from engine.surface import SeenTile, Snapshot  # noqa: E402
-from service import commands as cmd  # noqa: E402
 from service.app import TableService  # noqa: E402
+from service.core import commands as cmd  # noqa: E402
+from service.core.table_events import StateChanged  # noqa: E402
 from service.outputs.base import Output  # noqa: E402
 from service.outputs.voice import Speaker, VoiceOutput  # noqa: E402
-from service.table_events import StateChanged  # noqa: E402
 
 OUTPUTS = {
     "outputs.awtrix.prefix": "awtrix_bench",
