@@ -54,11 +54,11 @@ from engine.game import Phase  # noqa: E402
 from engine.geometry import Placer  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 from engine.surface import SeenTile, Snapshot  # noqa: E402
-from service import commands as cmd  # noqa: E402
 from service.app import TableService  # noqa: E402
+from service.core import commands as cmd  # noqa: E402
+from service.core.table_events import StateChanged  # noqa: E402
 from service.outputs.base import Output  # noqa: E402
 from service.outputs.voice import Speaker, VoiceOutput  # noqa: E402
-from service.table_events import StateChanged  # noqa: E402
 
 OUTPUTS = {
     "outputs.awtrix.prefix": "awtrix_bench",
@@ -233,11 +233,10 @@ def _played(broker: Any, args: argparse.Namespace, overrides: dict[str, object])
 @contextmanager
 def null_sound(workdir: Path) -> Iterator[None]:
     """espeak-ng (a child) plays into ALSA's null device: nothing heard, all computed."""
-    home = workdir / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".asoundrc").write_text("pcm.!default { type null }\n")
+    from tests.service.outputs.sound import null_sound_home
+
     before = os.environ.get("HOME")
-    os.environ["HOME"] = str(home)
+    os.environ["HOME"] = str(null_sound_home(workdir))
     try:
         yield
     finally:

@@ -44,7 +44,7 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.payloads import Numbering
+from service.core.payloads import Numbering
 from tests.fixtures.mosquitto import Mosquitto
 from tests.tournament.desk_process import DeskProcess
 

@@ -380,7 +380,7 @@ def _serial_devices() -> list[str]:
 def _handshake(settings: Settings, device: str, timeout: float) -> Finding:
     from firmware_bridge.errors import BoardError  # noqa: PLC0415
     from firmware_bridge.link import BoardLink, LinkSettings  # noqa: PLC0415
-    from service.rulesets import find_rules  # noqa: PLC0415
+    from service.core.rulesets import find_rules  # noqa: PLC0415
 
     table = settings.table
     needed = find_rules(table.rules).domino_set(table.seats).max_pip

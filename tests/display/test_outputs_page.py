@@ -21,7 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from playwright.sync_api import Browser, Page, expect
 
 from engine.surface import SeenTile
-from service import commands as cmd
+from service.core import commands as cmd
 from tests.display.conftest import DisplayServer, screenshot, wait_for
 from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto, free_port

@@ -28,7 +28,7 @@ from config import load_settings
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import HostHello
 from service.doctor import Status, check_clock
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto, closed_port
 from tests.security.broker import USERS, SecureBroker
 
 BIN = Path(sys.executable).parent / "domino-table"
@@ -164,19 +164,20 @@ def test_a_bad_set_up_names_each_problem_and_its_fix(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()
     state.chmod(0o555)
-    settings = settings_file(
-        tmp_path,
-        '[serial]\nenabled = true\nport = "/dev/domino-board-gone"\n'
-        "[camera]\nenabled = true\nsource = 7\n"
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\n'
-        f'[state]\ndir = "{state}"\n' + PANEL,
-    )
-    result = doctor(
-        settings,
-        path=fake_timedatectl(tmp_path / "bin", "no"),
-        mock_gpio=False,  # and this is no Raspberry Pi
-        drop_root=True,
-    )
+    with closed_port() as port:  # no broker there
+        settings = settings_file(
+            tmp_path,
+            '[serial]\nenabled = true\nport = "/dev/domino-board-gone"\n'
+            "[camera]\nenabled = true\nsource = 7\n"
+            f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n'
+            f'[state]\ndir = "{state}"\n' + PANEL,
+        )
+        result = doctor(
+            settings,
+            path=fake_timedatectl(tmp_path / "bin", "no"),
+            mock_gpio=False,  # and this is no Raspberry Pi
+            drop_root=True,
+        )
     assert result.code == 1, result.out
     result.line("PROBLEM", "camera", "/dev/video7 does not exist")
     assert "video group" in result.fix("camera")

@@ -14,7 +14,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from config.loader import load_settings
 from config.settings import Settings
 from mqttweb.envelope import stamp
-from service.camera_status import CalibrationFacts, CameraFacts, CameraState, Warned, status_payload
+from service.camera.status import CalibrationFacts, CameraFacts, CameraState, Warned, status_payload
 from service.doctor import Status, check_camera_status, doctor
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate

@@ -23,8 +23,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from engine.tiles import DominoSet, TileError
-from service.camera_events import CameraAnswer, CameraRequest
-from service.camera_view import NO_FRAMES, STOPPED, CameraView
+from service.camera.events import CameraAnswer, CameraRequest
+from service.camera.view import NO_FRAMES, STOPPED, CameraView
 from vision import Frame, Pipeline, Step, VisionError
 
 __all__ = ["Enrolling"]

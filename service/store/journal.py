@@ -18,7 +18,7 @@ Opening refuses a journal that cannot be trusted, with one sentence saying what
 happened and what to do (`JournalError`): a file that is not a database or is damaged,
 a zero-length file where an earlier run kept a game, a write-ahead log whose journal is
 gone. Seqs go on after every seq handed out before, by this journal or an earlier one
-(`service.seq_mark`, a small file beside the journal).
+(`service.store.seq_mark`, a small file beside the journal).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from types import TracebackType
 from typing import Any
 
 from mqttweb.envelope import stamp
-from service.seq_mark import SeqMark, SeqMarkError, boot_id
+from service.store.seq_mark import SeqMark, SeqMarkError, boot_id
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class Journal:
         db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     def _go_on(self, new: bool) -> None:
-        """Seqs go on after every seq handed out before (`service.seq_mark`)."""
+        """Seqs go on after every seq handed out before (`service.store.seq_mark`)."""
         db = self._conn()
         counted = int(db.execute("SELECT value FROM counters WHERE name='seq'").fetchone()[0])
         boot = boot_id()

@@ -1,16 +1,16 @@
 """The table's referee and record: one game in table mode, its journal and its alerts.
 
 `TableCore` is the one place where the game changes. It takes commands (from MQTT,
-the panel or the display, all as `service.commands` values), settled snapshots of the
+the panel or the display, all as `service.core.commands` values), settled snapshots of the
 surface (through the reconciler) and the sources' status; every change is written to the
 journal (inputs and the events they made, each event with the next `seq`, as payloads
-made by `service.payloads`) before its typed events go out on the core's `bus` to the
-subscribers (see `service.table_events` for what and in which order). Not thread-safe
+made by `service.core.payloads`) before its typed events go out on the core's `bus` to the
+subscribers (see `service.core.table_events` for what and in which order). Not thread-safe
 by design: the service's worker thread is its only caller (see `service.app`).
 
 Each change is one journal transaction, told only once it is stored. A change the
 journal cannot store leaves the table exactly as it was: the game is rebuilt from the
-journal and what the core knew beyond it is put back (`service.table_memory`). The
+journal and what the core knew beyond it is put back (`service.core.table_memory`). The
 table then says so, a standing fault alert published under a seq kept beside the
 journal, takes nothing (commands are refused with the reason, snapshots wait), and tries
 again every `RETRY_S`: once the journal stores again, the alert is stored and resolved,
@@ -52,12 +52,11 @@ from engine.rules import Rules, RulesError
 from engine.surface import SeenTile, Snapshot
 from engine.tiles import Tile, TileError
 from mqttweb.envelope import stamp
-from service import commands as cmd
-from service import table_memory as memo
-from service.bus import Bus
-from service.journal import Journal, JournalError, JournalEvent
-from service.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
-from service.reconciler import (
+from service.core import commands as cmd
+from service.core import table_memory as memo
+from service.core.bus import Bus
+from service.core.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
+from service.core.reconciler import (
     Accepted,
     Cleared,
     Outcome,
@@ -66,9 +65,9 @@ from service.reconciler import (
     SeatZone,
     ZoneCounts,
 )
-from service.reconciler import Alert as Problem
-from service.seating import ConfirmError, SeatedGame
-from service.table_events import (
+from service.core.reconciler import Alert as Problem
+from service.core.seating import ConfirmError, SeatedGame
+from service.core.table_events import (
     Alert,
     AlertRaised,
     AlertResolved,
@@ -79,6 +78,7 @@ from service.table_events import (
     StateChanged,
     TableEvent,
 )
+from service.store.journal import Journal, JournalError, JournalEvent
 
 log = logging.getLogger(__name__)
 
@@ -345,7 +345,7 @@ class TableCore:
         file named in the settings): never any other path, or anyone on the broker could
         make the table read a file of their choosing. (A replayed journal input is not
         checked again: it was allowed when it came. Text that is not valid Unicode never
-        gets here: `service.commands` refuses it.)
+        gets here: `service.core.commands` refuses it.)
         """
         if body["input"] == "new_game":
             name = str(body["rules"])
@@ -792,7 +792,7 @@ def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
     """The counts the table made from the seat zones are right: score the hand. After the
-    game: `seat` confirms its result (`service.seating`).
+    game: `seat` confirms its result (`service.core.seating`).
 
     The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
     """
@@ -831,7 +831,7 @@ _HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] 
     "next_hand": lambda c, g, b: g.next_hand(),
     "redeal": lambda c, g, b: g.redeal(),
     "rename": lambda c, g, b: _rename(g, int(b["seat"]), str(b["name"])),
-    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.seating`)
+    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.core.seating`)
 }
 
 

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 from types import TracebackType
 
@@ -42,10 +43,15 @@ def find_mosquitto() -> str:
     return found
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
+def free_port(host: str = "127.0.0.1", avoid: Collection[int] = ()) -> int:
+    """A port free now on `host`, none of `avoid` (ports the caller means to use itself:
+    the kernel may hand out again a port just released)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind((host, 0))
+            port = int(s.getsockname()[1])
+        if port not in avoid:
+            return port
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -78,8 +84,10 @@ class LocalBroker:
         port: int | None = None,
         binary: str | None = None,
         extra: str = "",
+        avoid: Collection[int] = (),
     ) -> None:
         self.binary = binary or find_mosquitto()
+        self.avoid = frozenset(avoid)  # ports the demo's pages will listen on
         self.extra = extra  # more configuration (a bridge section, say)
         self.host = host
         self.port = port or 0
@@ -110,7 +118,7 @@ class LocalBroker:
         attempts = 1 if self._fixed_port else 3  # a free port may be taken meanwhile
         for attempt in range(1, attempts + 1):
             if not self._fixed_port:
-                self.port = free_port(self.host)
+                self.port = free_port(self.host, self.avoid)
             try:
                 self._launch(timeout)
             except BrokerError:

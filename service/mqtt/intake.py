@@ -19,9 +19,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from service.commands import Command, CommandError, best_id, parse_command
-from service.journal import REPLIES_KEPT, Journal, JournalError
-from service.payloads import reply_payload
+from service.core.commands import Command, CommandError, best_id, parse_command
+from service.core.payloads import reply_payload
+from service.store.journal import REPLIES_KEPT, Journal, JournalError
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from engine.game import Game, Mode, Phase, Target
 from engine.layout import EdgeKind
 from engine.rules import Rules, RulesError
 from engine.tiles import Tile, TileError
-from service.payloads import Numbering
+from service.core.payloads import Numbering
 
 
 class ReplayError(ValueError):

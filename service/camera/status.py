@@ -1,7 +1,7 @@
 """The `camera/status` payload of spec/mqtt.md, and its warnings in words.
 
 `CameraFacts` is what the camera knows about itself at one moment (made on the camera's
-thread by `service.camera_view`); `status_payload(facts, language)` writes it as the
+thread by `service.camera.view`); `status_payload(facts, language)` writes it as the
 payload (without the envelope), each warning with a sentence in the table's language
 that says what was measured and what to do about it. No OpenCV here.
 """

@@ -39,11 +39,11 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from config.settings import MqttSettings
 from mqttweb.envelope import encode, stamp
-from service.commands import Command
-from service.journal import Journal, JournalError, JournalEvent
-from service.mqtt_discovery import discovery_messages, seat_config_topic
-from service.mqtt_intake import CommandIntake
-from service.mqtt_topics import HA_STATUS, Topics
+from service.core.commands import Command
+from service.mqtt.discovery import discovery_messages, seat_config_topic
+from service.mqtt.intake import CommandIntake
+from service.mqtt.topics import HA_STATUS, Topics
+from service.store.journal import Journal, JournalError, JournalEvent
 
 log = logging.getLogger(__name__)
 

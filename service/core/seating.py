@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.game import Game, Phase
 from mqttweb.envelope import parse_ts, utc_ts
-from service.journal import JournalEvent
+from service.store.journal import JournalEvent
 
 FIELDS = ("tournament", "round", "players", "ends_at")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.mqtt_topics import Topics
+from service.mqtt.topics import Topics
 
 DISCOVERY_PREFIX = "homeassistant"
 

@@ -1,6 +1,6 @@
 """Simulated players at a table a tournament desk seats, for `domino-table demo --tournament`.
 
-Like `service.demo.SimulatedPlayers` (whose steps they take: tiles laid on the board
+Like `demo.players.SimulatedPlayers` (whose steps they take: tiles laid on the board
 emulator, what the table cannot see said over MQTT), but they start no game of their
 own: they wait for the `new_game` the desk sends the table, play that game as it was
 seated (the ruleset, seats, partnerships and target of the table's `state`), stop when
@@ -15,10 +15,10 @@ import logging
 import threading
 from typing import Any
 
+from demo.players import SimulatedPlayers, State
 from engine import rulesets
 from engine.game import Game, Mode
 from engine.players import GreedyPlayer, Player, RandomPlayer
-from service.demo import SimulatedPlayers, State
 from tablesim.table import play_table
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from service.camera_status import CameraFacts
+from service.camera.status import CameraFacts
 
 __all__ = ["CameraAnswer", "CameraAsk", "CameraPicture", "CameraReport", "CameraRequest"]
 

@@ -87,7 +87,7 @@ class NewGame(Command):
     teams: tuple[int, ...] | None = None
     target: int | None = None
     language: str | None = None
-    # A tournament desk's seating (spec/mqtt.md; kept and echoed by `service.seating`):
+    # A tournament desk's seating (spec/mqtt.md; kept and echoed by `service.core.seating`):
     tournament: str | None = None
     round: int | None = None
     players: tuple[str, ...] | None = None

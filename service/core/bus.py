@@ -1,7 +1,7 @@
 """The table's one dispatch: each event goes to the handlers subscribed to its type.
 
 The table core publishes every event it made (the engine's, and its own in
-`service.table_events`) after the journal has it; the publishers (MQTT, the panel, the
+`service.core.table_events`) after the journal has it; the publishers (MQTT, the panel, the
 board's LED, the log) subscribe to the types they show at start-up. A handler runs on
 the publishing thread (the service's worker, which logs what a handler raises); a
 handler that may fail for outside reasons (the board away) catches that itself.

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from service import commands as cmd
-from service.camera_events import CameraAnswer, CameraAsk, CameraRequest
-from service.table_events import Answered
+from service.camera.events import CameraAnswer, CameraAsk, CameraRequest
+from service.core import commands as cmd
+from service.core.table_events import Answered
 
 __all__ = ["NO_CAMERA", "with_camera", "without_camera"]
 

@@ -1,7 +1,7 @@
 """The MQTT boundary: the table's typed events become spec/mqtt.md payloads here, and only here.
 
 The table core hands every change's events (the engine's, and its own alerts in
-`service.table_events`) to `Outbox.record`, which turns each into its payload and
+`service.core.table_events`) to `Outbox.record`, which turns each into its payload and
 stores it in the journal; the MQTT link publishes them from there. `state_payload`
 is the `state`, `reply_payload` a command's reply, `Numbering` the payloads a replay
 (or a simulated table) makes without a journal. The envelope (`v`, `table`, `ts`) is
@@ -30,8 +30,8 @@ from engine.events import (
 )
 from engine.game import Game
 from mqttweb.envelope import stamp
-from service.journal import Journal, JournalEvent
-from service.table_events import Alert, AlertRaised, AlertResolved, TableEvent
+from service.core.table_events import Alert, AlertRaised, AlertResolved, TableEvent
+from service.store.journal import Journal, JournalEvent
 
 
 def reply_payload(
@@ -103,7 +103,7 @@ class _Numbers:
 
 @functools.singledispatch
 def _payload(event: object, numbers: _Numbers) -> tuple[str, dict[str, Any]]:
-    raise TypeError(f"no payload for {event!r}: register one in service.payloads")
+    raise TypeError(f"no payload for {event!r}: register one in service.core.payloads")
 
 
 def _engine_event(event: Event, numbers: _Numbers) -> tuple[str, dict[str, Any]]:

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from service.camera_events import (
+from service.camera.events import (
     CameraAnswer,
     CameraAsk,
     CameraPicture,
     CameraReport,
     CameraRequest,
 )
-from service.camera_status import CalibrationFacts, CameraFacts, CameraState, Warned
+from service.camera.status import CalibrationFacts, CameraFacts, CameraState, Warned
 from vision.calibration.homography import Calibration, CalibrationMethod
 from vision.camera_path.pipeline import Pipeline, Step
 from vision.camera_path.quality import CameraWarning, Limits, Looks, judge, measure

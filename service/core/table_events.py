@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Event
 from engine.game import Phase
-from service.journal import JournalEvent
+from service.store.journal import JournalEvent
 
 
 class Spot(NamedTuple):

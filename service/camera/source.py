@@ -1,7 +1,7 @@
 """The camera as one of the table service's sources.
 
-`CameraSource(settings, submit)` owns a frame source (`vision.sources`;
-`tablesim.camera` for `sim`) and the camera path (`vision.Pipeline`) on one
+`CameraSource(settings, submit)` owns a frame source (the one `camera.source` names,
+`service.camera.frame_sources`) and the camera path (`vision.Pipeline`) on one
 thread, reading about `camera.fps` frames a second. It hands the service, through
 `submit` (the service's one way in):
 
@@ -12,10 +12,10 @@ thread, reading about `camera.fps` frames a second. It hands the service, throug
 - `CameraUnreadable(x_mm, y_mm, since, reason)`: unsure places have stood
   `unreadable_s` seconds in settled readings (an `UNREADABLE` alert), and
   `CameraReadable(at)` when a settled reading has none again (resolve it);
-- from its view (`service.camera_view.CameraView`, on the same thread): the camera's
+- from its view (`service.camera.view.CameraView`, on the same thread): the camera's
   status (`CameraReport`), snapshots (`CameraPicture`) and the answers to `snapshot` and
   `calibrate` (`CameraAnswer`; `ask` hands it those commands);
-- from set enrolment (`service.camera_enrol.Enrolling`, on the same thread): the answer
+- from set enrolment (`service.camera.enrol.Enrolling`, on the same thread): the answer
   to `enrol`. While the set lies there for enrolment, no reading or unreadable place
   is handed on: nothing is refereed.
 """
@@ -29,16 +29,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from config.settings import CameraTone, Settings
-from engine.rules import RulesError
-from service.camera_enrol import Enrolling
-from service.camera_events import CameraAsk, CameraRequest
-from service.camera_view import CameraView, ViewSettings
+from service.camera.enrol import Enrolling
+from service.camera.events import CameraAsk, CameraRequest
+from service.camera.frame_sources import MakeFrames, SourceRequest, open_frames
+from service.camera.view import CameraView, ViewSettings
 from vision import (
     DetectorSettings,
-    DeviceSource,
     Frame,
     FrameSource,
     Pipeline,
@@ -49,12 +48,7 @@ from vision import (
     UnreadableSpot,
     VisionError,
     corners_from,
-    make_source,
 )
-
-if TYPE_CHECKING:  # the simulated table is loaded only for `camera.source = "sim"`
-    from tablesim.render import RenderStyle
-    from tablesim.scenes import SimGame
 
 __all__ = ["CameraReadable", "CameraSource", "CameraStatus", "CameraUnreadable"]
 
@@ -98,10 +92,10 @@ class CameraReadable:
 class CameraSource:
     """Reads frames on its own thread and submits settled snapshots and status.
 
-    `source` makes the frame source (default: from `camera.source`; `sim` renders a hand
-    of the table's own rules and seats, with `sim`'s seed and pace);
-    `tell` receives the commands a simulated game's players give (who led, passes),
-    e.g. the service's `submit_panel`; `paced=False` reads as fast as frames come (for
+    `source` makes the frame source (default: the one `camera.source` names, by
+    `service.camera.frame_sources.open_frames`); `tell` receives the commands a
+    simulated game's players give (who led, passes), e.g. the service's
+    `submit_panel`; `paced=False` reads as fast as frames come (for
     folders and simulations in tests).
     """
 
@@ -110,10 +104,9 @@ class CameraSource:
         settings: Settings,
         submit: Callable[[object], None],
         *,
-        source: Callable[[], FrameSource] | None = None,
+        source: MakeFrames | None = None,
         tell: Callable[[dict[str, Any]], None] | None = None,
         detector: DetectorSettings | None = None,
-        sim: SimOptions | None = None,
         offline_s: float = 2.0,
         retry_s: float = 5.0,
         paced: bool = True,
@@ -147,8 +140,8 @@ class CameraSource:
             submit,
         )
         self.enrolling = Enrolling(self.pipeline, self.view, submit)
-        options = sim or SimOptions()
-        self._make = source or (lambda: _from_settings(settings, self.fps, tell, options))
+        self._opens = source or open_frames
+        self._request = SourceRequest(settings, self.fps, tell)
         self._source: FrameSource | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -233,6 +226,9 @@ class CameraSource:
             if self.paced:
                 self._stop.wait(max(0.0, period - (time.monotonic() - began)))
 
+    def _make(self) -> FrameSource:
+        return self._opens(self._request)
+
     def _open(self) -> FrameSource | None:
         if self._source is not None:
             return self._source
@@ -286,98 +282,3 @@ class CameraSource:
             self.view.offline()
             self.enrolling.offline()
         self.submit(status)
-
-
-def _from_settings(
-    settings: Settings,
-    fps: float,
-    tell: Callable[[dict[str, Any]], None] | None,
-    sim: SimOptions,
-) -> FrameSource:
-    spec = settings.camera.source
-    if spec == "sim":
-        from tablesim.camera import SimSource  # noqa: PLC0415 - not for a real camera
-
-        pace = sim.pace_s
-        if sim.whole_game:
-            game = _sim_whole_games(settings, sim.seed, sim.games)
-            # Each scene must lie still long enough to be read (about 3 frames after the
-            # hand has gone) before the next hand reaches in and the players speak: a
-            # knock heard before its play, or a confirm before the zones were read, would
-            # be refused and the table would no longer follow the game.
-            pace = max(pace, MIN_STILL_FRAMES / fps)
-        else:
-            game = _sim_game(settings, sim.seed)
-        return SimSource(
-            game, fps=fps, pace_s=pace, tell=tell, style=sim.style, resolution=sim.resolution
-        )
-    if isinstance(spec, str) and spec.startswith("/dev/"):
-        return DeviceSource(spec)  # also a stable /dev/v4l/by-id/... link
-    return make_source(spec, fps)
-
-
-MIN_STILL_FRAMES = 5  # a simulated whole game's scenes lie still at least this long
-
-
-@dataclass(frozen=True, slots=True)
-class SimOptions:
-    """The simulated camera's game (`camera.source = "sim"`): its seed, how long each
-    play lies still before the next hand reaches in, and whether the players play one
-    hand (`sim_game`) or whole games to their target (`sim_whole_game`: counted in the
-    table's seat zones, the table cleared between hands; `games` of them, each begun
-    with `new_game`). `style` is the frames' look: the set, the table, the light
-    (default: ivory tiles on green felt); the tiles are the table's `tile_mm`;
-    `resolution` the simulated camera's frame (width, height)."""
-
-    seed: int = 0
-    pace_s: float = 1.0
-    whole_game: bool = False
-    games: int = 1  # whole games, one after another (seeds seed, seed + 1, ...)
-    style: RenderStyle | None = None
-    resolution: tuple[int, int] = (1280, 960)
-
-
-def _sim_game(settings: Settings, seed: int) -> SimGame:
-    """A hand of the table's own rules and seats, laid out on its surface: the frames show
-    the game the table referees (its lead, passes and draws are told as players would)."""
-    table = settings.table
-    surface = (float(table.surface.width_mm), float(table.surface.height_mm))
-    tile = (float(table.tile_mm.length), float(table.tile_mm.width))
-    from tablesim.scenes import sim_game  # noqa: PLC0415 - not for a real camera
-
-    try:
-        return sim_game(table.rules, table.seats, seed, size_mm=surface, tile_mm=tile)
-    except (RulesError, OSError, ValueError) as exc:
-        raise SourceError(
-            f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"
-        ) from exc
-
-
-def _sim_whole_games(settings: Settings, seed: int, games: int = 1) -> SimGame:
-    """Whole games of the table's own rules, seats and target on its surface, each hand
-    counted in the table's seat zones (`[zones]`; told by the players where there are
-    none) and the table cleared before the next; `games` of them in a row."""
-    table = settings.table
-    surface = (float(table.surface.width_mm), float(table.surface.height_mm))
-    tile = (float(table.tile_mm.length), float(table.tile_mm.width))
-    zones = {seat: tuple(float(v) for v in rect) for seat, rect in settings.zones.items()}
-    from tablesim.scenes import chain_games, sim_whole_game  # noqa: PLC0415 - not for a camera
-
-    try:
-        played = [
-            sim_whole_game(
-                table.rules,
-                table.seats,
-                s,
-                target=table.target,
-                size_mm=surface,
-                zones=zones,
-                tile_mm=tile,
-            )
-            for s in range(seed, seed + max(1, games))
-        ]
-        return played[0] if len(played) == 1 else chain_games(played)
-    except (RulesError, OSError, ValueError) as exc:
-        raise SourceError(
-            f"the simulated camera plays only the shipped rulesets; {table.rules!r}: {exc}"
-        ) from exc

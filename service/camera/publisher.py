@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mqttweb.envelope import encode, stamp
-from service.bus import Bus
-from service.camera_events import CameraPicture, CameraReport
-from service.camera_status import status_payload
-from service.mqtt_link import MqttLink
-from service.table_events import StateChanged
+from service.camera.events import CameraPicture, CameraReport
+from service.camera.status import status_payload
+from service.core.bus import Bus
+from service.core.table_events import StateChanged
+from service.mqtt.link import MqttLink
 
 __all__ = ["CameraPublisher"]
 

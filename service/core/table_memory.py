@@ -2,7 +2,7 @@
 
 The game itself is rebuilt from the journal's inputs. The rest is a `CoreMemory`: the
 standing alerts (with their events as published), the sources' status, the counts
-pending, what the reconciler knows (`service.reconciler.Memory`). The core takes one
+pending, what the reconciler knows (`service.core.reconciler.Memory`). The core takes one
 before each change and puts it back when the journal could not store the change; and
 it keeps one in the journal with every change (`saved`, JSON under the journal's `kv`
 key `table`), so that a restart goes on exactly where the table was: the same alerts
@@ -23,10 +23,10 @@ from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Reason
 from engine.surface import SeenTile
 from engine.tiles import Tile
-from service.journal import JournalEvent
-from service.reconciler import Alert as Problem
-from service.reconciler import Memory, ZoneCounts
-from service.table_events import Alert, Spot
+from service.core.reconciler import Alert as Problem
+from service.core.reconciler import Memory, ZoneCounts
+from service.core.table_events import Alert, Spot
+from service.store.journal import JournalEvent
 
 KV_KEY = "table"
 
