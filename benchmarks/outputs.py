@@ -233,11 +233,10 @@ def _played(broker: Any, args: argparse.Namespace, overrides: dict[str, object])
 @contextmanager
 def null_sound(workdir: Path) -> Iterator[None]:
     """espeak-ng (a child) plays into ALSA's null device: nothing heard, all computed."""
-    home = workdir / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".asoundrc").write_text("pcm.!default { type null }\n")
+    from tests.service.outputs.sound import null_sound_home
+
     before = os.environ.get("HOME")
-    os.environ["HOME"] = str(home)
+    os.environ["HOME"] = str(null_sound_home(workdir))
     try:
         yield
     finally:
