@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -48,9 +49,12 @@ def _model_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseMod
     for part in loc:
         field = model.model_fields.get(str(part))
         annotation: Any = field.annotation if field else None
-        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        # an optional section (`[outputs.awtrix]`, `AwtrixSettings | None`): its model
+        members = typing.get_args(annotation) or (annotation,)
+        models = [m for m in members if isinstance(m, type) and issubclass(m, BaseModel)]
+        if len(models) != 1:
             return None
-        model = annotation
+        model = models[0]
     return model
 
 

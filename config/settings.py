@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -39,6 +40,7 @@ from config.checks import (
     between,
     toml_type,
 )
+from config.outputs import OutputsSettings
 from config.panel import PanelSettings
 from config.rulesets import check_rules
 
@@ -303,13 +305,33 @@ class StateSettings(Section):
     synchronous: Synchronous = Field(default=Synchronous.FULL, strict=False)
 
 
+class Theme(enum.StrEnum):
+    """The display's look: black on white and yellow for sunlight, light on dark indoors."""
+
+    SUN = "sun"
+    DARK = "dark"
+    AUTO = "auto"  # sun from `day_starts` to `day_ends` (the screen's local time), else dark
+
+
+def _clock_time(value: str) -> str:
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
+        raise ValueError(f'{value!r} is not a time of day: write HH:MM, e.g. "07:30"')
+    return value
+
+
+ClockTime = Annotated[str, AfterValidator(_clock_time)]
+
+
 class DisplaySettings(Section):
-    """What `domino-table display` does by default (its flags set it; nothing reads these
-    keys yet: docs/configuration.md)."""
+    """What `domino-table display` does by default: its flags set it, and `--settings
+    FILE` reads `theme`, `day_starts` and `day_ends` from here (docs/configuration.md)."""
 
     enabled: bool = True
     host: NonBlank = "0.0.0.0"  # the page is for the phones and tablets at the table
     port: Port = 8080
+    theme: Theme = Field(default=Theme.AUTO, strict=False)
+    day_starts: ClockTime = "07:00"
+    day_ends: ClockTime = "19:00"
 
 
 Rect = tuple[int, int, int, int]
@@ -327,6 +349,7 @@ class Settings(Section):
     # Seat zones: seat number (as a TOML key) -> [x0, y0, x1, y1] in mm on the surface.
     zones: dict[int, Rect] = Field(default_factory=dict, strict=False)
     display: DisplaySettings = DisplaySettings()
+    outputs: OutputsSettings = OutputsSettings()
 
     @model_validator(mode="before")
     @classmethod
@@ -378,6 +401,7 @@ class Settings(Section):
                     f"{surface.width_mm} x {surface.height_mm} mm surface "
                     "(need 0 <= x0 < x1 <= width, 0 <= y0 < y1 <= height)"
                 )
+        problems += self.outputs.problems(self.table.seats, self.mqtt.enabled)
         if problems:
             raise ValueError("\n".join(problems))
         return self

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from display.camera import CameraFeed
+from display.outputs import OutputsFeed
 from display.payloads import Json, parse_json
 from display.settings import DisplaySettings
 from display.view import TableView
@@ -31,6 +32,7 @@ class Hub:
         self.clock = clock
         self.view = TableView(settings.table, settings.language)
         self.camera = CameraFeed(clock)  # the Camera page's (its own pages and stream)
+        self.outputs = OutputsFeed(settings.awtrix, settings.awtrix_app, settings.wled, clock)
         self.pages = Pages(self.snapshot_json)  # the table view's open pages
         self.replies: dict[str, asyncio.Future[Json]] = {}
         self.reread_state: Callable[[], None] = lambda: None
@@ -53,6 +55,8 @@ class Hub:
         self.push()
 
     def on_message(self, topic: str, payload: bytes) -> None:
+        if self.outputs.on_message(topic, payload):  # the table's clock and strip: /outputs
+            return
         prefix = self.settings.prefix + "/"
         if not topic.startswith(prefix):
             return

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
+from display.outputs import device_topics
 from display.settings import DisplaySettings
 from mqttweb.link import SubscriberLink
 
@@ -42,6 +43,7 @@ class MqttLink(SubscriberLink):
         super().__init__(settings, client_id, who="display", log=log)
         self.table = settings.table
         self.prefix = settings.prefix
+        self.devices = list(device_topics(settings.awtrix, settings.awtrix_app, settings.wled))
         self.listener = listener
         self.connected = False
 
@@ -66,8 +68,10 @@ class MqttLink(SubscriberLink):
     # ---- paho's thread --------------------------------------------------------------
 
     def _subscribe(self, client: mqtt.Client) -> str:
-        client.subscribe([(self.topic(s), 1) for s in SUBSCRIPTIONS])
-        return f"{self.prefix}/#"
+        client.subscribe(
+            [(self.topic(s), 1) for s in SUBSCRIPTIONS] + [(t, 0) for t in self.devices]
+        )
+        return ", ".join([f"{self.prefix}/#", *self.devices])
 
     def _connection(self, connected: bool) -> None:
         self._handoff(self._set_connected, connected)

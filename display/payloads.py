@@ -103,12 +103,21 @@ _FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
 }
 
 
+# fields the schema lets be null in some kinds: an alert's `tile` (no tile concerned)
+_NULLABLE: dict[str, frozenset[str]] = {"alert": frozenset(("tile",))}
+
+
 def is_event(kind: str, payload: Json) -> bool:
     """True when `payload` has the fields of a `kind` event the page relies on."""
     needed = EVENT_FIELDS.get(kind, frozenset()) | {"game_id"}
     if not payload.keys() >= needed or int_or_none(payload.get("seq")) is None:
         return False
-    return all(isinstance(payload[k], t) for k, t in _FIELD_TYPES.items() if k in payload)
+    nullable = _NULLABLE.get(kind, frozenset())
+    return all(
+        isinstance(payload[k], t) or (k in nullable and payload[k] is None)
+        for k, t in _FIELD_TYPES.items()
+        if k in payload
+    )
 
 
 def int_or_none(value: object) -> int | None:

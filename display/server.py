@@ -1,7 +1,8 @@
 """The display's web server (aiohttp): the page, its live view and its commands.
 
 - `GET /`: the page; `GET /static/...`: its scripts, styles and icons; `GET /alerts.js`:
-  the alert codes and their hints, made from the engine's (`display.alerts`).
+  the alert codes and their hints, made from the engine's (`display.alerts`); `GET
+  /look.js`: the theme the display was started with and its day hours.
 - `GET /events`: Server-Sent Events. `view` events carry the whole view as JSON, the
   first one at once on connect; a `ping` event every `heartbeat_s` lets the page tell a
   live link from a dead one.
@@ -9,6 +10,8 @@
 - `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
   events: the camera's status and its latest snapshot's number); `GET
   /camera/snapshot.jpg`: that snapshot (404 until one came).
+- `GET /outputs`: what the table's AWTRIX clock and WLED strip were sent, drawn as they
+  would show it; `GET /outputs/events`: its Server-Sent Events (`outputs` events).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -18,7 +21,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -52,6 +57,16 @@ async def alert_codes(request: web.Request) -> web.Response:
     )
 
 
+async def look_js(request: web.Request) -> web.Response:
+    """The display's theme settings, for `static/theme.js` (a classic script in <head>)."""
+    look = json.dumps(request.app[SETTINGS].look)
+    return web.Response(
+        text=f"window.DISPLAY_LOOK = {look};\n",
+        content_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
 async def view(request: web.Request) -> web.Response:
     return web.Response(text=request.app[HUB].snapshot_json(), content_type="application/json")
 
@@ -69,6 +84,10 @@ async def _stream(request: web.Request, pages: Pages, event: str) -> web.StreamR
     heartbeat = request.app[SETTINGS].heartbeat_s
     opening = f"retry: 1000\nevent: ping\ndata: {heartbeat}\n\n".encode()
     return await pages.serve(request, event=event, heartbeat=heartbeat, opening=opening)
+
+
+async def outputs_events(request: web.Request) -> web.StreamResponse:
+    return await _stream(request, request.app[HUB].outputs.pages, "outputs")
 
 
 async def camera_snapshot(request: web.Request) -> web.Response:
@@ -146,28 +165,38 @@ def make_app(settings: DisplaySettings) -> web.Application:
         )
     app.router.add_get("/", static_page(STATIC / "index.html"))
     app.router.add_get("/alerts.js", alert_codes)
+    app.router.add_get("/look.js", look_js)
     app.router.add_get("/events", events)
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/cmd", command)
     app.router.add_get("/camera", static_page(STATIC / "camera.html"))
     app.router.add_get("/camera/events", camera_events)
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
+    app.router.add_get("/outputs", static_page(STATIC / "outputs.html"))
+    app.router.add_get("/outputs/events", outputs_events)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(while_serving(link.start, link.stop))
-    app.on_shutdown.append(closing(hub.pages, hub.camera.pages))
+    app.on_shutdown.append(closing(hub.pages, hub.camera.pages, hub.outputs.pages))
     return app
 
 
-async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:
-    """Run the display until cancelled."""
+async def serve(
+    settings: DisplaySettings,
+    ready: asyncio.Event | None = None,
+    listening: Callable[[int], None] | None = None,
+) -> None:
+    """Run the display until cancelled; once it listens, `listening(port)` is told the
+    port (the one the system chose for `http_port` 0) and `ready` is set."""
 
-    def started() -> None:
+    def started(port: int) -> None:
+        if listening is not None:
+            listening(port)
         log.info(
             "http: serving table %s on %s://%s:%d/; %s",
             settings.table,
             "https" if settings.https is not None else "http",
             settings.http_host,
-            settings.http_port,
+            port,
             "its command buttons ask for the command PIN"
             if settings.command_pin is not None
             else "its command buttons are open to anyone who can reach the page (--no-pin)",

@@ -12,6 +12,8 @@ from mqttweb.client import MqttTls, port_problem
 TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # each is used with fullmatch
 TOPIC_PREFIX = re.compile(r"[^/+#\x00]+(/[^/+#\x00]+)*")
 LANGUAGES = ("en", "es")
+THEMES = ("sun", "dark", "auto")
+CLOCK_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 PIN = re.compile(r"[\x21-\x7e]{4,64}")
 
 
@@ -24,7 +26,10 @@ class DisplaySettings:
     HTTP (else this server context, from `display.https.https_context`). `command_pin`
     None means the page's command buttons are open to anyone who can reach it; with a
     PIN, `pin_tries` wrong PINs in a row from one address lock it out for
-    `pin_lockout_s`, and each wrong one is answered after `pin_delay_s`.
+    `pin_lockout_s`, and each wrong one is answered after `pin_delay_s`. `theme` is the
+    page's look unless a screen chose its own: `sun`, `dark`, or `auto` (sun from
+    `day_starts` to `day_ends` by the screen's clock). `awtrix` (with `awtrix_app`) and
+    `wled` name the table's clock and strip, which the `/outputs` page shows.
     """
 
     table: str
@@ -44,6 +49,12 @@ class DisplaySettings:
     pin_tries: int = 5
     pin_lockout_s: float = 60.0
     pin_delay_s: float = 0.5
+    theme: str = "auto"
+    day_starts: str = "07:00"
+    day_ends: str = "19:00"
+    awtrix: str | None = None  # the table's AWTRIX clock's MQTT prefix, for /outputs
+    awtrix_app: str = "domino"
+    wled: str | None = None  # the table's WLED strip's MQTT topic, for /outputs
 
     def __post_init__(self) -> None:
         if not TABLE_ID.fullmatch(self.table) or self.table == "tournament":
@@ -72,6 +83,25 @@ class DisplaySettings:
             )
         if self.pin_tries < 1 or self.pin_lockout_s < 0 or self.pin_delay_s < 0:
             raise SettingsError("PIN tries must be at least 1, lock-out and delay not negative")
+        self._check_look_and_devices()
+
+    def _check_look_and_devices(self) -> None:
+        if self.theme not in THEMES:
+            raise SettingsError(f"theme {self.theme!r} is not one of {THEMES}")
+        for name, topic in (("AWTRIX prefix", self.awtrix), ("WLED topic", self.wled)):
+            if topic is not None and not TOPIC_PREFIX.fullmatch(topic):
+                raise SettingsError(
+                    f"{name} {topic!r} is not valid: topic levels joined by '/', "
+                    "without '+', '#' or a '/' at either end"
+                )
+        for hhmm in (self.day_starts, self.day_ends):
+            if not CLOCK_TIME.fullmatch(hhmm):
+                raise SettingsError(f"{hhmm!r} is not a time of day: write HH:MM, e.g. 07:30")
+
+    @property
+    def look(self) -> dict[str, str]:
+        """What the page needs to choose its theme (`/look.js`)."""
+        return {"theme": self.theme, "day_starts": self.day_starts, "day_ends": self.day_ends}
 
     @property
     def prefix(self) -> str:

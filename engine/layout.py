@@ -8,10 +8,12 @@ in millimetres are not the layout's business (see `engine.geometry`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 from operator import itemgetter
 from typing import NamedTuple
 
+from engine.events import Coords
 from engine.rules import ArmsOpen, Rules, SpinnerCounts, SpinnerRule
 from engine.tiles import Tile
 
@@ -28,11 +30,17 @@ class Edge(IntEnum):
     def kind(self) -> EdgeKind:
         return _EDGE_KIND[self]
 
+    def __repr__(self) -> str:
+        return f"Edge.{self.name}"  # (Python that gives it back)
+
 
 class EdgeKind(Enum):
     END = "end"
     SIDE = "side"
     ARM = "arm"
+
+    def __repr__(self) -> str:
+        return f"EdgeKind.{self.name}"
 
 
 _EDGE_KIND = {
@@ -60,12 +68,12 @@ _new_end = tuple.__new__
 
 
 class Placed:
-    """One tile in the layout."""
+    """One tile in the layout, who laid it and where it lies (when the table said)."""
 
     # A plain class with slots rather than a dataclass: the engine makes one per play and
     # builds it without calling __init__ (see `Layout.place`); equality and repr are the
     # dataclass's.
-    __slots__ = ("edge", "parent", "parent_edge", "spinner", "tile", "used")
+    __slots__ = ("coords", "edge", "parent", "parent_edge", "seat", "spinner", "tile", "used")
 
     tile: Tile
     parent: int | None  # the node it joined (None for the lead)
@@ -73,6 +81,8 @@ class Placed:
     edge: Edge | None  # its own edge that touches the parent
     spinner: bool
     used: list[Edge]  # its edges that tiles cover
+    seat: int | None  # who laid it (None: a lead not attributed yet)
+    coords: Coords | None  # where it lies on the table (None: not said)
 
     def __init__(
         self,
@@ -82,6 +92,8 @@ class Placed:
         edge: Edge | None,
         spinner: bool,
         used: list[Edge] | None = None,
+        seat: int | None = None,
+        coords: Coords | None = None,
     ) -> None:
         self.tile = tile
         self.parent = parent
@@ -89,9 +101,20 @@ class Placed:
         self.edge = edge
         self.spinner = spinner
         self.used = [] if used is None else used
+        self.seat = seat
+        self.coords = coords
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.tile, self.parent, self.parent_edge, self.edge, self.spinner, self.used)
+        return (
+            self.tile,
+            self.parent,
+            self.parent_edge,
+            self.edge,
+            self.spinner,
+            self.used,
+            self.seat,
+            self.coords,
+        )
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -105,7 +128,8 @@ class Placed:
         return (
             f"Placed(tile={self.tile!r}, parent={self.parent!r}, "
             f"parent_edge={self.parent_edge!r}, edge={self.edge!r}, "
-            f"spinner={self.spinner!r}, used={self.used!r})"
+            f"spinner={self.spinner!r}, used={self.used!r}, seat={self.seat!r}, "
+            f"coords={self.coords!r})"
         )
 
     def sides_covered(self) -> int:
@@ -175,6 +199,16 @@ class JoinProblem(Enum):
     AMBIGUOUS = "ambiguous"  # it fits two ends showing different numbers: say which
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a tile joins, as a player says it: the tile `to`, optionally which number
+    (`pip`) and, on a spinner, `side` or `arm` (`kind`); see `Layout.resolve`."""
+
+    to: Tile
+    pip: int | None = None
+    kind: EdgeKind | None = None
+
+
 class Layout:
     """Tiles played this hand, in play order, and the ends open now."""
 
@@ -182,11 +216,11 @@ class Layout:
         "_arms_at_once",
         "_count_both",
         "_counts",
-        "_offers",
         "_spinner_rule",
-        "_total",
         "ends",
         "nodes",
+        "offers",
+        "total",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -197,22 +231,15 @@ class Layout:
         self.nodes: list[Placed] = []
         self.ends: list[OpenEnd] = []
         # Kept up to date by `place` for the engine's hot path (code that edits `nodes` or
-        # `ends` by hand must not rely on them): `ends` less mirror images (the ends to
-        # offer, often `ends` itself) and `ends_total()`.
-        self._offers: list[OpenEnd] = self.ends
-        self._total = 0
+        # `ends` by hand must not rely on them): `offers`, `ends` less mirror images (the
+        # ends to offer, often `ends` itself), and `total`, what `ends_total()` returns.
+        self.offers: list[OpenEnd] = self.ends
+        self.total = 0
 
     # --- reading --------------------------------------------------------------------
 
     def __len__(self) -> int:
         return len(self.nodes)
-
-    def open_mask(self) -> int:
-        """The numbers showing at open ends, as bits (bit n set: an end shows n)."""
-        mask = 0
-        for end in self.ends:
-            mask |= 1 << end.pip
-        return mask
 
     @property
     def spinner(self) -> Tile | None:
@@ -224,6 +251,10 @@ class Layout:
     def tiles(self) -> list[Tile]:
         return [n.tile for n in self.nodes]
 
+    def seats(self) -> list[int | None]:
+        """Who laid each tile, in play order (None: a lead not attributed yet)."""
+        return [n.seat for n in self.nodes]
+
     def index_of(self, tile: Tile) -> int | None:
         for i, node in enumerate(self.nodes):
             if node.tile is tile:
@@ -232,13 +263,6 @@ class Layout:
 
     def pips_open(self) -> set[int]:
         return set(map(_END_PIP, self.ends))
-
-    def fits(self, tile: Tile) -> bool:
-        """Whether `tile` could join any open end (or lead an empty layout)."""
-        if not self.nodes:
-            return True
-        hi, lo = tile.high, tile.low
-        return any(e.pip == hi or e.pip == lo for e in self.ends)
 
     def joins(self, tile: Tile) -> list[OpenEnd]:
         """The distinct ends `tile` can join (mirror-image ends are listed once)."""
@@ -297,6 +321,38 @@ class Layout:
 
     # --- finding the end a play names -----------------------------------------------
 
+    def find_end(self, tile: Tile, where: OpenEnd | Target | None) -> OpenEnd | JoinProblem:
+        """The open end `tile` joins as a play names it (`where`: an open end, a `Target`,
+        or None: wherever it fits, if that is one number), or why it cannot."""
+        if isinstance(where, OpenEnd):
+            if where not in self.ends:
+                return JoinProblem.NOT_TOUCHING
+            return where if tile.has(where.pip) else JoinProblem.NO_MATCH
+        if isinstance(where, Target):
+            return self.resolve(tile, where.to, where.pip, where.kind)
+        ends = self.joins(tile)
+        if not ends:
+            return JoinProblem.NO_MATCH
+        if len({e.pip for e in ends}) > 1:
+            return JoinProblem.AMBIGUOUS
+        return ends[0]
+
+    def numbers_at(self, where: OpenEnd | Target | None) -> tuple[int, ...]:
+        """The numbers the open end(s) a play names show (every open end: none named)."""
+        if isinstance(where, OpenEnd):
+            return (where.pip,)
+        ends = self.ends
+        if isinstance(where, Target):
+            at = self.index_of(where.to)
+            ends = [
+                e
+                for e in ends
+                if e.node == at
+                and (where.kind is None or e.edge.kind is where.kind)
+                and (where.pip is None or e.pip == where.pip)
+            ]
+        return tuple(dict.fromkeys(e.pip for e in ends))
+
     def resolve(
         self, tile: Tile, to: Tile, pip: int | None = None, kind: EdgeKind | None = None
     ) -> OpenEnd | JoinProblem:
@@ -334,8 +390,15 @@ class Layout:
 
     # --- changing -------------------------------------------------------------------
 
-    def place(self, tile: Tile, end: OpenEnd | None) -> Placed:
-        """Lay `tile`: as the lead when `end` is None, else joined at `end` (must fit)."""
+    def place(
+        self,
+        tile: Tile,
+        end: OpenEnd | None,
+        seat: int | None = None,
+        coords: Coords | None = None,
+    ) -> Placed:
+        """Lay `tile` (by `seat`, lying at `coords`): as the lead when `end` is None, else
+        joined at `end` (must fit)."""
         nodes = self.nodes
         index = len(nodes)
         if end is not None and end.edge < 2 and not tile.is_double:
@@ -360,17 +423,21 @@ class Layout:
             node.edge = own
             node.spinner = False
             node.used = [own]
+            node.seat = seat
+            node.coords = coords
             nodes.append(node)
             ends.append(far)
-            offers = self._offers
+            offers = self.offers
             if offers is not ends:
                 offers.remove(end)
                 offers.append(far)
-            self._total += far_pip - pip
+            self.total += far_pip - pip
             return node
         node = self._place_other(tile, end, index)
-        self._offers = _offers(self.ends)
-        self._total = self._ends_total()
+        node.seat = seat
+        node.coords = coords
+        self.offers = _offers(self.ends)
+        self.total = self._ends_total()
         return node
 
     def _place_other(self, tile: Tile, end: OpenEnd | None, index: int) -> Placed:
@@ -437,10 +504,12 @@ class Layout:
         other._counts = self._counts
         other._count_both = self._count_both
         other.nodes = [
-            Placed(n.tile, n.parent, n.parent_edge, n.edge, n.spinner, list(n.used))
+            Placed(
+                n.tile, n.parent, n.parent_edge, n.edge, n.spinner, list(n.used), n.seat, n.coords
+            )
             for n in self.nodes
         ]
         other.ends = list(self.ends)
-        other._offers = _offers(other.ends)
-        other._total = self._total
+        other.offers = _offers(other.ends)
+        other.total = self.total
         return other

@@ -81,7 +81,7 @@ def play_hand(game: Game, players: Sequence[Player]) -> list[Event]:
             seat = game.turn
             assert seat is not None
             extend(push(players[seat].choose(game, moves)))
-        elif game._may_draw():
+        elif game.may_draw():
             extend(game.push_draw())
         else:
             extend(game.push_pass())

@@ -45,19 +45,21 @@ async def serve_until_cancelled(
     port: int,
     *,
     ssl_context: ssl.SSLContext | None = None,
-    started: Callable[[], None] = lambda: None,
+    started: Callable[[int], None] = lambda port: None,
     ready: asyncio.Event | None = None,
 ) -> None:
-    """Serve `app` on `host:port` until cancelled; once it listens, `started()` (which
-    logs where) and then `ready` is set. The app is cleaned up on the way out."""
+    """Serve `app` on `host:port` until cancelled; once it listens, `started(port)` with
+    the port it listens on (the one the system chose for port 0), which logs where, and
+    then `ready` is set. The app is cleaned up on the way out, also when the port cannot
+    be had (the OSError of the bind is raised then)."""
     runner = web.AppRunner(app, shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, ssl_context=ssl_context)
-    await site.start()
-    started()
-    if ready is not None:
-        ready.set()
     try:
+        site = web.TCPSite(runner, host, port, ssl_context=ssl_context)
+        await site.start()
+        started(int(runner.addresses[0][1]))
+        if ready is not None:
+            ready.set()
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()

@@ -6,7 +6,8 @@ which puts the item on one queue. One worker thread takes items off that queue i
 and is the only caller of the `TableCore`. Publishing happens on the worker thread too,
 after the journal has the change (paho's `publish` is thread-safe): the core hands
 each change's typed events to the subscribers registered here at start-up (the MQTT
-link, the panel, the board's LED, the log; `service.subscribers`).
+link, the panel, the board's LED, the log; `service.subscribers`; the lights and the voice
+of `[outputs.*]`, `service.outputs`).
 """
 
 from __future__ import annotations
@@ -35,19 +36,21 @@ from firmware_bridge.adapter import (
 )
 from firmware_bridge.link import LinkSettings
 from mqttweb.envelope import stamp
-from service import commands as cmd
-from service.buttons import command_for
-from service.camera_commands import without_camera
-from service.journal import Journal
-from service.mqtt_link import MqttLink
-from service.rulesets import find_rules
-from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
-from service.table import TableConfig, TableCore
-from service.table_events import Answered, Spot, StateChanged
+from service.camera.commands import without_camera
+from service.core import commands as cmd
+from service.core.rulesets import find_rules
+from service.core.table import TableConfig, TableCore
+from service.core.table_events import Answered, Spot, StateChanged
+from service.devices.board import BoardSignal, command_for
+from service.devices.panel import PanelDriver
+from service.mqtt.link import MqttLink
+from service.mqtt.publisher import MqttPublisher
+from service.outputs import outputs_for
+from service.store.journal import Journal
+from service.subscribers import EventLog, Subscriber
 
 if TYPE_CHECKING:
-    from service.camera import SimOptions  # imports OpenCV: only for the type
-    from vision import FrameSource
+    from service.camera.frame_sources import MakeFrames  # imports OpenCV: only for the type
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +83,9 @@ class TableService:
         *,
         rules: Callable[[str], Rules] = find_rules,
         panel_factory: Callable[[TableService], Any] | None = None,
-        camera_sim: SimOptions | None = None,
-        camera_frames: Callable[[], FrameSource] | None = None,
+        camera_frames: MakeFrames | None = None,
     ) -> None:
         self.settings = settings
-        self._camera_sim = camera_sim  # a simulated camera's seed and pace
         self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
         state_dir = Path(settings.state.dir)
@@ -138,6 +139,7 @@ class TableService:
             cmd.Command: self._on_command,  # every command: the handler of its base class
             **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
+        self.outputs = outputs_for(settings.outputs, self.mqtt)  # lights and a voice
         self.core.bus.subscribe(StateChanged, self._state_changed)
         for subscriber in self._subscribers():
             subscriber.subscribe(self.core.bus)
@@ -153,21 +155,19 @@ class TableService:
             (self.board, BoardSignal),
         ]
         made = [publisher(part) for part, publisher in parts if part is not None]
-        return [EventLog(table.id), *made]
+        return [EventLog(table.id), *made, *self.outputs]
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
-        from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
-        from service import camera_events as seen  # noqa: PLC0415
-        from service.camera_commands import with_camera  # noqa: PLC0415
-        from service.camera_publisher import CameraPublisher  # noqa: PLC0415
+        from service.camera import events as seen  # noqa: PLC0415
+        from service.camera import source as cam  # noqa: PLC0415 - `run` quick without one
+        from service.camera.commands import with_camera  # noqa: PLC0415
+        from service.camera.publisher import CameraPublisher  # noqa: PLC0415
 
-        simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
             self.settings,
             self.submit,
-            tell=self.submit_panel if simulated else None,
-            sim=self._camera_sim,
+            tell=self.submit_panel,  # a simulated table's players say what they do
             source=self._camera_frames,
         )
         self._handlers |= {
@@ -221,6 +221,8 @@ class TableService:
             self.inbox.put(_Stop())
             self._worker.join(10)
             self._worker = None
+        for output in self.outputs:  # a clean stop: the clock's app deleted, the strip dark
+            output.stop()
         if self.board is not None:
             self.board.close()
         if self.panel is not None:

@@ -50,7 +50,8 @@ FILE = click.Path(dir_okay=False, path_type=Path)
     default=0.25,
     show_default=True,
     type=float,
-    help="Least seconds between two standings publications.",
+    help="Least seconds between two standings publications (with --event: a game's outcome "
+    "goes out at once, the tables' rows at most this often).",
 )
 @click.option(
     "--resend-interval",

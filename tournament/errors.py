@@ -19,6 +19,10 @@ class StateDirError(TournamentError, OSError):
     """The desk cannot read or write its state directory."""
 
 
+class ListenError(TournamentError, OSError):
+    """The pages cannot listen on the address and port asked for (in use, or not ours)."""
+
+
 class EventFileError(TournamentError, ValueError):
     """The event file cannot run an event; one line per problem, each naming its key."""
 

@@ -70,6 +70,13 @@ def _round_of(ledger: Ledger, table: str, body: dict[str, Any]) -> tuple[int, Ta
 
 
 def on_state(ledger: Ledger, table: str, payload: bytes) -> Records:
+    if not any(  # read only while the table has a seating whose game has not started
+        (seated := rnd.tables.get(table)) is not None
+        and seated.game_id is None
+        and seated.outcome is None
+        for rnd in ledger.rounds
+    ):
+        return []  # a playing table's every state: no second JSON parse on the desk's loop
     state = _json(payload)
     if not isinstance(state, dict) or not isinstance(state.get("game_id"), str):
         return []

@@ -67,7 +67,8 @@ class Record:
 
 
 class Journal:
-    """One SQLite file; `append` is durable when it returns."""
+    """One SQLite file; `append_many` is durable when it returns, `add` once `commit`
+    has returned."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -97,17 +98,42 @@ class Journal:
 
     def append_many(self, ts: str, items: list[tuple[Kind, dict[str, Any]]]) -> list[Record]:
         """Several records in one transaction: all of them are on disk, or none."""
+        out = self.add(ts, items)
+        self.commit()
+        return out
+
+    def add(self, ts: str, items: list[tuple[Kind, dict[str, Any]]]) -> list[Record]:
+        """Records in the open transaction (begun if none is): on disk once `commit()`
+        returns, all of them and those added before, or none (a failure rolls back the
+        whole transaction: `pending` says whether one is open)."""
         if not items:
             return []
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            out = [self.append(ts, kind, data) for kind, data in items]
-            self.db.execute("COMMIT")
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN IMMEDIATE")
+            return [self.append(ts, kind, data) for kind, data in items]
         except (sqlite3.Error, JournalError) as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
+            self._rollback()
             raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
-        return out
+
+    @property
+    def pending(self) -> bool:
+        """Records added and not committed yet."""
+        return self.db.in_transaction
+
+    def commit(self) -> None:
+        """Every record added so far on disk (one sync); nothing to do when none is."""
+        if not self.db.in_transaction:
+            return
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
 
     def records(self, after: int = 0) -> Iterator[Record]:
         try:

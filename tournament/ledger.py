@@ -40,6 +40,11 @@ class TableStatus(StrEnum):
 
 
 DONE = {TableStatus.REPORTED, TableStatus.ENTERED, TableStatus.FORFEIT}
+# records that change neither an outcome nor the roster: the standings stay as they were
+KEEP_STANDINGS = frozenset({
+    Kind.EVENT, Kind.COMMAND, Kind.CHECK_IN, Kind.SENT, Kind.ACK, Kind.REFUSED, Kind.STARTED,
+    Kind.CONFIRMED, Kind.UNCOUNTED,
+})  # fmt: skip
 
 
 @dataclass
@@ -157,6 +162,7 @@ class Ledger:
         self.uncounted: dict[tuple[str, str], str] = {}
         self.voided: set[tuple[str, str]] = set()  # (table, game_id): never counted again
         self.last = 0  # the last record applied
+        self._standings: list[Entry] | None = None  # ranked, until a record changes them
         for p in event.players:
             self.players[p.id] = Player(p.id, p.name)
         for pair in event.pairs:
@@ -202,9 +208,13 @@ class Ledger:
                 yield from table.credits()
 
     def standings(self) -> list[Entry]:
-        roster = [(p.id, p.name) for p in self.players.values()]
-        recs = records(roster, self.credits())
-        return rank(recs.values(), self.event.tie_breaks, self.event.seed)
+        """Every roster player ranked; kept until a record changes a game's outcome or the
+        roster (the desk asks on every publication, the tables' news rarely changes it)."""
+        if self._standings is None:
+            roster = [(p.id, p.name) for p in self.players.values()]
+            recs = records(roster, self.credits())
+            self._standings = rank(recs.values(), self.event.tie_breaks, self.event.seed)
+        return self._standings
 
     def history(self) -> History:
         """Partners, opponents and byes of every round seated so far (per player, and per
@@ -236,6 +246,8 @@ class Ledger:
     def apply(self, record: Record) -> None:
         self._apply[record.kind](record.data)
         self.last = record.n
+        if record.kind not in KEEP_STANDINGS:
+            self._standings = None
 
     def _table(self, data: dict[str, Any]) -> TableRound:
         rnd = self.round(int(data["round"]))

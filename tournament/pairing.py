@@ -1,7 +1,7 @@
 """Seating a round: who plays whom, with whom, and who sits out. Pure.
 
-Every choice is a maximum-weight matching (networkx's `max_weight_matching`, with
-`maxcardinality=True`) on a complete graph whose edge weights are a constant minus a
+Every choice is a maximum-weight matching (rustworkx's `max_weight_matching`, with
+`max_cardinality=True`) on a complete graph whose edge weights are a constant minus a
 penalty, so the matching found is the one with the least total penalty among those that
 seat everyone it can:
 
@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
+import numpy as np
+import rustworkx as rx
 
 Pair = frozenset[str]
 
@@ -67,19 +68,39 @@ class Seating:
     byes: list[str]
 
 
-def _match(nodes: Sequence[str], penalty: dict[tuple[str, str], int]) -> list[tuple[str, str]]:
-    """Pairs of `nodes` with the least total penalty (every node matched if even)."""
-    if len(nodes) < 2:
+Costs = dict[tuple[int, int], int]  # (i, j), i < j: indices of two nodes; missing: 0
+Matcher = Callable[[int, Costs], list[tuple[int, int]]]
+
+
+def match(count: int, cost: Costs) -> list[tuple[int, int]]:
+    """Pairs of the nodes 0..count-1 with the least total cost (every node matched if
+    `count` is even), each pair (i, j) with i < j, in order of i.
+
+    A maximum-weight matching of maximum cardinality on the complete graph, weight
+    `top - cost`, by rustworkx (Edmonds' blossom algorithm, compiled): a few ms for
+    200 players, where networkx's pure-Python one took 0.1 to 0.6 s on the desk's loop
+    (`benchmarks/tournament.py` prints both)."""
+    if count < 2:
         return []
-    top = max(penalty.values(), default=0) + 1
-    graph: nx.Graph[str] = nx.Graph()
-    graph.add_nodes_from(nodes)
-    for (a, b), cost in penalty.items():
-        graph.add_edge(a, b, weight=top - cost)
+    top = max(cost.values(), default=0) + 1
+    weights = np.full((count, count), float(top))  # exact: whole numbers far below 2**53
+    for (i, j), c in cost.items():
+        weights[i, j] = weights[j, i] = top - c  # at least 1: 0 is "no edge"
+    np.fill_diagonal(weights, 0.0)
+    graph = rx.PyGraph.from_adjacency_matrix(weights, null_value=0.0)
+    found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return sorted((min(i, j), max(i, j)) for i, j in found)
+
+
+def _by_index(nodes: Sequence[str], counts: Counter[Pair]) -> Costs:
+    """`counts` (times two entities met, or partnered) for the pairs of `nodes`, by index."""
     place = {n: i for i, n in enumerate(nodes)}
-    found = nx.max_weight_matching(graph, maxcardinality=True)
-    out = [(a, b) if place[a] < place[b] else (b, a) for a, b in found]
-    return sorted(out, key=lambda ab: place[ab[0]])
+    out: Costs = {}
+    for two, times in counts.items():
+        a, b = (place.get(e) for e in two)
+        if times and a is not None and b is not None:
+            out[(a, b) if a < b else (b, a)] = times
+    return out
 
 
 def byes(order: Sequence[str], count: int, history: History, lowest_first: bool) -> list[str]:
@@ -98,6 +119,7 @@ def swiss(
     tables: int,
     met: Counter[Pair],
     history: History,
+    match: Matcher = match,
 ) -> Seating:
     """Two entities a table, in standings `order` (best first)."""
     seated = min(len(order) - len(order) % 2, 2 * tables)
@@ -107,50 +129,43 @@ def swiss(
     spread = max((wins[e] for e in playing), default=0) - min((wins[e] for e in playing), default=0)
     group = n * n + 1
     rematch = (n // 2 + 1) * (group * spread * spread + n * n) + 1
-    place = {e: i for i, e in enumerate(playing)}
-    penalty = {}
-    for i, a in enumerate(playing):
-        for b in playing[i + 1 :]:
-            penalty[(a, b)] = (
-                rematch * met[pair(a, b)]
-                + group * (wins[a] - wins[b]) ** 2
-                + (place[a] - place[b]) ** 2
-            )
-    return Seating([list(ab) for ab in _match(playing, penalty)], out)
-
-
-def _twos_penalty(players: Sequence[str], repeat: Counter[Pair]) -> dict[tuple[str, str], int]:
-    return {
-        (a, b): repeat[pair(a, b)] ** 2 for i, a in enumerate(players) for b in players[i + 1 :]
+    times_met = _by_index(playing, met)
+    cost = {
+        (i, j): rematch * times_met.get((i, j), 0)
+        + group * (wins[playing[i]] - wins[playing[j]]) ** 2
+        + (j - i) ** 2
+        for i in range(n)
+        for j in range(i + 1, n)
     }
+    return Seating([[playing[i], playing[j]] for i, j in match(n, cost)], out)
 
 
-def _tables_penalty(
-    twos: Sequence[tuple[str, str]], opponents: Counter[Pair]
-) -> dict[tuple[str, str], int]:
-    keys = ["+".join(t) for t in twos]
-    out = {}
-    for i, (a1, a2) in enumerate(twos):
-        for j in range(i + 1, len(twos)):
-            b1, b2 = twos[j]
-            out[(keys[i], keys[j])] = sum(
-                opponents[pair(x, y)] ** 2 for x in (a1, a2) for y in (b1, b2)
-            )
+def _tables_cost(twos: Sequence[tuple[str, str]], opponents: Counter[Pair]) -> Costs:
+    """Two twos at one table: the sum over the players who become opponents of
+    `(times opponents) ** 2`, from the history's pairs (most pairs never met: 0)."""
+    players = [p for two in twos for p in two]  # two n holds players 2n and 2n + 1
+    out: Costs = {}
+    for (i, j), times in _by_index(players, opponents).items():
+        ti, tj = i // 2, j // 2  # i < j, so ti <= tj
+        if ti != tj:
+            out[(ti, tj)] = out.get((ti, tj), 0) + times * times
     return out
 
 
-def individual(order: Sequence[str], tables: int, history: History, partnered: bool) -> Seating:
-    """Four players a table; `order` is the round's seeded shuffle of the players."""
+def individual(
+    order: Sequence[str], tables: int, history: History, partnered: bool, match: Matcher = match
+) -> Seating:
+    """Four players a table; `order` is the round's seeded shuffle of the players.
+    `match`: another matcher of the same costs (benchmarks/tournament.py's networkx)."""
     seated = min(len(order) - len(order) % 4, 4 * tables)
     out = byes(order, len(order) - seated, history, lowest_first=False)
     playing = [p for p in order if p not in out]
     repeats = history.partners if partnered else history.opponents
-    twos = _match(playing, _twos_penalty(playing, repeats))
-    keys = {"+".join(t): t for t in twos}
-    tables_found = _match(list(keys), _tables_penalty(twos, history.opponents))
+    twos_cost = {k: t * t for k, t in _by_index(playing, repeats).items()}
+    twos = [(playing[i], playing[j]) for i, j in match(len(playing), twos_cost)]
     groups = []
-    for k1, k2 in tables_found:
-        (a1, a2), (b1, b2) = keys[k1], keys[k2]
+    for ti, tj in match(len(twos), _tables_cost(twos, history.opponents)):
+        (a1, a2), (b1, b2) = twos[ti], twos[tj]
         groups.append([a1, b1, a2, b2])  # partners at seats 0+2 and 1+3
     return Seating(groups, out)
 

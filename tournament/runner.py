@@ -2,8 +2,14 @@
 standings, command replies and each table's `new_game` out.
 
 Everything runs on the asyncio loop (paho's thread hands messages over through the
-link, as for `Desk`). A change is journaled (one SQLite transaction, synced) before it
-is applied to the ledger and before anything is published from it. At start-up the
+link, as for `Desk`). A change is journaled before it is applied to the ledger, and
+synced to disk before anything is sent, published or answered from it: a command is
+committed at once; what the tables tell (replies, states, results) is committed once
+for all the messages taken in during the same turn of the loop (a burst of 50 results
+is one disk sync, not 50 on the loop). A game's outcome (a result counted, entered,
+voided, a forfeit) is published at the end of that turn; other changes (the tables'
+rows, a round's state) are coalesced: at once when the last publication was
+`publish_interval_s` ago or more, else at that time. At start-up the
 ledger is rebuilt from the journal, record by record, so a desk killed mid-round comes
 back with the same seating and the same results, and sends the `new_game`s that were
 never acknowledged again (with the same ids: a table that had them answers again).
@@ -11,6 +17,7 @@ never acknowledged again (with the same ids: a table that had them answers again
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -46,6 +53,7 @@ SUBSCRIPTIONS = (
     CMD,
 )
 Send = Callable[[str, bytes, bool], bool]
+OUTCOMES = frozenset({Kind.RESULT, Kind.ENTERED, Kind.VOID, Kind.FORFEIT})  # published at once
 Items = list[tuple[Kind, dict[str, Any]]]
 
 
@@ -88,7 +96,9 @@ class EventDesk(LinkSide):
         self.lags: deque[float] = deque(maxlen=20000)  # result ts to standings out
         self._stamps: list[float] = []
         self._last: dict[str, dict[str, Any]] = {}  # topic -> body last published
+        self._last_publish = 0.0  # clock() of the last publication
         self._advancing = False
+        self._commit_soon = False  # a commit is scheduled for the end of this turn
         log.info(
             "desk: event %r, %d rounds played, from %d journal records",
             event.name,
@@ -116,7 +126,7 @@ class EventDesk(LinkSide):
         self.messages += 1
         if topic.endswith("/cmd/reply"):
             table = topic.split("/")[1]
-            self._record(intake.on_reply(self.ledger, table, payload))
+            self._record(intake.on_reply(self.ledger, table, payload), batch=True)
             return
         where = split_topic(topic)
         if where is None:
@@ -129,7 +139,7 @@ class EventDesk(LinkSide):
         if self.board.on_message(topic, payload):
             self._schedule()
         if kind == "state":
-            self._record(intake.on_state(self.ledger, table, payload))
+            self._record(intake.on_state(self.ledger, table, payload), batch=True)
 
     def _on_result(self, table: str, game_id: str, payload: bytes, retained: bool) -> None:
         items = intake.on_result(self.ledger, table, game_id, payload)
@@ -137,7 +147,7 @@ class EventDesk(LinkSide):
             stamped = ts_seconds(payload)
             if stamped is not None:
                 self._stamps.append(stamped)
-        self._record(items)
+        self._record(items, batch=True)
 
     def _raise_seq(self, payload: bytes) -> None:
         try:
@@ -185,18 +195,46 @@ class EventDesk(LinkSide):
 
     # ---- journal first, then the ledger, then what follows -------------------------------
 
-    def _record(self, items: Items) -> list[Record]:
+    def _record(self, items: Items, *, batch: bool = False) -> list[Record]:
+        """Journal `items`, apply them, then what follows from them. `batch` (the tables'
+        news): committed at the end of this turn of the loop, with the others taken in
+        meanwhile, or before that by anything that sends or publishes (`_commit`)."""
         if not items:
             return []
-        records = self.journal.append_many(utc_ts(), items)
+        try:
+            records = self.journal.add(utc_ts(), items)
+        except JournalError:
+            self._rebuild()  # the open transaction was rolled back: the ledger follows it
+            raise
         for record in records:
             self.ledger.apply(record)
+        if not batch:
+            self._commit()
+        elif not self._commit_soon:
+            self._commit_soon = True
+            asyncio.get_running_loop().call_soon(self._commit)
         if any(r.kind is Kind.SEATING for r in records):
             self._send_new_games()
-        self._schedule()
+        self._schedule(urgent=any(r.kind in OUTCOMES for r in records))
         self._advance()
         self._tell()
         return records
+
+    def _commit(self) -> None:
+        """Every record applied so far on disk, before anything goes out from it."""
+        self._commit_soon = False
+        if not self.journal.pending:
+            return
+        try:
+            self.journal.commit()
+        except JournalError:
+            self._rebuild()
+            raise
+
+    def _rebuild(self) -> None:
+        """The ledger again from what the journal holds (a write failed and was undone)."""
+        log.error("desk: cannot write the journal; the event goes on from what it holds")
+        self.ledger = open_ledger(self.journal, self.event, utc_ts())
 
     def _advance(self) -> None:
         """With `auto_advance`: close a round every table reported, start the next."""
@@ -205,6 +243,7 @@ class EventDesk(LinkSide):
             return
         if rnd.unreported():
             return
+        self._flush()  # the standings with the round's last result first, then the seating
         self._advancing = True
         try:
             self.command({"id": f"auto-close-r{rnd.number}", "action": "close_round"}, "auto")
@@ -215,6 +254,7 @@ class EventDesk(LinkSide):
             self._advancing = False
 
     def _send_new_games(self) -> None:
+        self._commit()
         rnd = self.ledger.current
         self._cancel("resend")
         if rnd is None or rnd.closed:
@@ -243,21 +283,31 @@ class EventDesk(LinkSide):
         ]
         return standings_body(self.ledger, rows)
 
-    def _schedule(self) -> None:
-        if not (self.synced and self.connected) or "publish" in self._timers:
-            return
-        self._later("publish", self.settings.publish_interval_s, self._flush)
-
-    def _flush(self) -> None:
-        self._timers.pop("publish", None)
+    def _schedule(self, urgent: bool = False) -> None:
+        """The next publication: at the end of this turn for a game's outcome (`urgent`),
+        else at once when the last was `publish_interval_s` ago or more (the tables'
+        rows, a round's state), else then."""
         if not (self.synced and self.connected):
             return
+        if urgent:
+            self._later("publish", 0.0, self._flush)
+            return
+        if "publish" in self._timers:
+            return
+        wait = self._last_publish + self.settings.publish_interval_s - self.clock()
+        self._later("publish", max(0.0, wait), self._flush)
+
+    def _flush(self) -> None:
+        self._cancel("publish")
+        if not (self.synced and self.connected):
+            return
+        self._commit()
         stamps, self._stamps = self._stamps, []
         rnd = self.round_payload()
-        if rnd is not None:
-            self._publish(ROUND, rnd)
+        if rnd is not None and self._publish(ROUND, rnd):
+            self._last_publish = self.clock()
         if self._publish(STANDINGS, self.standings_payload()):
-            now = self.clock()
+            self._last_publish = now = self.clock()
             self.lags.extend(now - t for t in stamps)
 
     def _publish(self, topic: str, body: dict[str, Any]) -> bool:
@@ -277,6 +327,7 @@ class EventDesk(LinkSide):
     # ---- pages ---------------------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
+        self._commit()
         return {
             "connected": self.connected,
             "synced": self.synced,
@@ -286,8 +337,9 @@ class EventDesk(LinkSide):
         }
 
     def director(self) -> dict[str, Any]:
+        view = self.public_view()  # committed first: the journal's tail is on disk
         tail = list(self.journal.records(after=max(0, self.ledger.last - 50)))
-        return {**self.public_view(), **director_view(self.ledger, tail)}
+        return {**view, **director_view(self.ledger, tail)}
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -299,4 +351,5 @@ class EventDesk(LinkSide):
 
     def stop(self) -> None:
         super().stop()
+        self._commit()
         self.journal.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from functools import partial
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from mqttweb.sse import Pages, closing
 from mqttweb.web import serve_until_cancelled, static_page, while_serving
 from tournament import event, pages
 from tournament.desk import Desk, DeskLink
+from tournament.errors import ListenError, TournamentError
 from tournament.settings import DeskSettings
 
 log = logging.getLogger(__name__)
@@ -80,12 +82,25 @@ def app_for(settings: DeskSettings) -> web.Application:
 
 
 async def serve(settings: DeskSettings, ready: asyncio.Event | None = None) -> None:
-    """Run the desk and its pages until cancelled."""
-    host, port = settings.http_host, settings.http_port
-    await serve_until_cancelled(
-        app_for(settings),
-        host,
-        port,
-        started=lambda: log.info("http: standings on http://%s:%d/", host, port),
-        ready=ready,
-    )
+    """Run the desk and its pages until cancelled. The log says where the pages are,
+    with the port the system chose when `http_port` is 0; a port that cannot be had is a
+    `ListenError` (the desk's MQTT link is closed again first)."""
+    host, listening = settings.http_host, False
+
+    def started(port: int) -> None:
+        nonlocal listening
+        listening = True
+        log.info("http: standings on http://%s:%d/", host, port)
+
+    try:
+        await serve_until_cancelled(
+            app_for(settings), host, settings.http_port, started=started, ready=ready
+        )
+    except OSError as exc:
+        if listening or isinstance(exc, TournamentError):
+            raise
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ListenError(
+            f"the pages cannot listen on {host}:{settings.http_port} ({why}): give "
+            "another --http-port (0: any free one, said in the log) or --http-host"
+        ) from exc

@@ -88,9 +88,21 @@ function renderBar(st, stale) {
     $("bar"),
     h("div", { class: "game-info" }, parts),
     cameraLink(),
+    themeSwitch(),
     h("div", { id: "link", class: live ? "link-live" : "link-stale" },
       icon(live ? "ok" : "offline"), live ? L("live") : L("offline")),
   );
+}
+
+// sun, dark, or auto by the time of day (static/theme.js): this screen's own choice
+function themeSwitch() {
+  const mode = window.displayTheme.mode();
+  const word = L(`theme_${mode}`);
+  return h("button", {
+    id: "theme", class: "theme-switch", type: "button", "data-mode": mode,
+    title: L("theme_is", { mode: word }), "aria-label": L("theme_is", { mode: word }),
+    onclick: () => { window.displayTheme.next(); render(); },
+  }, icon(mode), h("span", { class: "theme-word" }, word));
 }
 
 // the Camera page, on a table that has published a camera status; a warning mark while

@@ -61,6 +61,15 @@ const ICONS = {
     s("circle", { cx: 12, cy: 13, r: 4.2, class: "ic-cut" }),
   ],
   no: () => [s("path", { d: "M5 5 L19 19 M19 5 L5 19", class: "ic-stroke-dark" })],
+  sun: () => [
+    s("circle", { cx: 12, cy: 12, r: 5, class: "ic-fill" }),
+    s("path", { d: "M12 1v4M12 19v4M1 12h4M19 12h4M4.2 4.2l2.8 2.8M17 17l2.8 2.8M4.2 19.8 7 17M17 7l2.8-2.8", class: "ic-stroke-dark" }),
+  ],
+  dark: () => [s("path", { d: "M15 2a10 10 0 1 0 7 15A8 8 0 0 1 15 2z", class: "ic-fill" })],
+  auto: () => [
+    s("circle", { cx: 12, cy: 12, r: 10, class: "ic-ring" }),
+    s("path", { d: "M12 2a10 10 0 0 1 0 20z", class: "ic-fill" }),
+  ],
   wait: () => [
     s("circle", { cx: 12, cy: 12, r: 10, class: "ic-ring" }),
     s("path", { d: "M12 6 V12 L16 15", class: "ic-stroke-dark" }),

@@ -83,10 +83,37 @@ function bounds(items, surface) {
   return [cx - w / 2, cy - h / 2, w, h];
 }
 
+// The view widened to the shape of the box it is drawn in (`box`: its width and height
+// in pixels, when known), so that all it shows is inside the viewBox.
+function shaped([x, y, w, h], box) {
+  if (!box || !(box.width > 0) || !(box.height > 0)) return [x, y, w, h];
+  const want = box.width / box.height;
+  if (w / h < want) return [x - (h * want - w) / 2, y, h * want, h];
+  return [x, y - (w / want - h) / 2, w, w / want];
+}
+
+// The surface's dashed edge: the parts of its four sides within `view`, as lines (a
+// rectangle larger than the view would lie, invisible, over the rest of the page).
+function edges(surface, [x, y, w, h]) {
+  const [W, H] = [surface.width_mm, surface.height_mm];
+  const clip = (lo, hi, from, to) => [Math.max(lo, from), Math.min(hi, to)];
+  const out = [];
+  const [ax, bx] = clip(0, W, x, x + w);
+  const [ay, by] = clip(0, H, y, y + h);
+  for (const yy of [0, H]) {
+    if (yy >= y && yy <= y + h && ax < bx) out.push(s("line", { x1: ax, y1: yy, x2: bx, y2: yy, class: "surface" }));
+  }
+  for (const xx of [0, W]) {
+    if (xx >= x && xx <= x + w && ay < by) out.push(s("line", { x1: xx, y1: ay, x2: xx, y2: by, class: "surface" }));
+  }
+  return out;
+}
+
 // An <svg> of the layout; `lastPlay` is the view's last play (or null); `alerts` the
 // standing alerts: an illegal tile that lies on the table (its halves known) is drawn
-// where it lies, outlined in the illegal colour, and is not part of the layout.
-export function layoutSvg(state, lastPlay, words, alerts = []) {
+// where it lies, outlined in the illegal colour, and is not part of the layout; `box`
+// the size it is drawn at (the view takes its shape).
+export function layoutSvg(state, lastPlay, words, alerts = [], box = null) {
   const layout = state.layout || {};
   const surface = state.surface || { width_mm: 600, height_mm: 600 };
   const tiles = Array.isArray(layout.tiles) ? layout.tiles : [];
@@ -116,14 +143,15 @@ export function layoutSvg(state, lastPlay, words, alerts = []) {
   ends.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y)).forEach((e) => items.push([e.x, e.y, d0 * 1.2]));
   const [vx, vy, vw, vh] = bounds(items, surface);
   const pad = d0 * 0.8;
+  const view = shaped([vx - pad, vy - pad, vw + 2 * pad, vh + 2 * pad], box);
   const svg = s("svg", {
     class: "layout",
-    viewBox: `${vx - pad} ${vy - pad} ${vw + 2 * pad} ${vh + 2 * pad}`,
+    viewBox: view.join(" "),
     preserveAspectRatio: "xMidYMid meet",
     role: "img",
     "aria-label": tiles.map((t) => t.tile).join(" "),
   });
-  svg.append(s("rect", { x: 0, y: 0, width: surface.width_mm, height: surface.height_mm, class: "surface" }));
+  svg.append(...edges(surface, view));
   const lastTile = lastPlay ? lastPlay.tile : null;
   for (const { t, g } of placed) {
     const marks = { spinner: layout.spinner && t.tile === layout.spinner, last: t.tile === lastTile };

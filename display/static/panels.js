@@ -100,7 +100,9 @@ export function renderBoard(st) {
     st.turn !== null && (st.phase === "play" || st.phase === "lead") ? icon("turn") : null, phaseText(st));
   const lastPlay = app.view.last_play;
   const words = { spinner: L("spinner"), no_tiles: L("no_tiles") };
-  const { svg, unplaced } = layoutSvg(st, lastPlay, words, app.view.alerts);
+  const wrap = $("layout-wrap");
+  const box = { width: wrap.clientWidth, height: wrap.clientHeight };
+  const { svg, unplaced } = layoutSvg(st, lastPlay, words, app.view.alerts, box);
   clear($("layout-wrap"), svg);
   const info = [h("span", { id: "ends-total", class: "chip" }, L("ends", { n: st.layout.ends_total }))];
   if (lastPlay) {
@@ -117,9 +119,16 @@ export function renderBoard(st) {
   if (ev && ["pass", "draw", "lead", "undo"].includes(ev.kind) && (!lastPlay || lastPlay.seq === undefined || ev.seq > lastPlay.seq)) {
     const name = ev.seat !== null && ev.seat !== undefined ? seatName(ev.seat) : "?";
     info.push(h("span", { id: "last-event", class: "chip" }, L(`ev_${ev.kind}`, { name, n: ev.count ?? 1 })));
+    if (ev.kind === "undo" && ev.draws > 0) info.push(undoDraws(ev.draws));
   }
   if (unplaced.length) info.push(h("span", { class: "chip" }, L("unplaced", { tiles: unplaced.join(" ") })));
   clear($("board-info"), info);
+}
+
+// an undo that took back tiles drawn after the play: the players put them back
+function undoDraws(n) {
+  return h("span", { id: "undo-draws", class: "chip undo-draws", role: "status", "data-draws": n },
+    icon("domino"), n === 1 ? L("ev_undo_draws_1") : L("ev_undo_draws", { n }));
 }
 
 function resultKey(st) {
@@ -130,11 +139,10 @@ export function renderResult(st) {
   const box = $("result");
   const over = app.view && app.view.game_over;
   const hand = app.view && app.view.hand_result;
-  if (!st || (!over && !hand) || app.hiddenResult === resultKey(st)) {
-    box.hidden = true;
-    return clear(box);
-  }
-  box.hidden = false;
+  const shown = Boolean(st && (over || hand) && app.hiddenResult !== resultKey(st));
+  box.hidden = !shown;
+  $("board").classList.toggle("with-result", shown); // in the layout's place
+  if (!shown) return clear(box);
   const hide = h("button", { class: "btn hide", onclick: () => { app.hiddenResult = resultKey(st); hooks.render(); } }, L("hide"));
   if (over) return clear(box, hide, gameOverPanel(over, st));
   return clear(box, hide, handPanel(hand));

@@ -9,15 +9,16 @@ order), the same layout, hands, boneyard, scores, history, journal and phase.
 What it does not make is events: it returns the tiles laid, and the hand's events are
 the ones its journal (`game.hand_inputs()`) makes when replayed through a game dealt the
 same way (`replay_events`). The journal and the hand's turn record are made only when
-read.
+read (`Game.pending` says whether they still are).
 
 The steps, a module each:
 
 - `plan`: which `Rules` fields and values the play-out plays itself (`RULES_PLAYED`,
   every field of `Rules`) and the flags it reads on every turn; a hand under any other
   value goes to the per-turn path, `play_hand` with `RandomPlayer`s, the same numbers;
-- `access`: everything it reads and writes of a `Game` (`PlayedOut`): the hand taken
-  from the game, and given back with its end scored by the game's own code;
+- `access`: everything it reads and writes of a `Game` (`PlayedOut`, public names
+  only): the hand taken from the game as a snapshot, and given back (`Game.restore`)
+  with its end scored by the game's own code;
 - `hand`: the hand being played, its tiles as bit fields over slots, the inputs taken;
 - `line` and `web`: the turns, on a line of two ends (no spinner, no scoring in play)
   or on any other layout (open ends as integers);
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import random
 
-from engine.game import Game, Mode, Phase, _Lazy
+from engine.game import Game, Mode, Phase
 from engine.players import RandomPlayer, play_hand
 from engine.playout.access import begin, finish
 from engine.playout.line import play_line
@@ -47,40 +48,21 @@ def play_out(game: Game, rng: random.Random) -> int:
     The same hand, state and use of `rng` as `play_hand(game, [RandomPlayer(rng)] * n)`,
     without the events (see the module doc). Full information only.
     """
-    # A hand dealt after a play-out is a `_Lazy` game, its turn record not made yet: a
-    # `Game` again while it is played out (fast attribute loads, from the first), a
-    # `_Lazy` after; a subclass of `Game` is left with everything made.
-    cls = game.__class__
-    if cls is _Lazy:
-        game.__class__ = Game
     if game.mode is not _FULL or game.hands is None:
-        game.__class__ = cls
         raise ValueError("a play-out needs a game in full information (Mode.FULL)")
     phase = game.phase
     if phase is not _LEAD and phase is not _PLAY:
-        game.__class__ = cls  # (what is left to be made, made when read)
         return len(game.layout.nodes)
     plan = plan_for(game.rules)
     if plan.unplayed is not None or game.turn is None:
-        return _per_turn(game, rng)
-    hand = begin(game)
+        play_hand(game, [RandomPlayer(rng)] * game.seats)  # (rules left to the per-turn path)
+        return len(game.layout.nodes)
+    snap, hand = begin(game)
     layout = hand.layout
     if plan.line and (layout is None or len(layout.ends) == 2 or not layout.nodes):
-        laid = finish(game, hand, plan, play_line(hand, plan, rng.random), line=True)
-    else:  # (a line's layout always has two ends; if not, the general code copes)
-        laid = finish(game, hand, plan, play_web(game, hand, plan, rng.random), line=False)
-    if cls is _Lazy or cls is Game:
-        game.__class__ = _Lazy  # until its journal or turn record is read
-    else:
-        game._settle()
-    return laid
-
-
-def _per_turn(game: Game, rng: random.Random) -> int:
-    """The hand played by the per-turn path (rules the play-out leaves to it)."""
-    game._settle()  # (a hand dealt after a play-out: made now)
-    play_hand(game, [RandomPlayer(rng)] * game.seats)
-    return len(game.layout.nodes)
+        return finish(game, snap, hand, plan, play_line(hand, plan, rng.random), line=True)
+    # (a line's layout always has two ends; if not, the general code copes)
+    return finish(game, snap, hand, plan, play_web(game, hand, plan, rng.random), line=False)
 
 
 __all__ = ["RULES_PLAYED", "Plan", "plan_for", "play_out", "replay_events", "unplayed"]

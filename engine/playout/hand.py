@@ -17,8 +17,9 @@ from __future__ import annotations
 from itertools import chain
 from math import floor  # (int(x) for x >= 0, as `RandomPlayer` picks, without a type call)
 
-from engine.game import Journal, _Turn
 from engine.layout import Layout
+from engine.playout.plan import Plan
+from engine.record import Journal, TurnRecord
 from engine.tiles import MAX_PIP, Tile
 
 SLOT_BITS = tuple(1 << i for i in range(128))  # a hand-out's slots (91 tiles at most)
@@ -71,21 +72,35 @@ class Hand:
     forced: Tile | None  # the tile that must lead
     # The hand as the play-out found it, and the inputs taken since.
     layout: Layout | None  # None: a fresh hand's, not made yet
-    found: _Turn | None  # the turn record (None: as `layout`)
+    found: TurnRecord | None  # the turn record (None: as `layout`)
     journal: Journal
     record: list[Input]
 
-    def draw(self, seat: int) -> None:
-        """The seat draws the boneyard's top tile (it takes the next slot), recorded."""
-        tile = self.boneyard.pop()
-        bit = self.next_bit
-        self.next_bit = bit << 1
-        self.tiles.append(tile)
-        self.held[seat] |= bit
-        spip = self.spip
-        spip[tile.high] |= bit
-        spip[tile.low] |= bit
-        self.record.append((seat, None, DRAW, 0))
+    def idle(
+        self, seat: int, passes: int, drew: int, plan: Plan, pips: int
+    ) -> tuple[int, int, int] | None:
+        """A turn without a play, the rule of both layouts (`engine.playout.line` and
+        `engine.playout.web`): the seat draws the boneyard's top tile when it may (it
+        takes the next slot, and the seat's turn goes on), else it passes (`pips`: the
+        numbers open, as bits, for a knock's record). The turn's seat, passes in a row
+        and tiles drawn this turn after it; None when the pass blocked the hand."""
+        boneyard = self.boneyard
+        if plan.draws and len(boneyard) > plan.keep and not (plan.draw_one and drew):
+            tile = boneyard.pop()
+            bit = self.next_bit
+            self.next_bit = bit << 1
+            self.tiles.append(tile)
+            self.held[seat] |= bit
+            spip = self.spip
+            spip[tile.high] |= bit
+            spip[tile.low] |= bit
+            self.record.append((seat, None, DRAW, 0))
+            return seat, passes, drew + 1
+        self.record.append((seat, None, PASS, pips))
+        passes += 1
+        if passes >= self.seats and (not plan.draw_one or len(boneyard) <= plan.keep):
+            return None
+        return self.next_seat[seat], passes, 0
 
     def lead(self, h: int, r: float) -> int:
         """The slot of the tile led from the hand `h`: the forced lead, or the tile `r`

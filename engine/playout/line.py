@@ -19,7 +19,7 @@ from collections.abc import Callable
 from math import floor  # (int(x) for x >= 0, as `RandomPlayer` picks, without a type call)
 
 from engine.events import HandResult
-from engine.playout.hand import LED, PASS, SLOT_INDEX, Hand
+from engine.playout.hand import LED, SLOT_INDEX, Hand
 from engine.playout.plan import Plan
 
 _DOMINO, _BLOCKED = HandResult.DOMINO, HandResult.BLOCKED
@@ -51,9 +51,7 @@ def _turns(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals)
     """The turns after the lead, to the end of the hand; `line` is (p0, p1, d0, d1,
     mirror), see the module doc."""
     held, spip, tiles = hand.held, hand.spip, hand.tiles
-    add, nxt, boneyard = hand.record.append, hand.next_seat, hand.boneyard
-    seats, slot = hand.seats, SLOT_INDEX
-    draws, keep, draw_one = plan.draws, plan.keep, plan.draw_one
+    add, nxt, slot = hand.record.append, hand.next_seat, SLOT_INDEX
     s, passes, drew = hand.seat, hand.passes, hand.drew
     p0, p1, d0, d1, mirror = line
     while True:
@@ -101,16 +99,11 @@ def _turns(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals)
                 hand.seat = s
                 return _DOMINO
             s = nxt[s]
-        elif draws and len(boneyard) > keep and not (draw_one and drew):
-            hand.draw(s)
-            drew += 1
         else:
-            passes += 1
-            drew = 0
-            add((s, None, PASS, 1 << p0 | 1 << p1))
-            if passes >= seats and (not draw_one or len(boneyard) <= keep):
+            after = hand.idle(s, passes, drew, plan, 1 << p0 | 1 << p1)
+            if after is None:
                 return _BLOCKED
-            s = nxt[s]
+            s, passes, drew = after
 
 
 def _tile_by_tile(a: int, b: int, k: int) -> tuple[int, int]:

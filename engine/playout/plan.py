@@ -33,8 +33,8 @@ class Handled(NamedTuple):
 
 
 _DEAL = "the game's deal and lead (`Game.next_hand`), before the play-out starts"
-_HAND_END = "the game's end-of-hand scoring (`Game._tally_hand`), which the play-out calls"
-_TARGET = "the game's target and its checks (`Game._target_reached_*`), which the play-out calls"
+_HAND_END = "the game's end-of-hand scoring (`Game.close_hand`), which the play-out calls"
+_TARGET = "the game's target and its checks (`Game.close_hand`), which the play-out calls"
 _NOT_PLAY = "not a rule of play"
 _OWN = "the play-out's own code"
 
@@ -101,7 +101,7 @@ RULES_PLAYED: dict[str, Handled] = {
     "target": Handled(_TARGET),
     "best_of": Handled(_TARGET),
     "target_check": Handled(_OWN, frozenset({TargetCheck.AT_ONCE, TargetCheck.END_OF_HAND})),
-    "exact_target": Handled("the game's crediting (`Game._add_points`), which the play-out calls"),
+    "exact_target": Handled("the game's crediting (`Game.credit`), which the play-out calls"),
     "announce_stitched": Handled("events only, and the play-out makes none"),
 }
 """Every field of `Rules`: how the play-out honours it, and the values it plays."""

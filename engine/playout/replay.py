@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.events import Event
-from engine.game import DrawInput, Game, PassInput, PlayInput
+from engine.game import Game
+from engine.record import DrawInput, PassInput, PlayInput
 
 
 def replay_events(game: Game, inputs: Sequence[PlayInput | PassInput | DrawInput]) -> list[Event]:

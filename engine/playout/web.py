@@ -21,7 +21,7 @@ from math import floor  # (int(x) for x >= 0, as `RandomPlayer` picks, without a
 from engine.events import HandResult
 from engine.layout import Layout
 from engine.playout.access import PlayedOut
-from engine.playout.hand import LED, PASS, SLOT_INDEX, Hand
+from engine.playout.hand import LED, SLOT_INDEX, Hand
 from engine.playout.plan import POINTS_TABLE, Plan
 from engine.scoring import play_points
 from engine.tiles import Tile
@@ -31,19 +31,17 @@ _SIDE, _ARM = 64, 128  # edge << 5 for a double's first side and a spinner's fir
 _JOINT = 192  # the edge bits of a double's side or a spinner's arm (not a plain end)
 
 
-def play_web(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals, few calls)
+def play_web(
     game: PlayedOut, hand: Hand, plan: Plan, random_: Callable[[], float]
 ) -> HandResult | None:
     """Play the hand to its end: how it ended (the seat that went out in `hand.seat`),
     None when a score reached the target there and then (the game is over)."""
     layout = hand.layout
-    nodes, total = (len(layout.nodes), layout._total) if layout is not None else (0, 0)
+    nodes, total = (len(layout.nodes), layout.total) if layout is not None else (0, 0)
     web = Web(layout, plan, nodes + len(hand.tiles) + len(hand.boneyard))  # (nodes to be)
     ends, offers, lay = web.ends, web.offers, web.lay
     held, spip, tiles = hand.held, hand.spip, hand.tiles
-    add, nxt, boneyard = hand.record.append, hand.next_seat, hand.boneyard
-    seats, slot = hand.seats, SLOT_INDEX
-    draws, keep, draw_one = plan.draws, plan.keep, plan.draw_one
+    add, nxt, slot = hand.record.append, hand.next_seat, SLOT_INDEX
     scores, points, scoring = plan.scores, plan.points, plan.scoring
     knock, at_once = plan.knock, plan.at_once
     s, passes, drew = hand.seat, hand.passes, hand.drew
@@ -74,22 +72,17 @@ def play_web(  # noqa: PLR0912, PLR0915 (the hot loop: its state in locals, few 
             held[s] = h
             if scores:
                 won = points[total] if total < POINTS_TABLE else play_points(scoring, total)
-                if won and game._add_points(s, won) and at_once and game._target_reached_at_once():
+                if won and game.credit(s, won) and at_once and game.target_reached_at_once():
                     return None  # (the game is over)
             if not h:
                 hand.seat = s
                 return _DOMINO
             s = nxt[s]
-        elif draws and len(boneyard) > keep and not (draw_one and drew):
-            hand.draw(s)
-            drew += 1
         else:
-            passes += 1
-            drew = 0
-            add((s, None, PASS, _numbers_open(ends) if knock else 0))
-            if passes >= seats and (not draw_one or len(boneyard) <= keep):
+            after = hand.idle(s, passes, drew, plan, _numbers_open(ends) if knock else 0)
+            if after is None:
                 return _BLOCKED
-            s = nxt[s]
+            s, passes, drew = after
 
 
 def _choose(

@@ -346,6 +346,38 @@ def test_pass_draw_and_lead_events_are_told(
     expect(page.locator("#last-event")).to_have_text("Carla drew 2")
 
 
+def test_an_undo_that_took_drawn_tiles_back_tells_the_players_to_return_them(
+    controller: Controller, display_server: DisplayServer, page: Page
+) -> None:
+    open_live(page, controller, display_server, samples.state())
+    controller.event("draw", samples.common(21, hand=3, seat=1, count=2))
+    undo = samples.common(22, hand=3, undone=20, points=10, draws=2)  # spec/mqtt.md's `draws`
+    controller.event("undo", undo)
+    expect(page.locator("#last-event")).to_have_text("Last move taken back")
+    expect(page.locator("#undo-draws")).to_have_text(
+        "Put 2 drawn tiles back in the boneyard, face down"
+    )
+    screenshot(page, "800x480-undo-draws")
+    controller.event("undo", samples.common(23, hand=3, undone=19, points=0, draws=1))
+    expect(page.locator("#undo-draws")).to_have_text(
+        "Put 1 drawn tile back in the boneyard, face down"
+    )
+    controller.event("undo", samples.common(24, hand=3, undone=18, points=0, draws=0))
+    expect(page.locator("#last-event")).to_have_text("Last move taken back")
+    expect(page.locator("#undo-draws")).to_have_count(0)  # nothing to put back
+    controller.event("undo", samples.common(25, hand=3, undone=17, points=0))  # no `draws`
+    expect(page.locator("#undo-draws")).to_have_count(0)
+    # a page opened later, in Spanish: the state's `last` is the undo
+    late = samples.state(seq=26, last=None) | {
+        "last": samples.common(26, hand=3, undone=16, points=5, draws=3)
+    }
+    controller.state(late)  # fmt: skip
+    page.goto(f"{display_server.url}/?lang=es")
+    expect(page.locator("#undo-draws")).to_have_text(
+        "Devuelvan 3 fichas robadas al pozo, boca abajo"
+    )
+
+
 def test_opened_before_any_game_it_waits_for_the_table(
     controller: Controller, display_server: DisplayServer, page: Page
 ) -> None:

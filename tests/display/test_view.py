@@ -62,6 +62,28 @@ def test_an_alert_in_the_retained_state_shows_when_opened_mid_game() -> None:
     assert [a["message"] for a in view.alerts()] == [samples.alert(19)["message"]]
 
 
+def test_an_alert_about_no_tile_shows() -> None:
+    """The schema lets an alert's `tile` be null (a board away, a camera unsure of a place)."""
+    fault = samples.alert(21, code="BOARD_OFFLINE", alert_id="f1", severity="fault",
+                          message="The board is not answering.", seat=None, tile=None)  # fmt: skip
+    view = live_view()
+    view.on_event("alert", fault)
+    view.on_state(samples.state(seq=22, alerts=[fault]), NOW)
+    assert [a["id"] for a in view.alerts()] == ["f1"]
+
+
+def test_an_undo_that_took_draws_back_says_how_many() -> None:
+    view = live_view()
+    view.on_event("play", samples.play(21, tile="4-1"))
+    view.on_event("draw", samples.common(22, hand=3, seat=1, count=2))
+    undo = samples.common(23, hand=3, undone=21, points=10, draws=2)
+    view.on_event("undo", undo)
+    assert view.snapshot(NOW)["last_event"] == {**undo, "kind": "undo"}
+    fresh = TableView(samples.TABLE)  # a page opened after it: the state's `last`
+    fresh.on_state(samples.state(seq=23, last=None) | {"last": undo}, NOW)
+    assert fresh.snapshot(NOW)["last_event"] == {**undo, "kind": "undo"}
+
+
 def test_a_gap_in_seq_asks_for_the_state_again() -> None:
     view = live_view()
     assert view.on_event("pass", samples.common(21, hand=3, seat=1)) is False

@@ -65,9 +65,9 @@ def test_shortcuts_agree_with_recomputation(name: str) -> None:
                     assert game.next_hand().ok
                     continue
                 layout = game.layout
-                assert layout._total == layout.ends_total()
+                assert layout.total == layout.ends_total()
                 assert game.hands is not None
-                assert game._held == [bits_of(h) for h in game.hands]
+                assert game.held_bits() == [bits_of(h) for h in game.hands]
                 if layout.nodes:
                     assert game.legal_moves() == reference_moves(game)
                 moves = game.legal_moves()
@@ -87,44 +87,45 @@ def test_a_copied_layout_carries_its_kept_state() -> None:
     for _ in range(6):
         play_turn(game, player)
     copy = game.layout.copy()
-    assert copy._total == game.layout._total == copy.ends_total()
-    assert copy._offers == game.layout._offers
+    assert copy.total == game.layout.total == copy.ends_total()
+    assert copy.offers == game.layout.offers
     for move in game.legal_moves():
         other = game.layout.copy()
         other.place(move.tile, move.end)
-        assert other._total == other.ends_total()
+        assert other.total == other.ends_total()
 
 
 def test_records_and_hand_starts_made_field_by_field_are_whole() -> None:
-    """`_hand_record` writes every field of a HandRecord as its constructor would, and
-    `_begin_hand` every field of the hand's start."""
+    """`hand_record` writes every field of a HandRecord as its constructor would, and
+    `begin_hand` every field of the hand's start."""
     import dataclasses
 
     from engine.events import HandResult
-    from engine.game import HandRecord, _hand_record, _HandStart
+    from engine.match import HandRecord, hand_record
+    from engine.record import HandStart
 
     values = (3, HandResult.BLOCKED, 1, None, 25, (4, 0, 9), (30, 55, 0))
-    fast, plain = _hand_record(*values), HandRecord(*values)
+    fast, plain = hand_record(*values), HandRecord(*values)
     assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.points = 0  # type: ignore[misc]
     game = Game(rulesets.load("walnut"), 3, mode=Mode.FULL, seed=2)
     game.start()
-    start = game._start
+    start = game.hand_start
     assert start is not None
-    for name in (f.name for f in dataclasses.fields(_HandStart)):
+    for name in (f.name for f in dataclasses.fields(HandStart)):
         getattr(start, name)  # every slot written (an unwritten slot raises)
     assert start.number == 1 and start.hands is not None and start.hands == game.hands
 
 
 def test_the_deal_is_the_shuffle_by_random_keys() -> None:
-    """`Game._deal` sorts the set by one random key per tile, drawn in the set's order:
+    """`Game.deal` sorts the set by one random key per tile, drawn in the set's order:
     checked against doing exactly that with a list of keys."""
     for name, seats in (("puerto-rico", 4), ("walnut", 2), ("walnut", 7), ("revisited", 5)):
         game = Game(rulesets.load(name), seats, mode=Mode.FULL, seed=11)
         for _ in range(30):
             state = game.rng.getstate()
-            hands, boneyard = game._deal()
+            hands, boneyard = game.deal()
             rng = random.Random()
             rng.setstate(state)
             every = game.set.tiles()

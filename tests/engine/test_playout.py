@@ -21,7 +21,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Event, Game, Mode, Phase, Rules, rulesets
-from engine.game import _Lazy
 from engine.players import RandomPlayer, play_hand, play_turn
 from engine.playout import play_out, replay_events, unplayed
 from engine.rules import (
@@ -99,16 +98,16 @@ def state(game: Game) -> dict[str, Any]:
     """Everything a hand leaves in the game (reading it makes what a play-out left to
     be made when read)."""
     layout = game.layout
-    turn = game._turn
+    turn = game.record
     return {
         "nodes": list(layout.nodes),
         "ends": list(layout.ends),
-        "offers": list(layout._offers),
-        "total": layout._total,
+        "offers": list(layout.offers),
+        "total": layout.total,
         "ends_total": layout.ends_total(),
         "inputs": game.hand_inputs(),
         "hands": game.hands,
-        "held": game._held,
+        "held": game.held_bits(),
         "boneyard": game.boneyard,
         "boneyard_count": game.boneyard_count,
         "seat_scores": game.seat_scores,
@@ -123,9 +122,9 @@ def state(game: Game) -> dict[str, Any]:
         "last_winner": game.last_winner,
         "winner": (game.winner, game.winning_team, game.termination),
         "hand_no": game.hand_no,
-        "refs": game._refs,
-        "seats_of_plays": turn.seats_of_plays,
-        "coords": turn.coords,
+        "refs": game.refs,
+        "seats_of_plays": layout.seats(),
+        "coords": [n.coords for n in layout.nodes],
         "played": turn.played,
         "drawn": turn.drawn,
         "passes": (turn.passes_in_row, turn.drew_this_turn),
@@ -170,10 +169,10 @@ def assert_same_games(rules: Rules, seats: int, seed: int, *, head: int = 0) -> 
         if per_turn.phase is Phase.OVER:
             assert state(unread) == expected
             return hand
+        if not head:  # left to be made when the play-out's own path played (not per turn)
+            assert unread.pending is (unplayed(rules) is None)
         for game in (per_turn, played_out, replayed, unread):
             assert game.next_hand().ok
-        if not head:  # a `_Lazy` when the play-out's own path played (not the per-turn)
-            assert (type(unread) is _Lazy) is (unplayed(rules) is None)
     raise AssertionError("the game did not end")
 
 
@@ -225,8 +224,8 @@ def test_a_table_game_is_refused() -> None:
 
 
 def _lazy_game(name: str, seats: int, dealt: bool) -> Game:
-    """A game whose last hand was played out (a `_Lazy`, its turn record and journal
-    not made yet); `dealt`: and the next hand dealt (its turn record and bits not made)."""
+    """A game whose last hand was played out (its turn record and journal not made
+    yet); `dealt`: and the next hand dealt (its turn record and bits not made)."""
     game = Game(rules_named(name), seats, mode=Mode.FULL, seed=11)
     game.start()
     rng = random.Random(11)
@@ -237,7 +236,7 @@ def _lazy_game(name: str, seats: int, dealt: bool) -> Game:
     play_out(game, rng)
     if dealt:
         game.next_hand()
-    assert type(game) is _Lazy
+    assert game.pending
     return game
 
 

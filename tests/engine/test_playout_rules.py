@@ -3,8 +3,8 @@
 `engine.playout.plan.RULES_PLAYED` names every field of `Rules` with the values the
 play-out plays itself; a ruleset with any other value, or a field the table does not
 name, is played by `play_hand` with `RandomPlayer`s. A play-out taken by the per-turn
-path leaves a plain `Game` (its own leaves a `_Lazy`, its records made when read), which
-is how these tests see which path played.
+path leaves the hand's turn record made (its own leaves it to be made when read,
+`Game.pending`), which is how these tests see which path played.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from enum import Enum
 import pytest
 
 from engine import Game, Mode, Phase, Rules, rulesets
-from engine.game import _Lazy
 from engine.playout import RULES_PLAYED, plan_for, play_out, unplayed
 from engine.playout.plan import Handled
 from engine.rules import SpinnerRule
@@ -51,7 +50,7 @@ def test_a_field_missing_from_the_table_is_found_and_played_per_turn() -> None:
     fields = {f.name: getattr(walnut, f.name) for f in dataclasses.fields(walnut)}
     rules = _RulesWithANewOption(**fields)
     assert unplayed(rules) == "new_option = False"
-    assert type(_played_out(rules, 2)) is Game
+    assert not _played_out(rules, 2).pending
     assert_same_games(rules, 2, 7)
 
 
@@ -105,8 +104,8 @@ def _played_out(rules: Rules, seats: int) -> Game:
 def test_a_value_the_play_out_does_not_play_goes_per_turn() -> None:
     rules = rules_named("both-out")
     assert unplayed(rules) == "both_partners_out = True"
-    assert type(_played_out(rules, 4)) is Game
-    assert type(_played_out(rulesets.load("outdoor"), 4)) is _Lazy
+    assert not _played_out(rules, 4).pending
+    assert _played_out(rulesets.load("outdoor"), 4).pending
     assert_same_games(rules, 4, 3)
 
 
@@ -114,12 +113,12 @@ def test_the_table_decides_which_path_plays(monkeypatch: pytest.MonkeyPatch) -> 
     """Take a value out of the table: hands under it go per turn, and play the same."""
     walnut = rulesets.load("walnut")
     assert walnut.spinner is SpinnerRule.LEAD_DOUBLE
-    assert type(_played_out(walnut, 2)) is _Lazy
+    assert _played_out(walnut, 2).pending
     spinner = RULES_PLAYED["spinner"]
     assert spinner.values is not None
     fewer = Handled(spinner.how, spinner.values - {SpinnerRule.LEAD_DOUBLE})
     monkeypatch.setitem(RULES_PLAYED, "spinner", fewer)
     rules = dataclasses.replace(walnut)  # (plans are kept per ruleset object)
     assert plan_for(rules).unplayed == "spinner = <SpinnerRule.LEAD_DOUBLE: 'lead-double'>"
-    assert type(_played_out(rules, 2)) is Game
+    assert not _played_out(rules, 2).pending
     assert_same_games(rules, 2, 5)

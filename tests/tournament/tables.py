@@ -25,8 +25,8 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent, HandEvent, Termination
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.payloads import Numbering
-from service.table import SIDES
+from service.core.payloads import Numbering
+from service.core.table import SIDES
 from tests.fixtures.spec import validate
 
 
@@ -225,6 +225,7 @@ class SeatedTable:
         self.games = 0
         self.numbering = Numbering(table, "")
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._queued: set[str] = set()  # command ids taken, answered or not yet
         self._lock = threading.Lock()
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"domino-table-{table}")
         client.will_set(f"{self.prefix}/status", b"offline", qos=1, retain=True)
@@ -256,9 +257,11 @@ class SeatedTable:
         with self._lock:
             self.commands.append(body)
             known = self.replies.get(body["id"])
+            queued = body["id"] in self._queued
+            self._queued.add(body["id"])
         if known is not None:
             self._send("cmd/reply", stamp(self.table, known))
-        else:
+        elif not queued:  # a resend before the worker answered is not applied twice
             self._queue.put(body)
 
     def _send(self, suffix: str, payload: dict[str, Any], retain: bool = False) -> None:
@@ -278,6 +281,7 @@ class SeatedTable:
                 self.ignore -= 1
                 with self._lock:
                     self.commands.append({"ignored": body["id"]})
+                    self._queued.discard(body["id"])  # as if never heard: a resend is new
             elif self.refuse > 0:
                 self.refuse -= 1
                 self._answer(body, False, "a game is being scored: try again")

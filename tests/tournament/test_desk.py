@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.process import BIN
 from tests.service.mqtt_recorder import Recorder
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import publish_once, result_payload
@@ -169,3 +172,26 @@ def test_the_broker_lost_its_retained_results_the_desks_own_log_keeps_them(
     desk.start()
     after = wait_standings(rec, lambda p: p["seq"] > before["seq"])  # the seq file kept
     assert after["entries"] == expected_after_two_games()
+
+
+def test_the_pages_port_in_use_is_said_in_words_and_the_desk_ends(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """Not a traceback: the port, why, and what to give instead (the desk given a port
+    chosen for it in advance, and taken by another program meanwhile, ended that way)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ended = subprocess.run(
+            [str(BIN), "tournament", "--mqtt-host", broker.host, "--mqtt-port",
+             str(broker.port), "--http-host", "127.0.0.1", "--http-port", str(port),
+             "--state-dir", str(tmp_path / "desk")],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert ended.returncode == 1, ended.stderr
+    assert (
+        f"Error: the pages cannot listen on 127.0.0.1:{port} (Address already in use): give "
+        "another --http-port (0: any free one, said in the log) or --http-host"
+    ) in ended.stderr
+    assert "Traceback" not in ended.stderr
