@@ -151,13 +151,13 @@ def cpu_s(pid: int) -> float:
 def import_s() -> float:
     """Seconds to import what `domino-table run` imports (python -X importtime)."""
     out = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import cli.main, cli.run"],
+        [sys.executable, "-X", "importtime", "-c", "import cli.main, service.cli"],
         capture_output=True, text=True, check=True, cwd=_ROOT,
     )  # fmt: skip
     total = 0
     for line in out.stderr.splitlines():
         parts = line.split("|")
-        if len(parts) == 3 and parts[2].strip() in ("cli.main", "cli.run"):
+        if len(parts) == 3 and parts[2].strip() in ("cli.main", "service.cli"):
             total += int(parts[1])
     return total / 1e6
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.run import run
+from service.cli import run
 
 
 def test_an_unusable_tls_file_is_one_sentence_naming_the_setting(tmp_path: Path) -> None:

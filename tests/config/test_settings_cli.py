@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.settings import settings
+from cli.settings_check import settings
 
 
 def test_prints_redacted_settings(tmp_path: Path) -> None:

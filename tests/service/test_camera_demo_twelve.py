@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.run import seat_zones
+from demo.camera_table import seat_zones
 from tablesim.scenes import sim_whole_game
 from tests.service.demo_output import assert_read_as_played
 

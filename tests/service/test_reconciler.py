@@ -12,12 +12,12 @@ from engine.geometry import Placer, TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
 from service.core.reconciler import (
     Accepted,
-    Alert,
     Cleared,
     Outcome,
     Reconciler,
     Resolved,
     SeatZone,
+    SurfaceAlert,
     ZoneCounts,
 )
 
@@ -90,7 +90,7 @@ def phase(game: Game) -> Phase:
 
 
 def alerts(out: Sequence[Outcome]) -> list[AlertCode]:
-    return [o.code for o in out if isinstance(o, Alert)]
+    return [o.code for o in out if isinstance(o, SurfaceAlert)]
 
 
 def test_plays_are_accepted_for_the_turn_seat_with_their_coordinates() -> None:
@@ -134,7 +134,7 @@ def test_an_illegal_tile_is_an_alert_only_after_the_grace_time(
     out = table.tick(0.6)
     assert alerts(out) == [code]
     alert = out[0]
-    assert isinstance(alert, Alert) and alert.tile is seen.tile and alert.message
+    assert isinstance(alert, SurfaceAlert) and alert.tile is seen.tile and alert.message
     assert table.game.layout.tiles() == before
     assert table.look() == []  # still standing, not raised again
     table.surface.remove(seen)
@@ -219,7 +219,10 @@ def test_the_last_play_unread_with_a_tile_against_it_is_unreadable_not_taken_bac
     assert table.lay(joined) == []  # no undo, no NOT_TOUCHING
     assert table.game.layout.tiles() == [t("6-6"), t("6-4")]
     (alert,) = table.tick(GRACE)
-    assert isinstance(alert, Alert) and (alert.code, alert.tile) == (AlertCode.UNREADABLE, t("6-4"))
+    assert isinstance(alert, SurfaceAlert) and (alert.code, alert.tile) == (
+        AlertCode.UNREADABLE,
+        t("6-4"),
+    )
     assert alert.severity is Severity.WARNING and alert.coords == (474, 300, 498, 300)
     assert "6-4" in alert.message
     # read again: the new tile is the next play, and the warning goes
@@ -245,7 +248,7 @@ def test_lifting_an_earlier_tile_stands_until_it_is_put_back(table: Table) -> No
     out = table.tick(GRACE)
     assert alerts(out) == [AlertCode.TILE_LIFTED]
     alert = out[0]
-    assert isinstance(alert, Alert) and alert.tile is t("6-4") and alert.reason is None
+    assert isinstance(alert, SurfaceAlert) and alert.tile is t("6-4") and alert.reason is None
     assert alert.coords == (474, 300, 498, 300)
     assert len(table.game.layout) == 3
     # a play meanwhile changes nothing
@@ -318,7 +321,7 @@ def test_a_new_illegal_position_replaces_the_standing_alert(table: Table) -> Non
     wrong = SeenTile(5, 3, 522, 300, 546, 300)
     table.lay(wrong)
     (first,) = table.tick(GRACE)
-    assert isinstance(first, Alert) and first.code == AlertCode.NO_MATCH
+    assert isinstance(first, SurfaceAlert) and first.code == AlertCode.NO_MATCH
     table.surface.remove(wrong)
     far = SeenTile(2, 1, 100, 100, 124, 100)
     assert table.lay(far) == []  # its own grace time

@@ -22,12 +22,12 @@ from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
 from service.core.reconciler import (
     Accepted,
-    Alert,
     Cleared,
     Outcome,
     Reconciler,
     Resolved,
     SeatZone,
+    SurfaceAlert,
     ZoneCounts,
 )
 
@@ -135,7 +135,11 @@ class Lockstep:
         assert self.look((*self.surface, seen)) == []
         self.now += 1.6
         (alert,) = self.rec.tick()
-        assert isinstance(alert, Alert) and alert.code == AlertCode.NO_MATCH and alert.tile is tile
+        assert (
+            isinstance(alert, SurfaceAlert)
+            and alert.code == AlertCode.NO_MATCH
+            and alert.tile is tile
+        )
         assert (self.table.layout.tiles(), self.table.scores()) == before
         assert self.look(tuple(self.surface)) == [Resolved(alert.key)]
 

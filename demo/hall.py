@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cli.hall_watch import HallError, HallWatch, describe_standings
 from demo.broker import LocalBroker, free_port
+from demo.hall_watch import HallError, HallWatch, describe_standings
 from mqttweb.client import new_client
 
 log = logging.getLogger(__name__)
@@ -213,10 +213,10 @@ class DemoHall:
         stack.callback(desk.stop)
 
     def _start_table(self, stack: ExitStack, table: _Table) -> None:
-        from cli.run import settings_from_flags  # noqa: PLC0415
         from demo.seated_players import SeatedPlayers  # noqa: PLC0415
         from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
         from service.app import TableService  # noqa: PLC0415
+        from service.flags import settings_from_flags  # noqa: PLC0415
 
         assert self.central is not None
         home = self.workdir / table.id

@@ -1,5 +1,5 @@
 """The tournament demo's view of the central broker: what it prints, and the director's
-commands it sends (`cli.hall`).
+commands it sends (`demo.hall`).
 
 `HallWatch` subscribes to the desk's `round`, `standings` and command replies and to
 every table's `result/<game_id>`; it keeps the latest of each (for the director's loop
