@@ -119,7 +119,7 @@ def test_an_undo_says_how_many_drawn_tiles_go_back_to_the_boneyard(tmp_path: Pat
     draws told after it along, and the event says how many tiles the players return."""
     from engine import Tile
 
-    core, heard = core_at(tmp_path, rules="straight", seats=2)  # draw one
+    core, _ = core_at(tmp_path, rules="straight", seats=2)  # draw one
     game = core.game
     assert game is not None
     judged = game.play(Tile.parse("6-6"), seat=0)
