@@ -63,7 +63,7 @@ from firmware_bridge.script import LiftStep  # noqa: E402
 LATENCY_P99_MS = 20.0
 RSS_MB = 80.0
 STARTUP_S = 1.5
-TABLE = "t1"  # the harness of tests/service/test_faults_common.py speaks to t1
+TABLE = "t1"  # the harness of tests/service/faults.py speaks to t1
 PREFIX = f"domino/{TABLE}"
 BIN = Path(sys.executable).parent / "domino-table"
 
@@ -205,7 +205,7 @@ class Bench:
     def __init__(
         self, args: argparse.Namespace, broker: Any, workdir: Path, state_root: Path
     ) -> None:
-        from tests.service.test_faults_common import Commander, JournalView
+        from tests.service.faults import Commander, JournalView
 
         self.args = args
         self.broker = broker
@@ -220,7 +220,7 @@ class Bench:
         self.games = 0
 
     def new_player(self, seed: int) -> Any:
-        from tests.service.test_faults_common import Player
+        from tests.service.faults import Player
 
         return Player(
             self.board, self.journal, self.commands, self.args.rules, self.args.seats, seed

@@ -11,7 +11,7 @@ import pytest
 from demo import broker as broker_module
 from demo.broker import BrokerError, LocalBroker, find_mosquitto
 from tests.fixtures.mosquitto import free_port
-from tests.service.mqtt_recorder import Recorder
+from tests.fixtures.mqtt_recorder import Recorder
 
 
 def test_starts_carries_messages_and_stops(tmp_path: Path) -> None:

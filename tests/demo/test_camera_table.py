@@ -11,7 +11,7 @@ import pytest
 
 from demo.camera_table import seat_zones
 from tablesim.scenes import sim_whole_game
-from tests.service.demo_output import assert_read_as_played
+from tests.demo.demo_output import assert_read_as_played
 
 BIN = Path(sys.executable).parent / "domino-table"
 

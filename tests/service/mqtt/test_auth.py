@@ -15,8 +15,8 @@ from service.mqtt.client import MqttLinkError
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_recorder import state_payload
 from tests.security.broker import make_ca_and_server_cert, openssl
-from tests.service.mqtt_recorder import state_payload
 
 SECRET = "s3cret-Pa55"
 

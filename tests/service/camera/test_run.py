@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_service_run import TOPICS, Service
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.service_process import TOPICS, Service
 
 P = "domino/t1"
 

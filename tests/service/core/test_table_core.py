@@ -112,3 +112,31 @@ def test_a_source_offline_alert_says_its_detail_in_the_tables_language(tmp_path:
     core.source_status("board", True)
     assert not core.state()["alerts"]
     check_all(core)
+
+
+def test_an_undo_says_how_many_drawn_tiles_go_back_to_the_boneyard(tmp_path: Path) -> None:
+    """spec/mqtt.md's `undo` `draws` (issue 24 point 2): the play taken back takes the
+    draws told after it along, and the event says how many tiles the players return."""
+    from engine import Tile
+
+    core, _ = core_at(tmp_path, rules="straight", seats=2)  # draw one
+    game = core.game
+    assert game is not None
+    judged = game.play(Tile.parse("6-6"), seat=0)
+    assert judged.ok
+    core._commit(play_input(last_play(game)), judged.events)
+    boneyard = core.state()["boneyard"]
+    assert core.command(cmd.Draw(id="d1", seat=1)) is None
+    assert core.state()["boneyard"] == boneyard - 1
+    assert core.command(cmd.Undo(id="u1")) is None
+    (undo,) = [e for e in core.journal.pending() if e.kind == "undo"]
+    assert undo.payload["draws"] == 1 and undo.payload["points"] == 0  # straight: no points
+    assert core.state()["boneyard"] == boneyard  # the drawn tile is back
+    assert core.state()["last"] == undo.payload
+    check_all(core)  # every payload against the schema
+    judged = game.play(Tile.parse("6-6"), seat=0)
+    core._commit(play_input(last_play(game)), judged.events)
+    assert core.command(cmd.Undo(id="u2")) is None
+    undos = [e.payload for e in core.journal.pending() if e.kind == "undo"]
+    assert [u["draws"] for u in undos] == [1, 0]  # nothing drawn after the second
+    check_all(core)

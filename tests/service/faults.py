@@ -38,8 +38,8 @@ from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import TileAt
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_service_run import Service
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import Service
 
 TABLE = "t1"
 P = f"domino/{TABLE}"

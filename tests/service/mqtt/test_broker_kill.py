@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_mqtt_link import P, Table, wait_acked
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.service.mqtt.test_link import P, Table, wait_acked
 
 N = 150
 

@@ -19,8 +19,8 @@ from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle, render_sequence
 from tablesim.scenes import sim_game
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_service_run import TOPICS, send
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import TOPICS, send
 from vision.camera_path.pipeline import Pipeline
 from vision.camera_path.settled import same_reading
 from vision.frames import Frame

@@ -7,7 +7,7 @@ from pathlib import Path
 from engine import Target, Tile
 from service.core import commands as cmd
 from service.core.table import play_input
-from tests.service.test_table_core import check_all, core_at, last_play
+from tests.service.core.test_table_core import check_all, core_at, last_play
 
 t = Tile.parse
 

@@ -11,8 +11,8 @@ import pytest
 from service.core.commands import Pass, Undo
 from service.core.payloads import reply_payload
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_mqtt_link import P, Table
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.service.mqtt.test_link import P, Table
 
 CMD = f"{P}/cmd"
 REPLY = f"{P}/cmd/reply"

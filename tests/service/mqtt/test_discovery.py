@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_mqtt_link import P, Table
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.service.mqtt.test_link import P, Table
 
 SEATS = [f"homeassistant/sensor/t1_seat{n}/config" for n in range(4)]
 ALERT = "homeassistant/sensor/t1_alert/config"

@@ -7,8 +7,8 @@ import signal
 from pathlib import Path
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.link_child import link_child
-from tests.service.mqtt_recorder import Recorder
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.service.mqtt.link_child import link_child
 
 P = "domino/t1"
 

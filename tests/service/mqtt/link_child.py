@@ -22,7 +22,7 @@ import sys, time
 from pathlib import Path
 from service.store.journal import Journal
 from service.mqtt.link import MqttLink
-from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
+from tests.fixtures.mqtt_recorder import mqtt_settings, play_payload, state_payload
 host, port, state_dir = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 journal = Journal(state_dir, "t1")
 link = MqttLink(mqtt_settings(host, port), "t1", journal, state=state_payload, on_command=print)

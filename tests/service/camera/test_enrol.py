@@ -22,9 +22,9 @@ from engine.tiles import DominoSet
 from service.app import TableService
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_camera_mqtt import reply_to, statuses
-from tests.service.test_service_run import send
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import send
+from tests.service.camera.test_mqtt import reply_to, statuses
 from tests.vision.whole_sets import render_set
 from vision.frames import Frame
 

@@ -25,8 +25,8 @@ from service.camera.source import CameraSource
 from tablesim.camera import SimSource
 from tablesim.scenes import SimWholeGame
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_service_run import TOPICS
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import TOPICS
 
 P = "domino/t1"
 ZONES = {0: [90, 510, 810, 600], 1: [90, 0, 810, 90]}  # seat 0 bottom, seat 1 top

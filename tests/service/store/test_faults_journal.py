@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_faults_common import (
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.service_process import Service
+from tests.service.faults import (
     Commander,
     JournalView,
     desk,
     statuses,
     wait,
 )
-from tests.service.test_service_run import Service
 
 JOURNAL = "journal.sqlite3"
 

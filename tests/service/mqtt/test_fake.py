@@ -17,8 +17,8 @@ from service.core.commands import Command, Undo
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mqtt_fake import FakeBroker, FakeClient, topic_matches
+from tests.fixtures.mqtt_recorder import mqtt_settings, play_payload, state_payload
 from tests.fixtures.spec import kind_of_topic, validate
-from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
 
 P = "domino/t1"
 

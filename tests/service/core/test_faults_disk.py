@@ -40,7 +40,7 @@ from service.store.journal import Journal
 from tests.display.conftest import start_display_on
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
-from tests.service.test_faults_common import P, Rig, rig_for, statuses, wait
+from tests.service.faults import P, Rig, rig_for, statuses, wait
 
 PANEL = {"enabled": True, "pass": [5, 6], "alert_led": 4, "buzzer": 18, "chirp": False}
 

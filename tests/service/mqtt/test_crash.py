@@ -9,8 +9,8 @@ from pathlib import Path
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.link_child import link_child
-from tests.service.mqtt_recorder import Recorder, mqtt_settings, state_payload
+from tests.fixtures.mqtt_recorder import Recorder, mqtt_settings, state_payload
+from tests.service.mqtt.link_child import link_child
 
 P = "domino/t1"
 

@@ -18,8 +18,8 @@ from demo.sim_camera import SimOptions, frames
 from service.app import TableService
 from service.camera.commands import NO_CAMERA
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_service_run import send
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import send
 
 P = "domino/t1"
 STATUS, SNAPSHOT, REPLY = f"{P}/camera/status", f"{P}/camera/snapshot", f"{P}/cmd/reply"

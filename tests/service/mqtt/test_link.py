@@ -13,7 +13,7 @@ from service.core.commands import Command
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen, mqtt_settings, play_payload, state_payload
+from tests.fixtures.mqtt_recorder import Recorder, Seen, mqtt_settings, play_payload, state_payload
 
 P = "domino/t1"
 
