@@ -186,9 +186,9 @@ def told_until_domino(seed: int) -> tuple[Game, Game]:
     full.start()
     table.start()
     rng = random.Random(seed)
-    for seat, hand in enumerate(full.hands or []):
+    for drawer, hand in enumerate(full.hands or []):
         if len(hand) > 7:
-            assert table.draw(seat, len(hand) - 7).ok
+            assert table.draw(drawer, len(hand) - 7).ok
     while full.phase in (Phase.LEAD, Phase.PLAY):
         seat = full.turn
         moves = full.legal_moves()
