@@ -16,7 +16,7 @@ are drawn harsh (glare, blur, noise, JPEG over a dark glossy table under a lamp)
 
 Every frame goes through the real `vision.camera_path.pipeline.Pipeline` (motion gate, marker
 calibration, detection with the set's tone, stable readings), and every observation it
-passes on goes to a real `service.reconciler.Reconciler` on a table-mode game that is
+passes on goes to a real `service.core.reconciler.Reconciler` on a table-mode game that is
 told only what players tell (who led, knocks). Figures:
 
 - per-tile accuracy: over every observation, the share of the tiles on the table
@@ -37,7 +37,7 @@ told only what players tell (who led, knocks). Figures:
   over all frames and over the frames it read (the gate lets about one frame in three
   through); the wall time too, which on a shared machine is longer;
 - the view on and off: every frame is also handed to the camera's view
-  (`service.camera_view.CameraView`: the status, the set-up measured, snapshots drawn
+  (`service.camera.view.CameraView`: the status, the set-up measured, snapshots drawn
   and encoded after settled readings, at most one a second), its CPU timed apart: "view
   off" is the camera path alone, "view on" the path and the view, as the service runs
   them; with the snapshots published and the CPU of each.
@@ -60,9 +60,9 @@ from benchmarks.where import machine_line
 from engine import Game, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
-from service.camera_events import CameraPicture
-from service.camera_view import CameraView, ViewSettings
-from service.reconciler import Accepted, Alert, Reconciler
+from service.camera.events import CameraPicture
+from service.camera.view import CameraView, ViewSettings
+from service.core.reconciler import Accepted, Alert, Reconciler
 from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
 from tablesim.scenes import SimGame, sim_game
 from vision.camera_path.pipeline import Pipeline, PipelineSettings, Step

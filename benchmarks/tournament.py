@@ -207,8 +207,7 @@ class DeskCpu:
         """Before the desk is killed, and at the end: what this process used."""
         assert hall.desk.proc is not None
         self.messages += int(hall.desk.get_json("/api/stats")["messages"])
-        stat = Path(f"/proc/{hall.desk.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        self.cpu_s += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+        self.cpu_s += hall.desk.cpu_s()
 
 
 def networkx_match(count: int, cost: pairing.Costs) -> list[tuple[int, int]]:
@@ -279,13 +278,6 @@ def mid_round(number: int, tables: int) -> Any:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def rss_mb(pid: int) -> tuple[float, float]:
-    fields = dict(
-        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-    )
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
 def seating_ms(records: list[journal.Record]) -> dict[int, float]:
@@ -437,8 +429,7 @@ def report(
     print(f"  desk CPU: {cpu.cpu_s:.1f} s for {counted} results, "
           f"{1000 * cpu.cpu_s / max(1, counted):.1f} ms per result; {cpu.messages} messages "
           f"taken in, {1e6 * cpu.cpu_s / max(1, cpu.messages):.0f} us per message")  # fmt: skip
-    assert hall.desk.proc is not None
-    rss, peak = rss_mb(hall.desk.proc.pid)
+    rss, peak = hall.desk.memory_mb()
     print(f"  desk: RSS {rss:.1f} MB (peak {peak:.1f} MB since its restart), "
           f"{len(records)} journal records")  # fmt: skip
     ledger = Ledger(parse(hall.body, "benchmark"))

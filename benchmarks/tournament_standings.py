@@ -27,14 +27,11 @@ import heapq
 import json
 import os
 import random
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,43 +44,26 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.payloads import Numbering
+from service.core.payloads import Numbering
+from tests.fixtures.mosquitto import Mosquitto
+from tests.tournament.desk_process import DeskProcess
 
 SEATS = 4
 EVENT_INTERVAL_S = 10.0  # one event per table every 10 s at tournament pace
 SIDES = ("bottom", "left", "top", "right")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class Broker(Mosquitto):
+    """The test fixture's Mosquitto (a taken port is chosen again) with this benchmark's
+    settings: no persistence, 100 messages in flight per client."""
 
-
-def start_mosquitto(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    port = free_port()
-    lines = [f"listener {port} 127.0.0.1", "allow_anonymous true", "max_queued_messages 100000",
-             "max_inflight_messages 100"]  # fmt: skip
-    if os.geteuid() == 0:
-        lines.append("user root")
-    conf = workdir / "mosquitto.conf"
-    conf.write_text("\n".join(lines) + "\n")
-    proc = subprocess.Popen([binary, "-c", str(conf)], stderr=subprocess.DEVNULL)
-    wait_port(port)
-    return proc, port
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+    def config_text(self) -> str:
+        lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true",
+                 "max_queued_messages 100000", "max_inflight_messages 100",
+                 f"log_dest file {self.log}", "log_type error"]  # fmt: skip
+        if os.geteuid() == 0:
+            lines.append("user root")
+        return "\n".join(lines) + "\n"
 
 
 def _over(game: Game) -> bool:
@@ -212,40 +192,24 @@ def start_probe(port: int, seconds: float) -> subprocess.Popen[str]:
 
 
 class Desk:
+    """The desk as a real process (`DeskProcess`: its pages on a port it chooses itself,
+    read from its log), at the desk's own publish interval."""
+
     def __init__(self, port: int, state_dir: Path) -> None:
-        self.http = free_port()
-        binary = Path(sys.executable).parent / "domino-table"
-        self.proc = subprocess.Popen(
-            [str(binary), "--log-level", "warning", "tournament", "--mqtt-host", "127.0.0.1",
-             "--mqtt-port", str(port), "--http-host", "127.0.0.1", "--http-port",
-             str(self.http), "--state-dir", str(state_dir)],
-        )  # fmt: skip
-        self.clock_ticks = os.sysconf("SC_CLK_TCK")
+        self.process = DeskProcess("127.0.0.1", port, state_dir, "--publish-interval", "0.25")
+        self.process.start()
 
     def stats(self) -> dict[str, Any]:
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                url = f"http://127.0.0.1:{self.http}/api/stats"
-                with urllib.request.urlopen(url, timeout=5) as response:
-                    return dict(json.loads(response.read()))
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        return dict(self.process.get_json("/api/stats", timeout=15))
 
     def memory_mb(self) -> tuple[float, float]:
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        fields = dict(line.split(":", 1) for line in status.splitlines())
-        return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
+        return self.process.memory_mb()
 
     def cpu_s(self) -> float:
-        parts = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / self.clock_ticks
+        return self.process.cpu_s()
 
     def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
+        self.process.stop()
 
 
 def connect_tables(port: int, count: int, rng: random.Random) -> list[Table]:
@@ -357,7 +321,10 @@ def main() -> None:
         probe(int(args.probe[0]), float(args.probe[1]))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        broker, port = (None, args.mqtt_port) if args.mqtt_port else start_mosquitto(Path(tmp))
+        broker = None if args.mqtt_port else Broker(Path(tmp) / "broker")
+        if broker is not None:
+            broker.start()
+        port = args.mqtt_port or (broker.port if broker else 0)
         desk = Desk(port, Path(tmp) / "desk")
         desk.stats()
         watch = StandingsWatch(port)
@@ -374,8 +341,7 @@ def main() -> None:
                 table.client.disconnect()
             desk.stop()
             if broker is not None:
-                broker.terminate()
-                broker.wait(10)
+                broker.stop()
 
 
 if __name__ == "__main__":

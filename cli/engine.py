@@ -18,8 +18,8 @@ from engine.events import Event, GameEvent, HandEvent, PlayEvent
 from engine.game import Game, Mode
 from engine.players import PLAYERS, Player, play_game
 from engine.rules import Rules, RulesError
-from service.replay import replay as run_replay
-from service.rulesets import find_rules
+from service.core.replay import replay as run_replay
+from service.core.rulesets import find_rules
 
 
 def _rules_or_exit(name: str) -> Rules:

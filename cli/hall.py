@@ -4,7 +4,7 @@
   `connection` section of `config/mosquitto/table-bridge.conf` (as on each table's Pi);
 - per table a board emulator on a pseudo-terminal, the table service (`TableService`,
   as `domino-table run`) on it and its local broker, its display, and simulated players
-  (`service.seated_players.SeatedPlayers`) who play the games the desk seats, stop when
+  (`demo.seated_players.SeatedPlayers`) who play the games the desk seats, stop when
   the table ends one (the round's clock), clear the board and confirm the result;
 - the desk (`domino-table tournament --event`) on the central broker, with an event
   file made for these tables, and its pages (director, big screen, phone);
@@ -29,11 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from cli.hall_watch import HallError, HallWatch, describe_standings
-from service.broker import LocalBroker, free_port
+from demo.broker import LocalBroker, free_port
+from mqttweb.client import new_client
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +125,7 @@ def bridge_section(table: str, host: str, port: int) -> str:
 def wait_bridged(central: LocalBroker, table: str, timeout: float = 20.0) -> None:
     """Until Mosquitto says the table's bridge is connected (`$SYS/...bridge-<id>/state`)."""
     up = threading.Event()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client = new_client()
     client.on_message = lambda c, u, msg: up.set() if msg.payload == b"1" else None
     client.connect(central.host, central.port)
     client.subscribe(f"$SYS/broker/connection/bridge-{table}/state", 1)
@@ -179,6 +177,7 @@ class DemoHall:
         ports = _ports(options)
         self.desk_port = ports.desk
         self.tables = [_Table(f"t{n + 1}", port) for n, port in enumerate(ports.displays)]
+        self.pages = {ports.desk, *ports.displays}  # the brokers never take these ports
         self.central: LocalBroker | None = None
         self.watch: HallWatch | None = None
 
@@ -192,7 +191,7 @@ class DemoHall:
         event_file.write_text(event_toml(body))
         parse(body, str(event_file))  # HallError-worthy problems surface as EventFileError
         (self.workdir / "director.password").write_text(self.password + "\n")
-        self.central = stack.enter_context(LocalBroker(self.workdir / "central"))
+        self.central = stack.enter_context(LocalBroker(self.workdir / "central", avoid=self.pages))
         self.watch = HallWatch(self.central.host, self.central.port, self.echo)
         stack.callback(self.watch.close)
         self._start_desk(stack, event_file)
@@ -215,14 +214,14 @@ class DemoHall:
 
     def _start_table(self, stack: ExitStack, table: _Table) -> None:
         from cli.run import settings_from_flags  # noqa: PLC0415
+        from demo.seated_players import SeatedPlayers  # noqa: PLC0415
         from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
         from service.app import TableService  # noqa: PLC0415
-        from service.seated_players import SeatedPlayers  # noqa: PLC0415
 
         assert self.central is not None
         home = self.workdir / table.id
         bridge = bridge_section(table.id, self.central.host, self.central.port)
-        local = stack.enter_context(LocalBroker(home / "broker", extra=bridge))
+        local = stack.enter_context(LocalBroker(home / "broker", extra=bridge, avoid=self.pages))
         wait_bridged(self.central, table.id)
         board = stack.enter_context(BoardEmulator(link=home / "board"))
         settings = settings_from_flags(None, {

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+
+from mqttweb.client import new_client
 
 ROUND = "domino/tournament/round"
 STANDINGS = "domino/tournament/standings"
@@ -78,7 +79,7 @@ class HallWatch:
         self.results: dict[tuple[str, str], Json] = {}
         self._said: set[str] = set()
         self._cond = threading.Condition()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="domino-demo-hall")
+        self.client = new_client("domino-demo-hall")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.connected = threading.Event()

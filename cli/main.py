@@ -2,8 +2,9 @@
 
 Each sub-command is imported only when it is run, so `domino-table --help` and the
 service start quickly on a Raspberry Pi. The table's own commands live in this package
-(`cli.engine`, `cli.run`, `cli.settings`); the board emulator's, the camera's, the
-display's, the desk's and the doctor's live next to the code they drive.
+(`cli.engine`, `cli.run`, `cli.settings`), and `doctor`, which checks every part
+(`cli.doctor`); the board emulator's, the camera's, the display's and the desk's live
+next to the code they drive.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ COMMANDS: dict[str, str] = {
     "vision": "vision.cli:vision",
     "display": "display.cli:display",
     "tournament": "tournament.cli:tournament",
-    "doctor": "service.doctor:doctor",
+    "doctor": "cli.doctor.command:doctor",
     "settings": "cli.settings:settings",
 }
 

@@ -17,14 +17,15 @@ from typing import Any
 
 import click
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Settings
+from mqttweb.client import new_client
 from service.app import TableService
-from service.journal import JournalError
-from service.table import SIDES
+from service.core.table import SIDES
+from service.mqtt.client import MqttLinkError
+from service.store.journal import JournalError
 
 # The sets `tablesim.render.TileStyle` names (a test in tests/tablesim keeps the two
 # the same); the renderer is imported only when the demo runs (it loads OpenCV).
@@ -184,22 +185,28 @@ def demo(
         return
     # The demo's parts are imported here, not at the top: `run` shares this module, and
     # the display's web server alone costs a Pi a good part of a second at every start.
-    import asyncio  # noqa: PLC0415
-
+    from demo.broker import LocalBroker  # noqa: PLC0415
+    from demo.players import SimulatedPlayers  # noqa: PLC0415
     from display.pin import new_pin  # noqa: PLC0415
-    from display.server import serve  # noqa: PLC0415
     from display.settings import DisplaySettings  # noqa: PLC0415
     from firmware_bridge.emulator import BoardEmulator  # noqa: PLC0415
-    from service.broker import LocalBroker  # noqa: PLC0415
-    from service.demo import SimulatedPlayers  # noqa: PLC0415
 
     root = logging.getLogger()
     if root.level == logging.INFO:  # the printed events are the demo's view; logs: warnings
         root.setLevel(logging.WARNING)
     with _workdir(state_dir) as workdir, ExitStack() as stack:
         if mqtt_host is None:
-            broker = stack.enter_context(LocalBroker(workdir / "mosquitto"))
+            broker = stack.enter_context(LocalBroker(workdir / "mosquitto", avoid={http_port}))
             mqtt_host, mqtt_port = broker.host, broker.port
+        awtrix, wled = (awtrix, wled) if awtrix or wled or not outputs_preview else PREVIEWED
+        # The display listens first, before the demo's MQTT clients take their own
+        # (outgoing) ports: one of them could be --http-port.
+        pin = None if no_pin else new_pin()
+        display = DisplaySettings(
+            table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
+            http_host=http_host, http_port=http_port, command_pin=pin, awtrix=awtrix, wled=wled,
+        )  # fmt: skip
+        http_port = _start_display(display)  # the port it listens on (0: the system's choice)
         look = demo_look(rules_name, players, set_name)
         flags: dict[str, Any] = {"camera": "sim", "fps": 10, "target": target} | look.flags
         flags["zones"] = seat_zones(players, surface)  # counted by the camera
@@ -208,7 +215,6 @@ def demo(
             board = stack.enter_context(BoardEmulator(link=workdir / "board"))
             flags = {"serial": str(workdir / "board"), "target": target}
         flags["surface"] = surface
-        awtrix, wled = (awtrix, wled) if awtrix or wled or not outputs_preview else PREVIEWED
         settings = settings_from_flags(
             None,
             flags
@@ -222,30 +228,26 @@ def demo(
                 "outputs": demo_outputs(awtrix, wled, voice, players),
             },
         )
-        camera_sim = None
+        camera_frames = None
         if board is None:  # rendered whole games: the table's rules, seats and target
-            from service.camera import SimOptions  # noqa: PLC0415 - OpenCV only for a camera
+            from demo.sim_camera import SimOptions, frames  # noqa: PLC0415 - OpenCV
 
             first = seed if seed is not None else random.randrange(2**31)
-            camera_sim = SimOptions(
-                first,
-                pace,
-                whole_game=True,
-                games=games or 1,
-                style=look.style(),
-                resolution=look.resolution,
+            camera_frames = frames(
+                SimOptions(
+                    first,
+                    pace,
+                    whole_game=True,
+                    games=games or 1,
+                    style=look.style(),
+                    resolution=look.resolution,
+                )
             )
-        service = stack.enter_context(TableService(settings, camera_sim=camera_sim))
-        pin = None if no_pin else new_pin()
-        display = DisplaySettings(
-            table="demo", mqtt_host=mqtt_host, mqtt_port=mqtt_port,
-            http_host=http_host, http_port=http_port, command_pin=pin, awtrix=awtrix, wled=wled,
-        )  # fmt: skip
-        threading.Thread(target=lambda: asyncio.run(serve(display)), daemon=True).start()
+        service = stack.enter_context(TableService(settings, camera_frames=camera_frames))
         # On the way out the demo's own broker stops before the display's thread does:
         # that is no lost broker to warn about.
         stack.callback(logging.getLogger("display.mqtt_link").setLevel, logging.ERROR)
-        click.echo(_addresses(display, pin, outputs_preview))
+        click.echo(_addresses(display, http_port, pin, outputs_preview))
         printer = _EventPrinter(mqtt_host, mqtt_port, "demo")
         stack.callback(printer.close)
         stop = threading.Event()
@@ -263,6 +265,42 @@ def demo(
         log.info(
             "demo: %d games played; stopping (table %s)", games or 0, service.settings.table.id
         )
+
+
+def _start_display(display: Any, timeout: float = 60.0) -> int:
+    """The display (`display.settings.DisplaySettings`) served from its own thread; back
+    once it listens, with the port it listens on, so the address the demo prints works
+    (under load it took longer than the first plays: a page asked for then was refused)."""
+    import asyncio  # noqa: PLC0415
+
+    from display.server import serve  # noqa: PLC0415
+
+    serving = threading.Event()
+    failed: list[BaseException] = []
+    ports: list[int] = []
+
+    async def main() -> None:
+        ready = asyncio.Event()
+        server = asyncio.create_task(serve(display, ready=ready, listening=ports.append))
+        listening = asyncio.create_task(ready.wait())
+        await asyncio.wait({server, listening}, return_when=asyncio.FIRST_COMPLETED)
+        if server.done() and server.exception() is not None:
+            failed.append(server.exception())  # type: ignore[arg-type]
+        serving.set()
+        await server
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except Exception:  # said by `failed` when it failed to start
+            serving.set()
+
+    threading.Thread(target=run, name="display", daemon=True).start()
+    if not serving.wait(timeout):
+        raise click.ClickException(f"the display did not start in {timeout:g} s")
+    if failed or not ports:
+        raise click.ClickException(f"the display could not start: {failed[0] if failed else '?'}")
+    return ports[0]
 
 
 @contextmanager
@@ -373,10 +411,10 @@ PREVIEWED = ("awtrix_demo", "wled/demo")
 """The clock and the strip `demo --outputs-preview` drives on its broker without devices."""
 
 
-def _addresses(display: Any, pin: str | None, outputs_preview: bool) -> str:
+def _addresses(display: Any, port: int, pin: str | None, outputs_preview: bool) -> str:
     """Where to follow the demo: the display, its PIN, the broker, the lights."""
     lines = [
-        f"Display: open http://{display.http_host}:{display.http_port}/ to follow the game.",
+        f"Display: open http://{display.http_host}:{port}/ to follow the game.",
         f"Display: its buttons ask for the command PIN {pin}."
         if pin is not None
         else "Display: its buttons are open to anyone who can reach the page (--no-pin).",
@@ -384,7 +422,7 @@ def _addresses(display: Any, pin: str | None, outputs_preview: bool) -> str:
     ]
     if outputs_preview:
         lines.append(
-            f"Outputs: open http://{display.http_host}:{display.http_port}/outputs "
+            f"Outputs: open http://{display.http_host}:{port}/outputs "
             "to see what the clock and the strip show."
         )
     return "\n".join(lines)
@@ -553,7 +591,7 @@ def run(settings_file: Path | None, **flags: Any) -> None:
         signal.signal(sig, lambda *_: stop.set())
     try:
         service = TableService(settings)
-    except JournalError as exc:  # one sentence: what happened and what to do
+    except (JournalError, MqttLinkError) as exc:  # one sentence: what happened, what to do
         raise click.ClickException(str(exc)) from None
     try:
         service.start()
@@ -570,7 +608,7 @@ class _EventPrinter:
 
     def __init__(self, host: str, port: int, table: str) -> None:
         self.prefix = f"domino/{table}"
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client = new_client()
         self.client.on_connect = lambda c, *a: c.subscribe(f"{self.prefix}/event/#", qos=1)
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)

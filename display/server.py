@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -179,10 +180,17 @@ def make_app(settings: DisplaySettings) -> web.Application:
     return app
 
 
-async def serve(settings: DisplaySettings, ready: asyncio.Event | None = None) -> None:
-    """Run the display until cancelled."""
+async def serve(
+    settings: DisplaySettings,
+    ready: asyncio.Event | None = None,
+    listening: Callable[[int], None] | None = None,
+) -> None:
+    """Run the display until cancelled; once it listens, `listening(port)` is told the
+    port (the one the system chose for `http_port` 0) and `ready` is set."""
 
     def started(port: int) -> None:
+        if listening is not None:
+            listening(port)
         log.info(
             "http: serving table %s on %s://%s:%d/; %s",
             settings.table,

@@ -36,20 +36,21 @@ from firmware_bridge.adapter import (
 )
 from firmware_bridge.link import LinkSettings
 from mqttweb.envelope import stamp
-from service import commands as cmd
-from service.buttons import command_for
-from service.camera_commands import without_camera
-from service.journal import Journal
-from service.mqtt_link import MqttLink
+from service.camera.commands import without_camera
+from service.core import commands as cmd
+from service.core.rulesets import find_rules
+from service.core.table import TableConfig, TableCore
+from service.core.table_events import Answered, Spot, StateChanged
+from service.devices.board import BoardSignal, command_for
+from service.devices.panel import PanelDriver
+from service.mqtt.link import MqttLink
+from service.mqtt.publisher import MqttPublisher
 from service.outputs import outputs_for
-from service.rulesets import find_rules
-from service.subscribers import BoardSignal, EventLog, MqttPublisher, PanelDriver, Subscriber
-from service.table import TableConfig, TableCore
-from service.table_events import Answered, Spot, StateChanged
+from service.store.journal import Journal
+from service.subscribers import EventLog, Subscriber
 
 if TYPE_CHECKING:
-    from service.camera import SimOptions  # imports OpenCV: only for the type
-    from vision import FrameSource
+    from service.camera.frame_sources import MakeFrames  # imports OpenCV: only for the type
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +83,9 @@ class TableService:
         *,
         rules: Callable[[str], Rules] = find_rules,
         panel_factory: Callable[[TableService], Any] | None = None,
-        camera_sim: SimOptions | None = None,
-        camera_frames: Callable[[], FrameSource] | None = None,
+        camera_frames: MakeFrames | None = None,
     ) -> None:
         self.settings = settings
-        self._camera_sim = camera_sim  # a simulated camera's seed and pace
         self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
         state_dir = Path(settings.state.dir)
@@ -160,17 +159,15 @@ class TableService:
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
-        from service import camera as cam  # noqa: PLC0415 - keeps `run` quick without one
-        from service import camera_events as seen  # noqa: PLC0415
-        from service.camera_commands import with_camera  # noqa: PLC0415
-        from service.camera_publisher import CameraPublisher  # noqa: PLC0415
+        from service.camera import events as seen  # noqa: PLC0415
+        from service.camera import source as cam  # noqa: PLC0415 - `run` quick without one
+        from service.camera.commands import with_camera  # noqa: PLC0415
+        from service.camera.publisher import CameraPublisher  # noqa: PLC0415
 
-        simulated = str(self.settings.camera.source) == "sim"
         self.camera = cam.CameraSource(
             self.settings,
             self.submit,
-            tell=self.submit_panel if simulated else None,
-            sim=self._camera_sim,
+            tell=self.submit_panel,  # a simulated table's players say what they do
             source=self._camera_frames,
         )
         self._handlers |= {

@@ -8,7 +8,7 @@ its consumers turn the steps into what a source of the table service would give:
 - `camera`: those scenes rendered as camera frames with hands passing (`SimSource`,
   a `vision.frames.FrameSource`);
 - `render`: the renderer of synthetic frames with their ground truth;
-- the board demo (`service.demo`) lays the same steps on the board emulator and says
+- the board demo (`demo.players`) lays the same steps on the board emulator and says
   them over MQTT.
 
 `tablesim` may import `engine`, `vision` (its frames and calibration markers) and

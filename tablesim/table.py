@@ -19,7 +19,7 @@ tile (`GeometryError`) the players have the hand dealt again (`Say(REDEAL)`, the
 `Clear(REDEAL)`): the hand's plays so far stand, not its score.
 
 Every step carries the full game's own events (`events`). The steps are all a
-consumer needs: `tablesim.scenes` renders them for the camera, `service.demo` lays
+consumer needs: `tablesim.scenes` renders them for the camera, `demo.players` lays
 them on the board emulator and says them over MQTT. This module imports only `engine`.
 """
 

@@ -15,15 +15,15 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from service.bus import Bus
+from service.core.bus import Bus
+from service.core.table_events import Recorded, StateChanged
 from service.outputs.scoreboard import Scoreboard
-from service.table_events import Recorded, StateChanged
 
 log = logging.getLogger(__name__)
 
 
 class DeviceLink(Protocol):
-    """Where device messages go: the table's MQTT link (`service.mqtt_link.MqttLink`)."""
+    """Where device messages go: the table's MQTT link (`service.mqtt.link.MqttLink`)."""
 
     def publish_device(self, topic: str, payload: bytes, *, keep: bool) -> None:
         """Send `payload` on `topic` (QoS 0, not retained) without waiting; while the

@@ -107,7 +107,8 @@ class Speaker:
         self._waiting: Phrase | None = None
         self._closed = False
         self._busy = False
-        self.dropped = 0
+        self.dropped = 0  # phrases dropped for a newer one
+        self.spoken = 0  # phrases handed to the voice
         self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
         self._thread.start()
 
@@ -142,6 +143,7 @@ class Speaker:
                 phrase, self._waiting, self._busy = self._waiting, None, True
             try:
                 assert phrase is not None
+                self.spoken += 1
                 self._speak(phrase)
             except Exception:
                 log.exception("voice: could not speak %r", phrase)

@@ -45,10 +45,7 @@ Image = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]
 
 BACKGROUND: Final = (38, 44, 52)  # the floor around the table
-SHADOW_DEPTH: Final = 0.45  # how much light a tile's shadow takes away at its darkest
-SHADOW_SOFTNESS_MM: Final = 2.5
 SHADOW_SUBSAMPLE: Final = 4
-LIGHT_FROM: Final = np.array([-0.35, -0.5])  # shadows fall down and to the right
 
 
 def render_frame(
@@ -61,6 +58,7 @@ def render_frame(
     hand: Hand | None = None,
     exposure: float = 1.0,
     canvas_px_per_mm: float | None = None,
+    canvas_limit: float = 8.0,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
@@ -70,11 +68,12 @@ def render_frame(
     `exposure` scales the light of the whole scene (1 = as the style says);
     `canvas_px_per_mm` is the resolution the table is drawn at before the camera's warp
     (default: a little finer than the camera sees the table's nearest corner; give it
-    when the table reaches far beyond the frame, as a close-up's does).
+    when the table reaches far beyond the frame, as a close-up's does), at most
+    `canvas_limit` px per mm (a phone's close-up sees 10-20).
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
-    canvas = _canvas(scene, cam, canvas_px_per_mm)
+    canvas = _canvas(scene, cam, canvas_px_per_mm, canvas_limit)
     table, shapes = _draw_table(scene, cam, canvas, look, seed)
     image = _warp(table, canvas, cam)
     mask = None
@@ -106,7 +105,8 @@ def _draw_table(
     lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
     back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
     if look.shadows:
-        _shadows(table, canvas, backs + [s.outline for s in shapes], back_lifts + lifts, scene)
+        tops = backs + [s.outline for s in shapes]
+        _shadows(table, canvas, tops, back_lifts + lifts, scene, look)
     if scene.markers:
         for corner in Corner:
             centre = np.array(corner.position_mm(*scene.size_mm))
@@ -128,13 +128,13 @@ def _tinted(texture: Image, style: RenderStyle) -> Image:
     return np.asarray(np.clip(texture * gains, 0, 255), dtype=np.uint8)
 
 
-def _canvas(scene: Scene, cam: Camera, px_per_mm: float | None) -> Canvas:
+def _canvas(scene: Scene, cam: Camera, px_per_mm: float | None, limit: float) -> Canvas:
     """A top-down canvas a little finer than the camera sees the table."""
     x0, y0, x1, y1 = scene.surface_rect_mm
     if px_per_mm is None:
         finest = max(cam.px_per_mm((x, y)) for x in (x0, x1) for y in (y0, y1))
         px_per_mm = 1.15 * finest
-    return Canvas(min(8.0, max(1.0, px_per_mm)), (x0, y0))
+    return Canvas(min(limit, max(1.0, px_per_mm)), (x0, y0))
 
 
 def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
@@ -143,17 +143,23 @@ def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
 
 
 def _shadows(
-    table: Image, canvas: Canvas, tops: list[Points], lifts: list[Points], scene: Scene
+    table: Image,
+    canvas: Canvas,
+    tops: list[Points],
+    lifts: list[Points],
+    scene: Scene,
+    look: RenderStyle,
 ) -> None:
-    """Darken the table under soft tile shadows (computed at a quarter of the scale)."""
+    """Darken the table under soft tile shadows (computed at a quarter of the scale),
+    cast away from `look.light_from`."""
     h, w = table.shape[:2]
     small = Canvas(canvas.scale / SHADOW_SUBSAMPLE, canvas.origin)
     mask = np.zeros((h // SHADOW_SUBSAMPLE + 1, w // SHADOW_SUBSAMPLE + 1), dtype=np.uint8)
-    offset = -LIGHT_FROM * scene.thickness_mm
+    offset = -np.array(look.light_from) * scene.thickness_mm
     for top, lift in zip(tops, lifts, strict=True):
         fill(mask, small, side_hull(top, lift) + offset, 255)
-    soft = cv2.GaussianBlur(mask, (0, 0), SHADOW_SOFTNESS_MM * small.scale)
-    keep = 255 - np.asarray(soft * SHADOW_DEPTH, dtype=np.uint8)
+    soft = cv2.GaussianBlur(mask, (0, 0), look.shadow_mm * small.scale)
+    keep = 255 - np.asarray(soft * look.shadow_depth, dtype=np.uint8)
     # the same bytes on every OpenCV and CPU (tablesim.render.portable)
     big = linear_resize(keep, (w, h))
     table[...] = scaled_product(table, big[:, :, None], 255)
@@ -172,7 +178,16 @@ def _draw_faces(
     rng = np.random.default_rng([seed, 0x711E])
     for tile, shape in zip(scene.tiles, shapes, strict=True):
         jitter = float(rng.uniform(-0.03, 0.03))
-        draw_face(table, canvas, tile, shape, tiles, jitter=jitter, spinner=spinner)
+        draw_face(
+            table,
+            canvas,
+            tile,
+            shape,
+            tiles,
+            jitter=jitter,
+            spinner=spinner,
+            light_from=style.light_from,
+        )
 
 
 def _warp(table: Image, canvas: Canvas, cam: Camera) -> Image:

@@ -70,7 +70,8 @@ def _light(style: RenderStyle, h: int, w: int, seed: int, exposure: float) -> tu
 
 
 def finish(frame: Image, style: RenderStyle, seed: int, index: int, exposure: float = 1.0) -> Image:
-    """Light, glare, blur, noise and JPEG, in that order, for one frame.
+    """Light, glare, blur, noise, a phone's sharpening and JPEG, in that order, for
+    one frame.
 
     The light depends on `seed` (and `exposure`); the noise also on the frame `index`.
     """
@@ -88,9 +89,20 @@ def finish(frame: Image, style: RenderStyle, seed: int, index: int, exposure: fl
         alpha = style.noise / NOISE_SCALE
         out = cv2.add(out, cv2.convertScaleAbs(pos[dy : dy + h, dx : dx + w], alpha=alpha))
         out = cv2.subtract(out, cv2.convertScaleAbs(neg[dy : dy + h, dx : dx + w], alpha=alpha))
+    if style.sharpen > 0:
+        out = _sharpened(np.asarray(out, dtype=np.uint8), style.sharpen)
     if style.jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
         if decoded is not None:
             out = decoded
     return np.asarray(out, dtype=np.uint8)
+
+
+def _sharpened(image: Image, amount: float) -> Image:
+    """An unsharp mask as a phone's processing applies it: halos at edges, the
+    sensor's noise made coarser (sigma 1.2 px; computed in integers after the blur)."""
+    soft = cv2.GaussianBlur(image, (0, 0), 1.2).astype(np.int32)
+    gain = round(amount * 256)
+    out = image.astype(np.int32) * 256 + (image.astype(np.int32) - soft) * gain
+    return np.asarray(np.clip((out + 128) >> 8, 0, 255), dtype=np.uint8)

@@ -3,13 +3,16 @@
 `random_set` draws a domino set: a shipped one now and then, else ivory, white,
 black, wooden or coloured plastic faces with pips that stand out on them (black, white,
 yellow, or a colour per number), either pip layout, a pip size and spread, a bar of
-some thickness, sometimes a spinner pin. `random_style` draws the table's surface and
-tint, the light and the camera's defects.
+some thickness, sometimes a spinner pin (flat, or a domed brass or steel head of any
+size), glossy or not. `random_style` draws the table's surface and tint, the light
+(its colour, the side it comes from, how soft the shadows are) and the camera's
+defects (blur, noise, a phone's sharpening, JPEG).
 """
 
 from __future__ import annotations
 
 import colorsys
+import math
 from dataclasses import replace
 from typing import Final
 
@@ -18,6 +21,7 @@ import numpy as np
 from tablesim.render.pip_layouts import PipLayout
 from tablesim.render.sets import (
     BGR,
+    DOMES,
     NUMBER_COLOURS,
     SETS,
     WHITE_SET_COLOURS,
@@ -81,10 +85,18 @@ def random_set(rng: np.random.Generator) -> TileSet:
     """A domino set of any common kind, its look drawn from `rng`."""
     spinner = Spinner.NONE
     if rng.uniform() < 0.25:
-        spinner = Spinner.BRASS if rng.uniform() < 0.7 else Spinner.SILVER
+        pins = (Spinner.BRASS, Spinner.SILVER, Spinner.BRASS_DOME, Spinner.STEEL_DOME)
+        spinner = pins[int(rng.choice(4, p=[0.25, 0.1, 0.4, 0.25]))]
+    pin_mm = float(rng.uniform(1.2, 3.4)) if spinner in DOMES else None
+    glossy = bool(rng.uniform() < 0.4)
     if rng.uniform() < SHIPPED_SHARE:
         shipped = list(SETS.values())[int(rng.integers(len(SETS)))]
-        return replace(shipped, spinner=spinner) if spinner is not Spinner.NONE else shipped
+        return replace(
+            shipped,
+            spinner=spinner if spinner is not Spinner.NONE else shipped.spinner,
+            spinner_mm=pin_mm,
+            glossy=glossy,
+        )
     kind, face = _face(rng)
     pips = _pips(rng, face)
     highest = int(rng.choice([6, 9, 12], p=[0.5, 0.2, 0.3]))
@@ -109,12 +121,16 @@ def random_set(rng: np.random.Generator) -> TileSet:
         highest=highest,
         grain=kind == "wood",
         engraved=kind == "wood" and rng.uniform() < 0.6,
+        spinner_mm=pin_mm,
+        glossy=glossy,
     )
 
 
 def random_style(rng: np.random.Generator) -> RenderStyle:
     """A set on a table under some light, through a camera of some quality."""
     surface = list(Surface)[int(rng.integers(len(Surface)))]
+    angle = float(rng.uniform(0.0, 2 * math.pi))
+    reach = float(rng.uniform(0.2, 0.8))
     tint = (1.0, 1.0, 1.0)
     if rng.uniform() < 0.5:
         b, g, r = (float(v) for v in rng.uniform(0.7, 1.3, 3))
@@ -129,4 +145,8 @@ def random_style(rng: np.random.Generator) -> RenderStyle:
         noise=float(rng.uniform(0.0, 7.0)),
         jpeg_quality=int(rng.integers(40, 96)) if rng.uniform() < 0.5 else None,
         surface_tint=tint,
+        light_from=(reach * math.cos(angle), reach * math.sin(angle)),
+        shadow_mm=float(rng.uniform(1.5, 10.0)),
+        shadow_depth=float(rng.uniform(0.15, 0.55)),
+        sharpen=float(rng.uniform(0.3, 1.0)) if rng.uniform() < 0.4 else 0.0,
     )

@@ -38,8 +38,10 @@ class Spinner(StrEnum):
     """A pin or rivet at the divider's centre (not a pip)."""
 
     NONE = "none"
-    BRASS = "brass"
-    SILVER = "silver"
+    BRASS = "brass"  # a flat brass disc with a light spot
+    SILVER = "silver"  # a flat silver disc with a light spot
+    BRASS_DOME = "brass-dome"  # a domed brass head: dark rim, highlight (issue 26)
+    STEEL_DOME = "steel-dome"  # a domed steel head
 
 
 # (dark, light) of each spinner's metal
@@ -48,6 +50,8 @@ SPINNER_COLOURS: Final[dict[Spinner, tuple[BGR, BGR]]] = {
     Spinner.SILVER: ((150, 150, 150), (235, 235, 235)),
 }
 SPINNER_MM: Final = 1.6  # the pin's radius on a 24 mm wide tile (it scales with the tile)
+DOME_MM: Final = 2.4  # a domed pin's radius on a 24 mm wide tile: larger than most pips
+DOMES: Final = frozenset({Spinner.BRASS_DOME, Spinner.STEEL_DOME})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,9 @@ class TileSet:
     pin at the divider's centre; `size_mm` the set's tile (length, width), which scenes
     of this set use; `highest` its top number (6, 9, 12: a double-six, -nine,
     -twelve). `grain` draws wood grain on the faces, `engraved` cuts the pips in.
+    `spinner_mm` is the pin's radius on a 24 mm wide tile (None: `SPINNER_MM` for a flat
+    pin, `DOME_MM` for a domed one); `glossy` gives each pip a highlight and the face
+    a band of sheen (`tablesim.render.gloss`).
     """
 
     name: str
@@ -80,12 +87,21 @@ class TileSet:
     highest: int = 12
     grain: bool = False
     engraved: bool = False
+    spinner_mm: float | None = None
+    glossy: bool = False
 
     def __post_init__(self) -> None:
         if len(self.pips) != 13:
             raise RenderError(f"set {self.name!r}: give a pip colour for each number 0 to 12")
         if not 0 <= self.highest <= 12:
             raise RenderError(f"set {self.name!r}: its highest number must be 0 to 12")
+
+    def spinner_radius_mm(self, spinner: Spinner, width_mm: float) -> float:
+        """The radius of `spinner` on a tile of this set `width_mm` wide."""
+        on_24 = self.spinner_mm
+        if on_24 is None:
+            on_24 = DOME_MM if spinner in DOMES else SPINNER_MM
+        return on_24 * width_mm / 24.0
 
     def pip_radius(self, a: int, b: int) -> float:
         """The radius of both halves' pips (half-local units) on a tile `a`-`b`."""

@@ -36,6 +36,12 @@ class Surface(StrEnum):
     CHECKED_CLOTH = "checked-cloth"  # a printed gingham check: straight edges everywhere
     WHITE_PAPER = "white-paper"  # plain paper, nearly flat white
     LIGHT_WOOD = "light-wood"  # a pale school desk: fine, dense grain, no planks
+    # Textures real photos showed the detector failing on (issue 26; `textured.py`):
+    KNOTTY_WOOD = "knotty-wood"  # slats, a strong grain around dark knots, dark gaps
+    BLACK_LEATHER = "black-leather"  # black crinkled leatherette, glossy cells
+    RED_DAMASK = "red-damask"  # burgundy damask: swirling tone-on-tone motifs
+    PLAID = "plaid"  # a pastel plaid, woven
+    SPECKLED_MAT = "speckled-mat"  # a dark grey mat with a fine speckled grain
 
 
 class Lighting(StrEnum):
@@ -64,7 +70,12 @@ class RenderStyle:
     specular spot; `blur_px` the sigma of a Gaussian defocus; `noise` the sigma of
     sensor noise in grey levels; `jpeg_quality` (1-100) re-encodes the frame as JPEG
     when set; `shadows` draws soft tile and hand shadows; `brass_pin` puts a brass
-    spinner pin at every face-up tile's centre, whatever the set.
+    spinner pin at every face-up tile's centre, whatever the set. `light_from` is
+    the direction (table plane, x right, y down) the light comes from: shadows fall
+    the other way, highlights lie towards it; `shadow_mm` is how soft the tiles'
+    shadows are (a blur's sigma, mm) and `shadow_depth` how much light they take at
+    their darkest (white on white under a soft light: 6-10 mm, 0.2-0.3);
+    `sharpen` is a phone's unsharp mask (its amount; 0: none).
     """
 
     tiles: TileStyle | TileSet = TileStyle.IVORY
@@ -77,6 +88,10 @@ class RenderStyle:
     jpeg_quality: int | None = None
     brass_pin: bool = False
     surface_tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    light_from: tuple[float, float] = (-0.35, -0.5)
+    shadow_mm: float = 2.5
+    shadow_depth: float = 0.45
+    sharpen: float = 0.0
 
     @property
     def tile_set(self) -> TileSet:

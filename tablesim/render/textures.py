@@ -7,8 +7,10 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from tablesim.render.portable import cubic_resize, exp32, sin32
+from tablesim.render.noise import compose, fine_noise, smooth_noise, weave
+from tablesim.render.portable import exp32, sin32
 from tablesim.render.styles import Surface
+from tablesim.render.textured import black_leather, knotty_wood, plaid, red_damask, speckled_mat
 
 Image = npt.NDArray[np.uint8]
 
@@ -16,25 +18,11 @@ NOISE_PAD = 64  # the noise pool is this much larger than a frame, for random wi
 NOISE_SCALE = 32.0  # pool values are |N(0, 1)| * NOISE_SCALE
 
 
-def _smooth_noise(
-    rng: np.random.Generator, shape: tuple[int, int], cell: int
-) -> npt.NDArray[np.float32]:
-    """Zero-mean, unit-ish noise varying over about `cell` pixels (upsampled by
-    `portable.cubic_resize`, the same bytes on every OpenCV and CPU)."""
-    h, w = shape
-    small = rng.standard_normal((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
-    return cubic_resize(small, (w, h))
-
-
-def _fine_noise(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
-    return rng.standard_normal(shape, dtype=np.float32)
-
-
 def _felt(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([42, 108, 34], dtype=np.float32)
-    shade = 1.0 + 0.035 * _smooth_noise(rng, shape, max(8, int(60 * px_per_mm)))
-    fibre = 7.0 * _fine_noise(rng, shape)
-    return _compose(base, shade, fibre)
+    shade = 1.0 + 0.035 * smooth_noise(rng, shape, max(8, int(60 * px_per_mm)))
+    fibre = 7.0 * fine_noise(rng, shape)
+    return compose(base, shade, fibre)
 
 
 def _cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
@@ -43,8 +31,8 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     period = max(2.0, 1.2 * px_per_mm)
     weave = 4.0 * sin32(xx * (2 * np.pi / period)) * sin32(yy * (2 * np.pi / period))
-    folds = 1.0 + 0.035 * _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
-    return _compose(base, folds, weave + 2.0 * _fine_noise(rng, shape))
+    folds = 1.0 + 0.035 * smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
+    return compose(base, folds, weave + 2.0 * fine_noise(rng, shape))
 
 
 def _wood(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
@@ -70,17 +58,17 @@ def _grain(
     plank joints every `plank_mm` (None: one board)."""
     h, w = shape
     yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
-    warp = 25.0 * px_per_mm * _smooth_noise(rng, shape, max(8, int(300 * px_per_mm)))
-    wobble = 1.5 * px_per_mm * _smooth_noise(rng, shape, max(4, int(60 * px_per_mm)))
+    warp = 25.0 * px_per_mm * smooth_noise(rng, shape, max(8, int(300 * px_per_mm)))
+    wobble = 1.5 * px_per_mm * smooth_noise(rng, shape, max(4, int(60 * px_per_mm)))
     phase = (yy + warp + wobble) * (2 * np.pi / (ring_mm * px_per_mm))
     rings = sin32(phase) + 0.5 * sin32(2.7 * phase)
     lines = _twelfth_power(np.maximum(0.0, sin32(0.5 * phase)))  # thin dark late-wood lines
-    streaks = _smooth_noise(rng, shape, max(2, int(2 * px_per_mm)))
+    streaks = smooth_noise(rng, shape, max(2, int(2 * px_per_mm)))
     seams: npt.NDArray[np.bool_] | float = 0.0
     if plank_mm is not None:
         seams = (yy % (plank_mm * px_per_mm)) < max(1.0, 0.8 * px_per_mm)  # plank joints
     shade = 1.0 + 0.07 * rings - 0.18 * lines + 0.04 * streaks - 0.35 * seams
-    return _compose(base, shade, 3.0 * _fine_noise(rng, shape))
+    return compose(base, shade, 3.0 * fine_noise(rng, shape))
 
 
 def _twelfth_power(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -95,26 +83,26 @@ def _glossy(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) 
     h, w = shape
     xx = np.mgrid[0:h, 0:w][1].astype(np.float32)
     sheen = 1.0 + 0.35 * exp32(-(((xx / w) - 0.7) ** 2) / 0.02)
-    shade = sheen + 0.04 * _smooth_noise(rng, shape, max(8, int(100 * px_per_mm)))
-    return _compose(base, shade, 1.5 * _fine_noise(rng, shape))
+    shade = sheen + 0.04 * smooth_noise(rng, shape, max(8, int(100 * px_per_mm)))
+    return compose(base, shade, 1.5 * fine_noise(rng, shape))
 
 
 def _dark_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([50, 34, 30], dtype=np.float32)
-    weave = _weave(shape, max(2.0, 1.6 * px_per_mm), 5.0)
-    folds = 1.0 + 0.08 * _smooth_noise(rng, shape, max(8, int(90 * px_per_mm)))
-    return _compose(base, folds, weave + 2.5 * _fine_noise(rng, shape))
+    threads = weave(shape, max(2.0, 1.6 * px_per_mm), 5.0)
+    folds = 1.0 + 0.08 * smooth_noise(rng, shape, max(8, int(90 * px_per_mm)))
+    return compose(base, folds, threads + 2.5 * fine_noise(rng, shape))
 
 
 def _leather(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     """Brown pebbled leather: grain cells about 1.5 mm across, dark creases."""
     base = np.array([48, 82, 128], dtype=np.float32)
-    pebbles = _smooth_noise(rng, shape, max(2, int(1.5 * px_per_mm)))
-    crease_field = _smooth_noise(rng, shape, max(8, int(45 * px_per_mm)))
+    pebbles = smooth_noise(rng, shape, max(2, int(1.5 * px_per_mm)))
+    crease_field = smooth_noise(rng, shape, max(8, int(45 * px_per_mm)))
     creases = exp32(-((crease_field / 0.06) ** 2))  # thin lines where the field crosses 0
-    patina = _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
+    patina = smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
     shade = 1.0 + 0.06 * pebbles - 0.3 * creases + 0.07 * patina
-    return _compose(base, shade, 2.5 * _fine_noise(rng, shape))
+    return compose(base, shade, 2.5 * fine_noise(rng, shape))
 
 
 def _checked_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
@@ -128,30 +116,16 @@ def _checked_cloth(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: 
     white = np.array([236, 238, 240], dtype=np.float32)
     red = np.array([60, 50, 190], dtype=np.float32)
     cloth = white[None, None, :] + colour[:, :, None] * (red - white)[None, None, :]
-    folds = 1.0 + 0.05 * _smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
-    weave = _weave(shape, max(2.0, 1.0 * px_per_mm), 3.0) + 2.0 * _fine_noise(rng, shape)
-    out = cloth * folds[:, :, None] + weave[:, :, None]
+    folds = 1.0 + 0.05 * smooth_noise(rng, shape, max(8, int(120 * px_per_mm)))
+    threads = weave(shape, max(2.0, 1.0 * px_per_mm), 3.0) + 2.0 * fine_noise(rng, shape)
+    out = cloth * folds[:, :, None] + threads[:, :, None]
     return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
 
 
 def _paper(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:
     base = np.array([238, 241, 242], dtype=np.float32)
-    waves = 1.0 + 0.008 * _smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
-    return _compose(base, waves, 1.5 * _fine_noise(rng, shape))
-
-
-def _weave(shape: tuple[int, int], period: float, amplitude: float) -> npt.NDArray[np.float32]:
-    h, w = shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    k = np.float32(2 * np.pi / period)
-    return np.asarray(amplitude * sin32(xx * k) * sin32(yy * k), dtype=np.float32)
-
-
-def _compose(
-    base: npt.NDArray[np.float32], shade: npt.NDArray[np.float32], add: npt.NDArray[np.float32]
-) -> Image:
-    out = base[None, None, :] * shade[:, :, None] + add[:, :, None]
-    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+    waves = 1.0 + 0.008 * smooth_noise(rng, shape, max(8, int(150 * px_per_mm)))
+    return compose(base, waves, 1.5 * fine_noise(rng, shape))
 
 
 _MAKERS = {
@@ -164,6 +138,11 @@ _MAKERS = {
     Surface.CHECKED_CLOTH: _checked_cloth,
     Surface.WHITE_PAPER: _paper,
     Surface.LIGHT_WOOD: _light_wood,
+    Surface.KNOTTY_WOOD: knotty_wood,
+    Surface.BLACK_LEATHER: black_leather,
+    Surface.RED_DAMASK: red_damask,
+    Surface.PLAID: plaid,
+    Surface.SPECKLED_MAT: speckled_mat,
 }
 
 

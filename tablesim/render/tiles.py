@@ -16,9 +16,10 @@ import numpy.typing as npt
 
 from engine.surface import SeenTile
 from tablesim.errors import RenderError
+from tablesim.render.gloss import dome, face_sheen, pip_highlight
 from tablesim.render.pip_layouts import pip_layout
 from tablesim.render.portable import warp
-from tablesim.render.sets import BGR, SPINNER_COLOURS, SPINNER_MM, Spinner, TileSet
+from tablesim.render.sets import BGR, DOMES, SPINNER_COLOURS, Spinner, TileSet
 from vision.calibration.aruco_markers import MODULES, marker_image
 
 Image = npt.NDArray[np.uint8]
@@ -123,29 +124,35 @@ def draw_face(
     *,
     jitter: float,
     spinner: Spinner,
+    light_from: tuple[float, float] = (-0.35, -0.5),
 ) -> None:
     """The tile's face, divider, pips and spinner (its shadow and side are drawn
-    beforehand: every tile's side before any face, as a side never hides a face)."""
+    beforehand: every tile's side before any face, as a side never hides a face).
+    `light_from` (table plane) places a glossy set's highlights and a domed pin's."""
     face = _shade(tiles.face, jitter)
     fill(img, canvas, shape.outline, face)
     if tiles.grain:
         _grain(img, canvas, shape, face)
     _bevel(img, canvas, shape, face)
     width = 2 * _half_dims(shape)[1]
+    if tiles.glossy:
+        long_px = canvas.px(shape.centre + shape.u * width) - canvas.px(shape.centre)
+        outline = canvas.px(shape.outline)
+        face_sheen(img, outline, canvas.px(shape.centre), long_px, 0.35, light_from)
     _divider(img, canvas, shape, tiles.divider, tiles.divider_mm * width / 24.0)
     for count, centres in ((tile.a, shape.pips_a), (tile.b, shape.pips_b)):
         for at in centres:
             _pip(img, canvas, at, shape.pip_r_mm, colour=tiles.pips[count], tiles=tiles, face=face)
-    if spinner is not Spinner.NONE:
+            if tiles.glossy:
+                r_px = shape.pip_r_mm * canvas.scale
+                pip_highlight(img, canvas.px(at), r_px, tiles.pips[count], light_from)
+    r = tiles.spinner_radius_mm(spinner, width)
+    if spinner in DOMES:
+        dome(img, canvas.px(shape.centre), r * canvas.scale, spinner, light_from)
+    elif spinner is not Spinner.NONE:
         dark, light = SPINNER_COLOURS[spinner]
-        r = spinner_radius_mm(width)
         disc(img, canvas, shape.centre, r, dark)
         disc(img, canvas, shape.centre - np.array([0.25, 0.25]) * r, 0.375 * r, light)
-
-
-def spinner_radius_mm(width_mm: float) -> float:
-    """The radius of a spinner pin on a tile `width_mm` wide."""
-    return SPINNER_MM * width_mm / 24.0
 
 
 def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR, thick_mm: float) -> None:

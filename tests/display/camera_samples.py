@@ -1,5 +1,5 @@
 """What a table's camera publishes, made for real: rendered frames read by the camera path
-and its view (`service.camera_view.CameraView`), each fault drawn into the frames; the
+and its view (`service.camera.view.CameraView`), each fault drawn into the frames; the
 `camera/status` payload (schema-valid) and the latest `camera/snapshot` JPEG."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 from engine.surface import SeenTile
 from mqttweb.envelope import stamp
-from service.camera_events import CameraPicture, CameraReport
-from service.camera_status import status_payload
-from service.camera_view import CameraView, ViewSettings
+from service.camera.events import CameraPicture, CameraReport
+from service.camera.status import status_payload
+from service.camera.view import CameraView, ViewSettings
 from tablesim.render import Hand, Lighting, RenderStyle, Scene, TileStyle, render_frame
 from tests.display import samples
 from tests.fixtures.spec import validate

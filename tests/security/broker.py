@@ -153,11 +153,12 @@ class Client:
         self.port = broker.port if tls else broker.plain_port
         self.host = broker.host
 
-    def connect(self, timeout: float = 10.0) -> bool:
+    def connect(self, timeout: float = 30.0) -> bool:
         """True when the broker accepted us; False when it refused (see `refused`).
 
-        Raises TimeoutError when no CONNACK came at all, OSError (ssl.SSLError) when
-        the connection itself failed."""
+        Raises TimeoutError when no CONNACK came at all (a hang guard, set for a loaded
+        runner: at a load of 15 on two cores a TLS CONNACK took over 10 s), OSError
+        (ssl.SSLError) when the connection itself failed."""
         self.client.connect(self.host, self.port, keepalive=10)
         self.client.loop_start()
         if not self._answered.wait(timeout):

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CONNECTED = """
 import sys, time
 from pathlib import Path
-from service.journal import Journal
-from service.mqtt_link import MqttLink
+from service.store.journal import Journal
+from service.mqtt.link import MqttLink
 from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload
 host, port, state_dir = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 journal = Journal(state_dir, "t1")

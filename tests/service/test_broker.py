@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service import broker as broker_module
-from service.broker import BrokerError, LocalBroker, find_mosquitto
+from demo import broker as broker_module
+from demo.broker import BrokerError, LocalBroker, find_mosquitto
 from tests.fixtures.mosquitto import free_port
 from tests.service.mqtt_recorder import Recorder
 

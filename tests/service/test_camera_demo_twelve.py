@@ -13,7 +13,6 @@ import pytest
 
 from cli.run import seat_zones
 from tablesim.scenes import sim_whole_game
-from tests.fixtures.mosquitto import free_port
 from tests.service.demo_output import assert_read_as_played
 
 BIN = Path(sys.executable).parent / "domino-table"
@@ -28,7 +27,7 @@ def test_a_double_twelve_game_with_coloured_pips_is_read_to_its_score() -> None:
     args = ["--rules", "walnut", "--players", "5", "--target", "80", "--seed", "1"]
     proc = subprocess.run(
         [str(BIN), "demo", "--source", "camera", "--set", "ivory-twelve", *args,
-         "--pace", "0.5", "--games", "1", "--no-pin", "--http-port", str(free_port())],
+         "--pace", "0.5", "--games", "1", "--no-pin", "--http-port", "0"],
         capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     out = proc.stdout

@@ -13,7 +13,8 @@ from config.loader import load_settings
 from config.settings import Settings
 from engine.surface import Snapshot
 from service.app import TableService
-from service.camera import CameraSource, CameraStatus
+from service.camera.frame_sources import SourceRequest
+from service.camera.source import CameraSource, CameraStatus
 from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle, render_sequence
 from tablesim.scenes import sim_game
@@ -126,7 +127,7 @@ def test_the_camera_source_feeds_a_simulated_game_to_the_service(
             submitted.append(item)
         service.submit(item)
 
-    def sim() -> SimSource:
+    def sim(_: SourceRequest) -> SimSource:
         return SimSource(
             game, fps=FPS, pace_s=0.5, style=RenderStyle.clean(TileStyle.IVORY), seed=2,
             tell=service.submit_panel,

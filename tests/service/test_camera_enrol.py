@@ -133,7 +133,7 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
     camera = Showing(later)
     rec = Recorder(broker.host, broker.port, [f"{P}/camera/status", f"{P}/cmd/reply",
                                               f"{P}/event/#"])  # fmt: skip
-    service = TableService(settings, camera_frames=lambda: camera)
+    service = TableService(settings, camera_frames=lambda _: camera)
     service.start()
     try:
         rec.wait_for(lambda s: any(x.get("state") == "ok" for x in statuses(s)), timeout=60)
@@ -171,7 +171,7 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
         rec.close()
 
     again = Recorder(broker.host, broker.port, [f"{P}/camera/status"])
-    service = TableService(settings, camera_frames=lambda: Showing(later))
+    service = TableService(settings, camera_frames=lambda _: Showing(later))
     service.start()
     try:
         said = again.wait_for(lambda s: any(x.get("state") == "ok" for x in statuses(s)))

@@ -1,4 +1,4 @@
-"""Set enrolment's requests on the camera's thread (`service.camera_enrol.Enrolling`),
+"""Set enrolment's requests on the camera's thread (`service.camera.enrol.Enrolling`),
 fed rendered frames through the real camera path: served by a still frame read after
 the request (not the one being read when it came), given up without one, refused while
 the camera gives no frames, and what waits answered when it stops; the view then names
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import DominoSet
-from service.camera_enrol import Enrolling
-from service.camera_events import CameraAnswer, CameraAsk, CameraRequest
-from service.camera_view import NO_FRAMES, STOPPED, CameraView, ViewSettings
+from service.camera.enrol import Enrolling
+from service.camera.events import CameraAnswer, CameraAsk, CameraRequest
+from service.camera.view import NO_FRAMES, STOPPED, CameraView, ViewSettings
 from tablesim.render import Hand, RenderStyle, Scene, render_frame
 from tests.vision.whole_sets import render_set
 from vision.camera_path.pipeline import Pipeline

@@ -14,9 +14,9 @@ import numpy as np
 
 from config.loader import load_settings
 from config.settings import Settings
+from demo.sim_camera import SimOptions, frames
 from service.app import TableService
-from service.camera import SimOptions
-from service.camera_commands import NO_CAMERA
+from service.camera.commands import NO_CAMERA
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_service_run import send
@@ -70,7 +70,7 @@ def test_a_camera_table_publishes_what_it_sees_and_answers(
 ) -> None:
     settings = settings_for(broker, tmp_path / "state", camera=True)
     rec = Recorder(broker.host, broker.port, [f"{P}/camera/#", REPLY, "homeassistant/camera/#"])
-    service = TableService(settings, camera_sim=SimOptions(seed=3, pace_s=3.0))
+    service = TableService(settings, camera_frames=frames(SimOptions(seed=3, pace_s=3.0)))
     service.start()
     try:
         rec.wait_for(lambda s: any(x.get("state") == "ok" for x in statuses(s)), timeout=60)

@@ -11,10 +11,12 @@ import pytest
 
 from config.loader import load_settings
 from config.settings import CameraSourceKind, CameraTone, Settings
+from demo.sim_camera import SimOptions, frames
 from engine import rulesets
 from engine.surface import SeenTile, Snapshot
-from service import camera as cam
-from service.camera import CameraSource, SimOptions
+from service.camera import source as cam
+from service.camera.frame_sources import SourceRequest
+from service.camera.source import CameraSource
 from tablesim.camera import SimSource
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
 from tablesim.scenes import sim_game
@@ -54,7 +56,7 @@ def read_once(camera_settings: Settings, frames: Path) -> list[Snapshot]:
         with lock:
             got.append(item)
 
-    def source() -> FolderSource:
+    def source(_: SourceRequest) -> FolderSource:
         return FolderSource(frames, 20)
 
     camera = CameraSource(camera_settings, submit, source=source, paced=False)
@@ -133,7 +135,9 @@ def test_the_simulated_camera_plays_the_tables_own_rules_and_seats(tmp_path: Pat
             "camera.source": "sim",
         },
     )
-    made = CameraSource(walnut, lambda _: None, sim=SimOptions(seed=7, pace_s=0.3))._make()
+    made = CameraSource(
+        walnut, lambda _: None, source=frames(SimOptions(seed=7, pace_s=0.3))
+    )._make()
     assert isinstance(made, SimSource)
     game = made.game
     assert (game.rules, game.seats, game.seed) == ("walnut", 4, 7)

@@ -17,15 +17,15 @@ import pytest
 
 from engine.surface import SeenTile
 from mqttweb.envelope import stamp
-from service.camera_events import (
+from service.camera.events import (
     CameraAnswer,
     CameraAsk,
     CameraPicture,
     CameraReport,
     CameraRequest,
 )
-from service.camera_status import CameraState, status_payload
-from service.camera_view import CameraView, ViewSettings
+from service.camera.status import CameraState, status_payload
+from service.camera.view import CameraView, ViewSettings
 from tablesim.render import Hand, RenderStyle, Scene, TileStyle, render_frame
 from tests.fixtures.spec import validate
 from vision.camera_path.pipeline import Pipeline

@@ -18,9 +18,10 @@ import pytest
 
 from config.loader import load_settings
 from config.settings import Settings
+from demo.sim_camera import SimOptions, frames
 from engine.surface import Snapshot
 from service.app import TableService
-from service.camera import CameraSource, SimOptions
+from service.camera.source import CameraSource
 from tablesim.camera import SimSource
 from tablesim.scenes import SimWholeGame
 from tests.fixtures.mosquitto import Mosquitto
@@ -82,7 +83,7 @@ def test_a_whole_game_seen_by_the_camera_is_the_game_played(
         settings,
         submit,
         tell=service.submit_panel,
-        sim=SimOptions(seed=15, pace_s=0.5, whole_game=True),
+        source=frames(SimOptions(seed=15, pace_s=0.5, whole_game=True)),
         paced=False,
     )
     try:
@@ -144,7 +145,7 @@ def test_the_simulated_camera_plays_the_tables_whole_game(tmp_path: Path) -> Non
         },
     )
     options = SimOptions(seed=2, pace_s=0.05, whole_game=True)
-    made = CameraSource(settings, lambda _: None, sim=options)._make()
+    made = CameraSource(settings, lambda _: None, source=frames(options))._make()
     assert isinstance(made, SimSource) and isinstance(made.game, SimWholeGame)
     game = made.game
     assert (game.rules, game.seats, game.target) == ("straight-block", 2, 10)
@@ -156,7 +157,7 @@ def test_the_simulated_camera_plays_the_tables_whole_game(tmp_path: Path) -> Non
         still += 1
     assert still - 1 >= 5  # frames of the lead lying still before the first hand comes
     made.close()
-    two = CameraSource(settings, lambda _: None, sim=SimOptions(2, 1.0, True, 2))._make()
+    two = CameraSource(settings, lambda _: None, source=frames(SimOptions(2, 1.0, True, 2)))._make()
     assert isinstance(two, SimSource)
     assert sum(b["action"] == "new_game" for t in two.game.told for b in t) == 1
     assert len(two.game.scenes) > len(game.scenes)

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqttweb.envelope import encode
-from service.commands import Action, Command, parse_command
-from service.journal import Journal
-from service.mqtt_intake import CommandIntake
+from service.core.commands import Action, Command, parse_command
+from service.mqtt.intake import CommandIntake
+from service.store.journal import Journal
 from tests.fixtures.spec import validate
 
 NASTY_TEXT = [

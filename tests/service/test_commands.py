@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from service.commands import (
+from service.core.commands import (
     MAX_PAYLOAD_BYTES,
     Action,
     Command,

@@ -24,11 +24,12 @@ import cv2
 import numpy as np
 import pytest
 
+from cli.doctor.findings import Status
+from cli.doctor.host import check_clock
 from config import load_settings
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import HostHello
-from service.doctor import Status, check_clock
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto, closed_port
 from tests.security.broker import USERS, SecureBroker
 
 BIN = Path(sys.executable).parent / "domino-table"
@@ -164,19 +165,20 @@ def test_a_bad_set_up_names_each_problem_and_its_fix(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()
     state.chmod(0o555)
-    settings = settings_file(
-        tmp_path,
-        '[serial]\nenabled = true\nport = "/dev/domino-board-gone"\n'
-        "[camera]\nenabled = true\nsource = 7\n"
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\n'
-        f'[state]\ndir = "{state}"\n' + PANEL,
-    )
-    result = doctor(
-        settings,
-        path=fake_timedatectl(tmp_path / "bin", "no"),
-        mock_gpio=False,  # and this is no Raspberry Pi
-        drop_root=True,
-    )
+    with closed_port() as port:  # no broker there
+        settings = settings_file(
+            tmp_path,
+            '[serial]\nenabled = true\nport = "/dev/domino-board-gone"\n'
+            "[camera]\nenabled = true\nsource = 7\n"
+            f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n'
+            f'[state]\ndir = "{state}"\n' + PANEL,
+        )
+        result = doctor(
+            settings,
+            path=fake_timedatectl(tmp_path / "bin", "no"),
+            mock_gpio=False,  # and this is no Raspberry Pi
+            drop_root=True,
+        )
     assert result.code == 1, result.out
     result.line("PROBLEM", "camera", "/dev/video7 does not exist")
     assert "video group" in result.fix("camera")
@@ -227,6 +229,24 @@ def test_plain_mqtt_to_a_tls_listener_is_explained(tmp_path: Path) -> None:
     assert result.code == 1
     result.line("PROBLEM", "broker", "no answer to MQTT CONNECT")
     assert "[mqtt.tls] enabled = true" in result.fix("broker")
+
+
+def test_a_tls_file_the_client_cannot_use_is_named(tmp_path: Path, broker: Mosquitto) -> None:
+    """The same client as the table's (`service.mqtt.client`): its TLS problem names the
+    setting; the camera's status check, over the same client, is skipped saying why."""
+    (tmp_path / "ca.crt").write_text("not a certificate")
+    settings = settings_file(
+        tmp_path,
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        '[mqtt.tls]\nenabled = true\nca_file = "ca.crt"\n'
+        f'[camera]\nenabled = true\nsource = "sim"\n[state]\ndir = "{tmp_path / "state"}"\n',
+    )
+    result = doctor(settings, path=fake_timedatectl(tmp_path / "bin", "yes"))
+    assert result.code == 1, result.out
+    line = result.line("PROBLEM", "broker", "cannot use the TLS files in [mqtt.tls]")
+    assert "holds no PEM CA certificate" in line and "check mqtt.tls.ca_file" in line
+    assert "[mqtt.tls]" in result.fix("broker")
+    result.line("skip", "camera", "its status cannot be read from the broker")
 
 
 def test_invalid_settings_are_listed(tmp_path: Path) -> None:

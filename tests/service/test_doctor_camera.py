@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.doctor.camera import check_camera
+from cli.doctor.findings import Finding, Status
 from config.loader import load_settings
-from service.doctor import Finding, Status, check_camera
 
 
 def findings(tmp_path: Path, source: object) -> Finding:

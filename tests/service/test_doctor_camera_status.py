@@ -11,11 +11,13 @@ import paho.mqtt.client as mqtt
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
+from cli.doctor.camera import check_camera_status
+from cli.doctor.command import doctor
+from cli.doctor.findings import Status
 from config.loader import load_settings
 from config.settings import Settings
 from mqttweb.envelope import stamp
-from service.camera_status import CalibrationFacts, CameraFacts, CameraState, Warned, status_payload
-from service.doctor import Status, check_camera_status, doctor
+from service.camera.status import CalibrationFacts, CameraFacts, CameraState, Warned, status_payload
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
 

@@ -32,11 +32,11 @@ from engine.layout import OpenEnd
 from engine.surface import SeenTile, Snapshot
 from hardware.panel import Panel
 from hardware.patterns import Severity as PanelSeverity
-from service import commands as cmd
-from service.journal import Journal
-from service.subscribers import PanelDriver
-from service.table import RETRY_S, TableConfig, TableCore
-from service.table_events import Recorded
+from service.core import commands as cmd
+from service.core.table import RETRY_S, TableConfig, TableCore
+from service.core.table_events import Recorded
+from service.devices.panel import PanelDriver
+from service.store.journal import Journal
 from tests.display.conftest import start_display_on
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate

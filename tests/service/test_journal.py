@@ -17,8 +17,8 @@ import pytest
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Synchronous
-from service.journal import FILE_NAME, Journal, JournalError, JournalEvent
-from service.seq_mark import RESERVE
+from service.store.journal import FILE_NAME, Journal, JournalError, JournalEvent
+from service.store.seq_mark import RESERVE
 from tests.fixtures.spec import validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,7 +151,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from service.journal import Journal
+from service.store.journal import Journal
 j = Journal(Path(sys.argv[1]), "t")
 n = 0
 while True:

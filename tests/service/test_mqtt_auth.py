@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from config import load_settings
-from service.journal import Journal
-from service.mqtt_link import MqttLink, MqttLinkError
+from service.mqtt.client import MqttLinkError
+from service.mqtt.link import MqttLink
+from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.security.broker import make_ca_and_server_cert, openssl
 from tests.service.mqtt_recorder import state_payload

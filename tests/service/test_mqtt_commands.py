@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.commands import Pass, Undo
-from service.payloads import reply_payload
+from service.core.commands import Pass, Undo
+from service.core.payloads import reply_payload
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.test_mqtt_link import P, Table

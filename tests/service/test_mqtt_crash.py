@@ -6,8 +6,8 @@ import os
 import signal
 from pathlib import Path
 
-from service.journal import Journal
-from service.mqtt_link import MqttLink
+from service.mqtt.link import MqttLink
+from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.link_child import link_child
 from tests.service.mqtt_recorder import Recorder, mqtt_settings, state_payload

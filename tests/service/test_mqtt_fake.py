@@ -13,9 +13,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from service.commands import Command, Undo
-from service.journal import Journal
-from service.mqtt_link import MqttLink
+from service.core.commands import Command, Undo
+from service.mqtt.link import MqttLink
+from service.store.journal import Journal
 from tests.fixtures.mqtt_fake import FakeBroker, FakeClient, topic_matches
 from tests.fixtures.spec import kind_of_topic, validate
 from tests.service.mqtt_recorder import mqtt_settings, play_payload, state_payload

@@ -6,9 +6,9 @@ import json
 import threading
 from pathlib import Path
 
-from service.commands import Command, Undo
-from service.journal import Journal
-from service.mqtt_intake import CommandIntake
+from service.core.commands import Command, Undo
+from service.mqtt.intake import CommandIntake
+from service.store.journal import Journal
 
 
 def raw(body: object) -> bytes:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from service.commands import Command
-from service.journal import Journal
-from service.mqtt_link import MqttLink
+from service.core.commands import Command
+from service.mqtt.link import MqttLink
+from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.service.mqtt_recorder import Recorder, Seen, mqtt_settings, play_payload, state_payload
 
@@ -235,7 +235,7 @@ def test_acks_map_mids_to_seqs_and_never_ack_queued_publishes() -> None:
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import MQTTErrorCode
 
-    from service.mqtt_link import _Acks
+    from service.mqtt.link import _Acks
 
     def info(mid: int, rc: int) -> mqtt.MQTTMessageInfo:
         i = mqtt.MQTTMessageInfo(mid)

@@ -15,10 +15,10 @@ from config.panel import PanelSettings
 from engine import Tile, rulesets
 from engine.game import PlayInput
 from hardware.panel import Panel
-from service import commands as cmd
-from service.journal import Journal
-from service.subscribers import PanelDriver
-from service.table import TableConfig, TableCore, play_input
+from service.core import commands as cmd
+from service.core.table import TableConfig, TableCore, play_input
+from service.devices.panel import PanelDriver
+from service.store.journal import Journal
 
 PANEL = {
     "enabled": True,

@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 
 from mqttweb.envelope import encode, stamp, utc_ts
-from service.payloads import reply_payload
+from service.core.payloads import reply_payload
 from tests.fixtures.spec import validate
 
 TS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")

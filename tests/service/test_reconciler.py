@@ -10,7 +10,7 @@ from engine import Edge, Game, OpenEnd, Phase, PlayEvent, Reason, Tile, UndoEven
 from engine.alerts import AlertCode, Severity
 from engine.geometry import Placer, TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
-from service.reconciler import (
+from service.core.reconciler import (
     Accepted,
     Alert,
     Cleared,

@@ -20,7 +20,7 @@ from engine.alerts import AlertCode
 from engine.geometry import DoubleLie, GeometryError, Placer, TileSize
 from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
-from service.reconciler import (
+from service.core.reconciler import (
     Accepted,
     Alert,
     Cleared,

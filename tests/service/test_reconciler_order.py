@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine import Game, PlayEvent, Tile, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
-from service.reconciler import Accepted, Outcome, Reconciler
+from service.core.reconciler import Accepted, Outcome, Reconciler
 
 t = Tile.parse
 

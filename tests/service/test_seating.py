@@ -17,10 +17,10 @@ import pytest
 from engine import Tile, rulesets
 from engine.game import PlayInput, Target
 from mqttweb.envelope import stamp, utc_ts
-from service import commands as cmd
-from service.journal import Journal
-from service.table import TableConfig, TableCore, play_input
-from service.table_events import GameOver, ResultConfirmed
+from service.core import commands as cmd
+from service.core.table import TableConfig, TableCore, play_input
+from service.core.table_events import GameOver, ResultConfirmed
+from service.store.journal import Journal
 from tests.fixtures.spec import validate
 
 T0 = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)

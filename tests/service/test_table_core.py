@@ -8,10 +8,10 @@ import pytest
 
 from engine import Game, rulesets
 from engine.game import PlayInput
-from service import commands as cmd
-from service.journal import Journal
-from service.table import TableConfig, TableCore, play_input
-from service.table_events import Recorded
+from service.core import commands as cmd
+from service.core.table import TableConfig, TableCore, play_input
+from service.core.table_events import Recorded
+from service.store.journal import Journal
 from tests.fixtures.spec import validate
 
 

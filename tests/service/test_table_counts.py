@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import Target, Tile
-from service import commands as cmd
-from service.table import play_input
+from service.core import commands as cmd
+from service.core.table import play_input
 from tests.service.test_table_core import check_all, core_at, last_play
 
 t = Tile.parse

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from cli.run import DEMO_SETS, demo_look, seat_zones, settings_from_flags
-from service.camera import CameraSource, SimOptions
+from demo.sim_camera import SimOptions, frames
+from service.camera.source import CameraSource
 from tablesim.camera import SimSource
 from tablesim.render import SETS, RenderStyle, TileStyle
 from tablesim.render.sets import NUMBER_COLOURS
@@ -89,7 +90,7 @@ def test_the_demo_settings_carry_the_set_to_the_simulated_camera(
     assert (settings.table.tile_mm.length, settings.table.tile_mm.width) == (56, 28)
     assert settings.camera.tone.value == "light"
     options = SimOptions(3, 0.5, whole_game=True, style=look.style(), resolution=look.resolution)
-    made = CameraSource(settings, lambda _: None, sim=options)._make()
+    made = CameraSource(settings, lambda _: None, source=frames(options))._make()
     assert isinstance(made, SimSource)
     frame = made.read()
     assert frame is not None and frame.image.shape == (1520, 2028, 3)

@@ -56,7 +56,13 @@ def test_every_style_renders_its_tiles_visibly(tiles: TileStyle, surface: Surfac
     face = _mean_in(gray, tile.corners_px, shrink=0.9)
     x, y = tile.centre_px
     beside = float(gray[round(y), round(x) + 60])
-    assert abs(face - beside) > 2, f"{tiles} on {surface}: tile {face:.0f} vs table {beside:.0f}"
+    # as bright as the table (a yellow tile on a plaid's yellow band) it must differ in colour
+    hue = [_mean_in(out.image[..., k].astype(np.float64), tile.corners_px, shrink=0.9)
+           for k in range(3)]  # fmt: skip
+    apart = float(np.abs(np.array(hue) - out.image[round(y), round(x) + 60]).max())
+    assert abs(face - beside) > 2 or apart > 20, (
+        f"{tiles} on {surface}: tile {face:.0f} vs table {beside:.0f}, colours {apart:.0f} apart"
+    )
 
 
 @pytest.mark.parametrize("lighting", list(Lighting))

@@ -27,8 +27,12 @@ from tablesim.render import (
     TileStyle,
     render_frame,
 )
+from tablesim.render.lookalikes import Kind, lookalike
 
-DIGEST = "b51ad2d495197cb475dd2529b6412234c99ee747b7fbf91794f4e21f51449777"
+DIGEST = "6a24c02e95e77587f5722a216da1776d22fb92d2462573e1fca6c3bdf6b32c56"
+# The frames modelled on real failures (issue 26): textured tables, domed pins, glossy
+# pips and faces, light from any side, soft shadows, a phone's sharpening and JPEG.
+LOOKALIKES_DIGEST = "f2c080412288129aef3ee3cf661b3c52e2fd1537e2a3bcc8d19340ad9bd3f30b"
 LINE = (
     SeenTile(6, 6, 450, 288, 450, 312),
     SeenTile(6, 3, 474, 300, 498, 300),
@@ -62,3 +66,15 @@ def frames_digest() -> str:
 
 def test_rendered_frames_are_the_same_bytes_everywhere() -> None:
     assert frames_digest() == DIGEST
+
+
+def lookalikes_digest() -> str:
+    """sha256 over one frame of each kind of `tablesim.render.lookalikes`."""
+    digest = hashlib.sha256()
+    for kind in Kind:
+        digest.update(lookalike(kind, 1).rendered.image.tobytes())
+    return digest.hexdigest()
+
+
+def test_frames_like_real_failures_are_the_same_bytes_everywhere() -> None:
+    assert lookalikes_digest() == LOOKALIKES_DIGEST

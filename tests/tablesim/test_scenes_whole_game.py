@@ -20,10 +20,10 @@ import pytest
 
 from engine import rulesets
 from engine.surface import Snapshot
-from service import commands as cmd
-from service.journal import Journal
-from service.table import TableConfig, TableCore
-from service.table_events import Recorded, StateChanged
+from service.core import commands as cmd
+from service.core.table import TableConfig, TableCore
+from service.core.table_events import Recorded, StateChanged
+from service.store.journal import Journal
 from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle
 from tablesim.scenes import SimGame, SimWholeGame, chain_games, sim_game, sim_whole_game

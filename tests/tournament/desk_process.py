@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import urllib.request
@@ -54,6 +55,19 @@ class DeskProcess(ChildProcess):
         if found is not None:
             self._port = int(found.group(1))
         return found is not None
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) this process has used since it started."""
+        assert self.proc is not None
+        parts = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+    def memory_mb(self) -> tuple[float, float]:
+        """Its resident memory now and at its peak, in MB."""
+        assert self.proc is not None
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        fields = dict(line.split(":", 1) for line in status.splitlines())
+        return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.http_port}{path}"

@@ -25,8 +25,8 @@ from engine import Game, Mode, Phase, rulesets
 from engine.events import Event, GameEvent, HandEvent, Termination
 from engine.players import RandomPlayer, play_turn
 from mqttweb.envelope import encode, stamp
-from service.payloads import Numbering
-from service.table import SIDES
+from service.core.payloads import Numbering
+from service.core.table import SIDES
 from tests.fixtures.spec import validate
 
 

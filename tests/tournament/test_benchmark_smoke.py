@@ -10,12 +10,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def run_benchmark(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """`python -m benchmarks.<args>`; on a time-out, the failure carries what it printed."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True,
+            timeout=timeout, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        said = [(x.decode(errors="replace") if isinstance(x, bytes) else x or "")[-3000:]
+                for x in (exc.stdout, exc.stderr)]  # fmt: skip
+        raise AssertionError(
+            f"timed out after {timeout} s; it printed:\n" + "\n".join(said)
+        ) from exc
+
+
 def test_the_standings_benchmark_prints_throughput_lag_and_memory() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.tournament_standings", "--tables", "4", "--paces",
-         "20", "--seconds", "3"],
-        cwd=ROOT, capture_output=True, text=True, timeout=90, check=False,
-    )  # fmt: skip
+    run = run_benchmark(["benchmarks.tournament_standings", "--tables", "4", "--paces", "20",
+                         "--seconds", "3"], timeout=90)  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     out = run.stdout
     assert re.search(r"through the desk: \d+ messages, [\d,]+/s", out), out
@@ -25,11 +37,8 @@ def test_the_standings_benchmark_prints_throughput_lag_and_memory() -> None:
 
 
 def test_the_event_benchmark_runs_two_rounds_through_a_cut_and_a_restart() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.tournament", "--tables", "3", "--rounds", "2",
-         "--outage", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=110, check=False,
-    )  # fmt: skip
+    run = run_benchmark(["benchmarks.tournament", "--tables", "3", "--rounds", "2", "--outage",
+                         "1"], timeout=110)  # fmt: skip
     out = run.stdout
     assert run.returncode == 0, out + run.stderr[-2000:]
     assert "round 1: central broker stopped for 1 s (every link cut)" in out

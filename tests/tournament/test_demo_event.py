@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from service.journal import Journal
+from service.store.journal import Journal
 from tests.fixtures.spec import validate
 from tests.service.mqtt_recorder import Recorder
 from tests.tournament.schema import check

@@ -33,7 +33,13 @@ def loaded_by(*modules: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "module",
-    ["vision", "vision.camera_path.pipeline", "vision.sources", "vision.frames", "service.camera"],
+    [
+        "vision",
+        "vision.camera_path.pipeline",
+        "vision.sources",
+        "vision.frames",
+        "service.camera.source",
+    ],
 )
 def test_the_camera_path_loads_no_simulated_table(module: str) -> None:
     assert loaded_by(module) == []

@@ -14,7 +14,8 @@ import numpy as np
 
 from config.loader import load_settings
 from config.settings import Settings
-from service.camera import CameraSource, CameraStatus
+from service.camera.frame_sources import SourceRequest
+from service.camera.source import CameraSource, CameraStatus
 from vision.sources import FolderSource
 
 
@@ -50,7 +51,7 @@ def test_frames_that_stop_make_the_camera_offline_and_back(tmp_path: Path) -> No
     cv2.imwrite(str(frames / "a.png"), image)
     inbox = Inbox()
 
-    def source() -> FolderSource:
+    def source(_: SourceRequest) -> FolderSource:
         return FolderSource(frames, 20, loop=True)
 
     with CameraSource(settings(tmp_path, str(frames)), inbox.submit, source=source, offline_s=0.3):

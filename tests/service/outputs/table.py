@@ -12,14 +12,14 @@ from config.outputs import AwtrixSettings, WledSettings
 from engine import Tile, rulesets
 from engine.geometry import Placer
 from engine.surface import SeenTile, Snapshot
-from service import commands as cmd
-from service.journal import Journal
+from service.core import commands as cmd
+from service.core.table import TableConfig, TableCore
+from service.core.table_events import Recorded, StateChanged
 from service.outputs.awtrix import AwtrixOutput
 from service.outputs.base import Output
 from service.outputs.voice import Phrase, VoiceOutput
 from service.outputs.wled import WledOutput
-from service.table import TableConfig, TableCore
-from service.table_events import Recorded, StateChanged
+from service.store.journal import Journal
 from tests.fixtures.spec import validate
 from tests.service.outputs.device_schema import check, kind_of
 

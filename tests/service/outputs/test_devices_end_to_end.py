@@ -24,6 +24,7 @@ from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
 from tests.service.mqtt_recorder import Recorder, Seen
 from tests.service.outputs.device_schema import check, kind_of
+from tests.service.outputs.sound import null_sound_home
 from tests.service.test_board_end_to_end import Table
 from tests.service.test_service_run import TOPICS, send
 
@@ -120,14 +121,6 @@ seats = [[0, 30], [30, 60], [60, 90], [90, 120]]
     return path
 
 
-def quiet_sound(tmp_path: Path) -> dict[str, str]:
-    """The service's espeak-ng speaks into ALSA's null device: heard by nobody here."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".asoundrc").write_text("pcm.!default { type null }\n")
-    return {"HOME": str(home)}
-
-
 def replies_to_pings(seen: list[Seen]) -> list[Seen]:
     return [s for s in seen if s.topic == f"{P}/cmd/reply" and s.json()["id"].startswith("ping")]
 
@@ -144,7 +137,7 @@ def test_the_leaflets_hand_as_the_clock_and_the_strip_see_it(
     service = ChildProcess(
         [str(BIN), "run", "--settings", str(settings_file(tmp_path, broker))],
         tmp_path / "service.log",
-        env=quiet_sound(tmp_path),
+        env={"HOME": str(null_sound_home(tmp_path))},  # espeak-ng speaks, unheard
     )
     service.start()
     try:

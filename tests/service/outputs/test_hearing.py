@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from cli.doctor.findings import Status
+from cli.doctor.voice import check_voice
 from config import load_settings
-from service.doctor import Status, check_voice
 from service.outputs.hearing import audio_outputs, hearing
+from tests.service.outputs.sound import null_sound_home
 
 PI_CARDS = """\
  0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones
@@ -22,10 +24,7 @@ PI_CARDS = """\
 @pytest.fixture
 def null_sound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """ALSA's default output is a null device (as a card no one hears): espeak-ng plays."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".asoundrc").write_text("pcm.!default { type null }\n")
-    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("HOME", str(null_sound_home(tmp_path)))
     cards = tmp_path / "cards"
     cards.write_text(PI_CARDS)
     return cards

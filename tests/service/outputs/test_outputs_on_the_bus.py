@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.surface import SeenTile
-from service import commands as cmd
+from service.core import commands as cmd
 from service.outputs.awtrix import ILLEGAL, NAME, SCORE, SCORED, TURN, WON
 from service.outputs.wled import GREEN, RED, TEAM_COLOURS, WHITE
 from tests.service.outputs.table import AWTRIX, WLED, Table, colours_of, text_of

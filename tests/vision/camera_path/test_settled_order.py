@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine import Game, Tile, rulesets
 from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot, Unsure
-from service.reconciler import Reconciler
+from service.core.reconciler import Reconciler
 from vision.camera_path.settled import StableReadings
 from vision.detector.results import UnsureReason
 

@@ -1,0 +1,489 @@
+"""Commands from `<prefix>/cmd`: parsed and checked into frozen values, one class per action.
+
+`parse_command(raw)` turns a payload into a `Command` (`Pass(id="c1", seat=2)`, ...)
+or raises `CommandError` whose `message` is the sentence for the reply's `error` and
+whose `cmd_id` is the command's id when one could be read ("" otherwise). Only the
+form is checked here; whether a command fits the game (a seat that exists, a hand in
+progress) is the service's call. `Command.as_dict()` gives the spec's JSON back, to
+journal the command as an input and replay it.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from mqttweb.envelope import parse_ts
+
+MAX_PAYLOAD_BYTES = 16 * 1024
+MAX_ID_LENGTH = 128
+MAX_SEAT = 9
+_TILE = re.compile(r"(1[0-8]|[0-9])-(1[0-8]|[0-9])")
+
+
+class Action(enum.StrEnum):
+    NEW_GAME = "new_game"
+    NEXT_HAND = "next_hand"
+    PASS = "pass"
+    DRAW = "draw"
+    LEAD = "lead"
+    OUT = "out"
+    UNDO = "undo"
+    CORRECT = "correct"
+    COUNT = "count"
+    CONFIRM = "confirm"
+    END_HAND = "end_hand"
+    RENAME = "rename"
+    REDEAL = "redeal"
+    SNAPSHOT = "snapshot"
+    CALIBRATE = "calibrate"
+    ENROL = "enrol"
+
+
+class CommandError(ValueError):
+    """A command that is refused: `message` is the reply's error, `cmd_id` its id or ""."""
+
+    def __init__(self, message: str, cmd_id: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.cmd_id = cmd_id
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """A checked command; `action` says which (one subclass per action)."""
+
+    action: ClassVar[Action]
+    id: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The command as the spec writes it: `{"id", "action", ...fields}`."""
+        out: dict[str, Any] = {"id": self.id, "action": self.action.value}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "id" or value is None:
+                continue
+            out[f.metadata.get("json", f.name)] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def as_input(self) -> dict[str, Any]:
+        """The command as the journal keeps it: its fields and `"input": <action>`."""
+        body = self.as_dict()
+        del body["id"], body["action"]
+        return body | {"input": self.action.value}
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewGame(Command):
+    action = Action.NEW_GAME
+    rules: str
+    seats: int
+    names: tuple[str, ...] | None = None
+    teams: tuple[int, ...] | None = None
+    target: int | None = None
+    language: str | None = None
+    # A tournament desk's seating (spec/mqtt.md; kept and echoed by `service.core.seating`):
+    tournament: str | None = None
+    round: int | None = None
+    players: tuple[str, ...] | None = None
+    ends_at: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out = super().as_dict()
+        if self.names is not None:
+            out["seats"] = out.pop("names")
+        return out
+
+    def as_input(self) -> dict[str, Any]:
+        """A new game's input always says `seats` (a number), `names` and `teams`."""
+        body = super().as_input()
+        body["seats"] = self.seats
+        body["names"] = list(self.names) if self.names else None
+        body["teams"] = list(self.teams) if self.teams else None
+        return body
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextHand(Command):
+    action = Action.NEXT_HAND
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pass(Command):
+    action = Action.PASS
+    seat: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Draw(Command):
+    action = Action.DRAW
+    seat: int | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lead(Command):
+    action = Action.LEAD
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Out(Command):
+    action = Action.OUT
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(Command):
+    action = Action.UNDO
+
+
+@dataclass(frozen=True, kw_only=True)
+class Correct(Command):
+    """Fix a misread tile: `tile` as read, `actual` as it really is (JSON field `as`)."""
+
+    action = Action.CORRECT
+    tile: str
+    actual: str = field(metadata={"json": "as"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Count(Command):
+    """A seat's tiles left, as `tiles` or as a total of `pips` (exactly one is set)."""
+
+    action = Action.COUNT
+    seat: int
+    tiles: tuple[str, ...] | None = None
+    pips: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Confirm(Command):
+    """Score the hand as the table counted it; after the game, `seat` confirms the result."""
+
+    action = Action.CONFIRM
+    seat: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndHand(Command):
+    action = Action.END_HAND
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rename(Command):
+    action = Action.RENAME
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Redeal(Command):
+    action = Action.REDEAL
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotNow(Command):
+    """Publish `camera/snapshot` now (tables with a camera)."""
+
+    action = Action.SNAPSHOT
+
+
+@dataclass(frozen=True, kw_only=True)
+class Calibrate(Command):
+    """Find the four corner markers on the next still frame (tables with a camera)."""
+
+    action = Action.CALIBRATE
+
+
+SETS = ("double-six", "double-nine", "double-twelve")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Enrol(Command):
+    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
+
+    action = Action.ENROL
+    set_name: str | None = field(default=None, metadata={"json": "set"})
+
+
+# -- field checks: each returns the typed value or raises _FieldError with a sentence --------
+
+
+class _FieldError(Exception):
+    pass
+
+
+def _int(name: str, value: Any, lo: int, hi: int, what: str) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise _FieldError(f'"{name}" must be {what} from {lo} to {hi}, not {json.dumps(value)}.')
+    return value
+
+
+def _seat(name: str, value: Any) -> int:
+    return _int(name, value, 0, MAX_SEAT, "a seat number")
+
+
+def _controls(text: str) -> bool:
+    """Whether `text` holds a control character (a NUL, a line break...)."""
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
+def _text(name: str, value: Any, limit: int = 64) -> str:
+    """A name: surrounding spaces are dropped, control characters refused."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit or _controls(value):
+        raise _FieldError(
+            f'"{name}" must be a text of 1 to {limit} characters, without control characters.'
+        )
+    return value.strip()
+
+
+def _rules(name: str, value: Any) -> str:
+    """A ruleset's name, exactly: never trimmed into another one (`"walnut\\n"`)."""
+    if (
+        not isinstance(value, str)
+        or not 1 <= len(value) <= 200
+        or value != value.strip()
+        or _controls(value)
+    ):
+        raise _FieldError(
+            f'"{name}" must name a ruleset exactly, such as "walnut": no spaces, line breaks '
+            "or control characters."
+        )
+    return value
+
+
+def tile_notation(value: str) -> str | None:
+    """`"4-6"` -> `"6-4"` (high first), or None when it is not a tile."""
+    match = _TILE.fullmatch(value)
+    if match is None:
+        return None
+    a, b = int(match[1]), int(match[2])
+    return f"{max(a, b)}-{min(a, b)}"
+
+
+def _tile(name: str, value: Any) -> str:
+    tile = tile_notation(value) if isinstance(value, str) else None
+    if tile is None:
+        raise _FieldError(f'"{name}" must be a tile such as "6-4", not {json.dumps(value)}.')
+    return tile
+
+
+def _tiles(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > 100:
+        raise _FieldError(f'"{name}" must be a list of tiles such as ["6-4", "2-2"].')
+    return tuple(_tile(name, item) for item in value)
+
+
+def _seats(name: str, value: Any) -> int | tuple[str, ...]:
+    if isinstance(value, list):
+        if not 2 <= len(value) <= 10:
+            raise _FieldError(f'"{name}" must list 2 to 10 names.')
+        return tuple(_text(name, item, 32) for item in value)
+    return _int(name, value, 2, 10, "a number of seats")
+
+
+def _teams(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise _FieldError(
+            f'"{name}" must be a list of team numbers, one per seat, such as [0, 1, 0, 1].'
+        )
+    return tuple(_int(name, item, 0, MAX_SEAT, "a team number") for item in value)
+
+
+def _players(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not 2 <= len(value) <= 10:
+        raise _FieldError(f'"{name}" must list 2 to 10 player ids, one per seat.')
+    return tuple(_text(name, item, 64) for item in value)
+
+
+def _ends_at(name: str, value: Any) -> str:
+    try:
+        parse_ts(value if isinstance(value, str) else "")
+    except ValueError:
+        raise _FieldError(
+            f'"{name}" must be a UTC time such as "2026-11-22T04:14:00.123Z", '
+            f"not {json.dumps(value)}."
+        ) from None
+    return str(value)
+
+
+def _set(name: str, value: Any) -> str:
+    if value not in SETS:
+        raise _FieldError(f'"{name}" must be one of {", ".join(map(json.dumps, SETS))}.')
+    return str(value)
+
+
+def _language(name: str, value: Any) -> str:
+    if value not in ("en", "es"):
+        raise _FieldError(f'"{name}" must be "en" or "es".')
+    return str(value)
+
+
+_Check = Callable[[str, Any], Any]
+_FIELDS: dict[str, _Check] = {
+    "seat": _seat,
+    "count": lambda n, v: _int(n, v, 1, 190, "a number of tiles"),  # up to a double-18 set
+    "tile": _tile,
+    "as": _tile,
+    "tiles": _tiles,
+    "pips": lambda n, v: _int(n, v, 0, 10000, "a number of pips"),
+    "name": lambda n, v: _text(n, v, 32),
+    "rules": _rules,
+    "seats": _seats,
+    "teams": _teams,
+    "target": lambda n, v: _int(n, v, 1, 100000, "a target score"),
+    "language": _language,
+    "tournament": lambda n, v: _text(n, v, 80),
+    "round": lambda n, v: _int(n, v, 1, 10000, "a round number"),
+    "players": _players,
+    "ends_at": _ends_at,
+    "set": _set,
+}
+
+# action -> (class, required JSON fields, optional JSON fields)
+_ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] = {
+    Action.NEW_GAME: (
+        NewGame,
+        ("rules", "seats"),
+        ("teams", "target", "language", "tournament", "round", "players", "ends_at"),
+    ),
+    Action.NEXT_HAND: (NextHand, (), ()),
+    Action.PASS: (Pass, (), ("seat",)),
+    Action.DRAW: (Draw, (), ("seat", "count")),
+    Action.LEAD: (Lead, ("seat",), ()),
+    Action.OUT: (Out, ("seat",), ()),
+    Action.UNDO: (Undo, (), ()),
+    Action.CORRECT: (Correct, ("tile", "as"), ()),
+    Action.COUNT: (Count, ("seat",), ("tiles", "pips")),
+    Action.CONFIRM: (Confirm, (), ("seat",)),
+    Action.END_HAND: (EndHand, (), ()),
+    Action.RENAME: (Rename, ("seat", "name"), ()),
+    Action.REDEAL: (Redeal, (), ()),
+    Action.SNAPSHOT: (SnapshotNow, (), ()),
+    Action.CALIBRATE: (Calibrate, (), ()),
+    Action.ENROL: (Enrol, (), ("set",)),
+}
+
+
+def _decode(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise CommandError(
+            f"The command is {len(raw)} bytes; at most {MAX_PAYLOAD_BYTES} are accepted."
+        )
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise CommandError(
+            'The command is not JSON: send {"id": "...", "action": "..."}.'
+        ) from None
+    except RecursionError:  # nested deeper than the parser goes (5,000 levels fit in 16 KB)
+        raise CommandError("The command is nested too deeply: send a flat JSON object.") from None
+    if not isinstance(body, dict):
+        raise CommandError('The command must be a JSON object: {"id": "...", "action": "..."}.')
+    return body
+
+
+def unicode_text(value: Any) -> bool:
+    """Whether every text in `value` can be written as UTF-8 (JSON may escape a lone
+    surrogate, `"\\udfff"`, which no journal, reply or state could then hold)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def readable_id(body: Any) -> str | None:
+    """A command's `id` when it is one: a text of 1 to MAX_ID_LENGTH characters of
+    valid Unicode; else None (the reply then carries the id "")."""
+    cmd_id = body.get("id") if isinstance(body, dict) else None
+    if isinstance(cmd_id, str) and 1 <= len(cmd_id) <= MAX_ID_LENGTH and unicode_text(cmd_id):
+        return cmd_id
+    return None
+
+
+def best_id(raw: bytes) -> str | None:
+    """The command's id when it can be read, even from a payload refused otherwise."""
+    try:
+        return readable_id(_decode(raw))
+    except CommandError:
+        return None
+
+
+def _id_of(body: Mapping[str, Any]) -> str:
+    cmd_id = readable_id(body)
+    if cmd_id is None:
+        raise CommandError(
+            f'The command needs an "id": a text of 1 to {MAX_ID_LENGTH} characters of valid '
+            "Unicode, unique for each command."
+        )
+    return cmd_id
+
+
+def _action_of(body: Mapping[str, Any], cmd_id: str) -> Action:
+    action = body.get("action")
+    if isinstance(action, str) and action in {a.value for a in Action}:
+        return Action(action)
+    known = ", ".join(a.value for a in Action)
+    raise CommandError(f"Unknown action {json.dumps(action)}; the actions are: {known}.", cmd_id)
+
+
+_PYTHON_NAMES = {"as": "actual", "set": "set_name"}  # JSON names that are Python keywords
+
+
+def _python_name(json_name: str) -> str:
+    return _PYTHON_NAMES.get(json_name, json_name)
+
+
+def parse_command(raw: bytes) -> Command:
+    """Check one command payload and return it typed; raise `CommandError` if refused."""
+    body = _decode(raw)
+    cmd_id = _id_of(body)
+    if not unicode_text(body):
+        raise CommandError(
+            "The command holds text that is not valid Unicode (a lone surrogate such as "
+            '"\\udfff"): send UTF-8 text.',
+            cmd_id,
+        )
+    action = _action_of(body, cmd_id)
+    cls, required, optional = _ACTIONS[action]
+    unknown = sorted(set(body) - {"id", "action", *required, *optional})
+    if unknown:
+        allowed = ", ".join(f'"{f}"' for f in (*required, *optional)) or "none"
+        raise CommandError(
+            f'"{action}" does not take {", ".join(map(json.dumps, unknown))} '
+            f"(its fields: {allowed}).",
+            cmd_id,
+        )
+    missing = [f for f in required if body.get(f) is None]  # null is no value
+    if missing:
+        raise CommandError(f'"{action}" needs {", ".join(map(json.dumps, missing))}.', cmd_id)
+    values: dict[str, Any] = {}
+    try:
+        for name in (*required, *optional):
+            if name in body and body[name] is not None:
+                values[_python_name(name)] = _FIELDS[name](name, body[name])
+    except _FieldError as exc:
+        raise CommandError(str(exc), cmd_id) from None
+    _cross_check(action, values, cmd_id)
+    if action is Action.NEW_GAME and isinstance(values["seats"], tuple):
+        values["names"] = values["seats"]
+        values["seats"] = len(values["names"])
+    return cls(id=cmd_id, **values)
+
+
+def _cross_check(action: Action, values: Mapping[str, Any], cmd_id: str) -> None:
+    if action is Action.COUNT and ("tiles" in values) == ("pips" in values):
+        raise CommandError('"count" needs either "tiles" or "pips", not both.', cmd_id)
+    if action is Action.NEW_GAME:
+        seats = values["seats"]
+        n = seats if isinstance(seats, int) else len(seats)
+        for name, what in (("teams", "one team number"), ("players", "one player id")):
+            if name in values and len(values[name]) != n:
+                raise CommandError(f'"{name}" must give {what} for each of the {n} seats.', cmd_id)

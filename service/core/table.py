@@ -1,0 +1,855 @@
+"""The table's referee and record: one game in table mode, its journal and its alerts.
+
+`TableCore` is the one place where the game changes. It takes commands (from MQTT,
+the panel or the display, all as `service.core.commands` values), settled snapshots of the
+surface (through the reconciler) and the sources' status; every change is written to the
+journal (inputs and the events they made, each event with the next `seq`, as payloads
+made by `service.core.payloads`) before its typed events go out on the core's `bus` to the
+subscribers (see `service.core.table_events` for what and in which order). Not thread-safe
+by design: the service's worker thread is its only caller (see `service.app`).
+
+Each change is one journal transaction, told only once it is stored. A change the
+journal cannot store leaves the table exactly as it was: the game is rebuilt from the
+journal and what the core knew beyond it is put back (`service.core.table_memory`). The
+table then says so, a standing fault alert published under a seq kept beside the
+journal, takes nothing (commands are refused with the reason, snapshots wait), and tries
+again every `RETRY_S`: once the journal stores again, the alert is stored and resolved,
+and the latest snapshot judged.
+
+After a crash the game is rebuilt by replaying the journal's inputs through a fresh
+engine, and what the core knew beyond it is read back from the journal: a restart gives
+the same state.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from engine import rulesets
+from engine.alerts import AlertCode, Severity
+from engine.events import (
+    AlertEvent,
+    Coords,
+    Event,
+    GameEvent,
+    Judgement,
+    PlayEvent,
+    Reason,
+    UndoEvent,
+)
+from engine.game import Game, Mode, Phase, PlayInput, Target
+from engine.geometry import GeometryError, TileSize, edge_positions
+from engine.layout import Edge, EdgeKind, OpenEnd
+from engine.messages import Case, message
+from engine.rules import Rules, RulesError
+from engine.surface import SeenTile, Snapshot
+from engine.tiles import Tile, TileError
+from mqttweb.envelope import stamp
+from service.core import commands as cmd
+from service.core import table_memory as memo
+from service.core.bus import Bus
+from service.core.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
+from service.core.reconciler import (
+    Accepted,
+    Cleared,
+    Outcome,
+    Reconciler,
+    Resolved,
+    SeatZone,
+    ZoneCounts,
+)
+from service.core.reconciler import Alert as Problem
+from service.core.seating import ConfirmError, SeatedGame
+from service.core.table_events import (
+    Alert,
+    AlertRaised,
+    AlertResolved,
+    GameOver,
+    Recorded,
+    ResultConfirmed,
+    Spot,
+    StateChanged,
+    TableEvent,
+)
+from service.store.journal import Journal, JournalError, JournalEvent
+
+log = logging.getLogger(__name__)
+
+_OFFLINE = {"board": AlertCode.BOARD_OFFLINE, "camera": AlertCode.CAMERA_OFFLINE}
+SIDES: dict[int, tuple[str, ...]] = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
+}
+NOT_SAVED = "storage"  # the key of the alert standing while the journal cannot store
+RETRY_S = 1.0  # how often the table tries the journal again while it cannot store
+HAND_STARTS = frozenset({"new_game", "next_hand", "redeal"})
+"""Inputs after which tiles still lying on the surface are no plays (until moved)."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What the core needs to know about its table (from the settings)."""
+
+    table: str
+    rules: str = "walnut"
+    seats: int = 4
+    names: tuple[str, ...] = ()
+    target: int | None = None
+    language: str = "en"
+    surface: tuple[int, int] = (900, 600)
+    tile_mm: tuple[int, int] = (48, 24)
+    zones: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()  # (seat, (x0, y0, x1, y1))
+    grace_s: float = 1.5
+
+
+@dataclass
+class _Standing:
+    """An alert that stands until resolved, and its `alert` event once stored."""
+
+    alert: Alert
+    raised: JournalEvent | None = None
+
+    def shown(self) -> dict[str, Any]:
+        """The alert as the state lists it: as published (never published: as made)."""
+        return self.raised.payload if self.raised is not None else alert_payload(self.alert)
+
+
+@dataclass
+class _Unsaved:
+    """The journal cannot store: the alert that says so (published, not stored), why
+    commands are refused, the latest snapshot to judge later, when to try again."""
+
+    alert: Alert
+    event: JournalEvent
+    reason: str
+    snapshot: Snapshot | None = None
+    next_try: float = 0.0
+
+
+class CommandRefused(Exception):  # noqa: N818 - a refusal, not an error of ours
+    """A command that cannot be applied now; its message is the reply's `error`."""
+
+
+class TableCore:
+    """One table's game, journal and alerts; subscribers hear every change on `bus`."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        journal: Journal,
+        find_rules: Callable[[str], Rules],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        bus: Bus | None = None,
+    ) -> None:
+        self.config = config
+        self.journal = journal
+        self.find_rules = find_rules
+        self.clock = clock
+        self.bus = bus if bus is not None else Bus()
+        self.outbox = Outbox(journal)
+        self.game: Game | None = None
+        self.game_id = ""
+        self._standing: list[_Standing] = []
+        self._last: dict[str, Any] | None = None
+        self._replaying = False
+        self._sources: dict[str, bool] = {}
+        self._source_detail: dict[str, str] = {}
+        self.reconciler: Reconciler | None = None
+        self._zone_counts: ZoneCounts | None = None
+        self._told: list[object] | None = None  # what a change tells once it is stored
+        self._unsaved: _Unsaved | None = None
+        self.seated = SeatedGame()  # a desk's seating, the round's clock, confirmations
+        self._restored = 0  # inputs replayed at the last rebuild
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Rebuild the game from the journal, or start the configured one.
+
+        Only the current game is replayed (from its `new_game` input on): a new game
+        replaces everything the games before it left, and replaying every game the table
+        ever played made each start-up slower than the last. `JournalError` when the
+        first game cannot be stored.
+        """
+        if self._rebuild():
+            log.info(
+                "table %s: game %s restored from %d inputs (seq %d)",
+                self.config.table,
+                self.game_id,
+                self._restored,
+                self.journal.last_seq(),
+            )
+            self.bus.publish(self._state_changed())
+            self._publish_confirmed()  # a confirmation replayed: its result again
+            return
+        c = self.config
+        body = {
+            "input": "new_game",
+            "rules": c.rules,
+            "seats": c.seats,
+            "names": list(c.names) or None,
+            "target": c.target,
+            "language": c.language,
+        }
+        with self._change():
+            self._commit(body, self._apply(body))
+
+    def _rebuild(self) -> bool:
+        """The current game again from the journal, and what the core knew beyond it
+        (kept with each change); False when the journal holds no game."""
+        inputs = self.journal.inputs(after=max(0, self.journal.last_input_id("new_game") - 1))
+        self._restored = len(inputs)
+        if not inputs:
+            self.game, self.reconciler = None, None
+            return False
+        self._replaying = True
+        try:
+            for item in inputs:
+                events = self._apply(item.body)
+                stored = [self.journal.event(s) for s in item.seqs]
+                self.outbox.renumber(events, stored)
+                self.seated.recall(stored)
+        finally:
+            self._replaying = False
+        last = self.journal.last_event()
+        self._last = last.payload if last is not None else None
+        kept = self.journal.get(memo.KV_KEY)
+        if isinstance(kept, dict) and kept.get("game_id") == self.game_id:
+            self._recall_kept(kept)
+        elif self.reconciler is not None:
+            self.reconciler.follow()
+        self._lead_alert()
+        return True
+
+    def _recall_kept(self, kept: dict[str, Any]) -> None:
+        """What the core knew beyond the game at the last change (`table_memory.saved`)."""
+        self._standing = []
+        for key, seq in kept["standing"]:
+            event = self.journal.event(seq)
+            if event is not None:
+                self._standing.append(_Standing(memo.alert_of(key, event.payload), event))
+        self._sources = {str(k): bool(v) for k, v in kept["sources"].items()}
+        self._zone_counts = memo.zone_counts(kept["zone_counts"])
+        if self.reconciler is not None and kept["reconciler"] is not None:
+            self.reconciler.recall(memo.reconciler_memory(kept["reconciler"]))
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The `state` payload of spec/mqtt.md (without the envelope's `v`/`table`/`ts`)."""
+        game = self._require_game()
+        payload = state_payload(
+            game,
+            seq=self.journal.last_seq(),
+            game_id=self.game_id,
+            sides=SIDES.get(game.seats, ()),
+            ends_at=lambda tiles: self._ends_at(game, tiles),
+            surface=self.config.surface,
+            alerts=[s.shown() for s in self._standing],
+            last=self._last,
+            sources=self._sources,
+            zone_counts=self._zone_counts.pips if self._zone_counts is not None else None,
+        )
+        return payload | self.seated.state_fields(game)
+
+    @property
+    def saving(self) -> bool:
+        """False while the journal cannot store: the table takes nothing then."""
+        return self._unsaved is None
+
+    def _state_changed(self) -> StateChanged:
+        game = self._require_game()
+        standing = tuple(s.alert for s in self._standing)
+        return StateChanged(self.state(), game.phase, game.turn, game.seats, standing)
+
+    def _ends_at(
+        self, game: Game, tiles: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, int] | None]:
+        """Where each open end takes its next tile (mm), when every tile's place is known.
+
+        From `tiles`, the state's layout: where each tile lay when it was played (the
+        journal keeps it), so a restart gives the same places.
+        """
+        layout = game.layout
+        if not layout.nodes or len(tiles) != len(layout.nodes) or any("xa" not in t for t in tiles):
+            return []
+        placed = [
+            SeenTile(n.tile.high, n.tile.low, t["xa"], t["ya"], t["xb"], t["yb"])
+            for n, t in zip(layout.nodes, tiles, strict=True)
+        ]
+        length, width = self.config.tile_mm
+        try:
+            edges = edge_positions(layout, placed, TileSize(length, width))
+        except GeometryError:
+            return []
+        out: list[tuple[int, int] | None] = []
+        for end in layout.ends:
+            at = next((e for e in edges[end.node] if e.edge is end.edge), None)
+            out.append((round(at.x), round(at.y)) if at is not None else None)
+        return out
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise CommandRefused("No game is being played: start one with new_game.")
+        return self.game
+
+    # --- inputs ----------------------------------------------------------------------------
+
+    def command(self, command: cmd.Command) -> str | None:
+        """Apply a command; None when done, else the reason it was refused (nothing changed)."""
+        if self._unsaved is not None:
+            return self._unsaved.reason
+        body = command.as_input()
+        lying = self.reconciler.surface if self.reconciler is not None else ()
+
+        def change() -> None:
+            self._allowed(body)
+            events = self._apply(body)
+            self._follow(body["input"], lying)
+            self._commit(body, events, reply_id=command.id)
+
+        try:
+            done = self._attempt(change)
+        except CommandRefused as exc:
+            return str(exc)
+        return None if done else self._why_not_saved()
+
+    def _why_not_saved(self) -> str:
+        return self._unsaved.reason if self._unsaved is not None else "The table cannot save."
+
+    def _follow(self, kind: str, lying: Sequence[SeenTile]) -> None:
+        """The reconciler follows a command's change at once (its memory is kept with
+        it); tiles still lying when a hand starts are no plays of it until moved."""
+        if self.reconciler is None:
+            return
+        if kind in HAND_STARTS:
+            self.reconciler.ignore(lying)
+        else:
+            self.reconciler.follow()
+
+    def _allowed(self, body: Mapping[str, Any]) -> None:
+        """Refuse what no command may ask, whatever its form (CommandRefused).
+
+        A command names a shipped ruleset, or the table's own (which may be a house TOML
+        file named in the settings): never any other path, or anyone on the broker could
+        make the table read a file of their choosing. (A replayed journal input is not
+        checked again: it was allowed when it came. Text that is not valid Unicode never
+        gets here: `service.core.commands` refuses it.)
+        """
+        if body["input"] == "new_game":
+            name = str(body["rules"])
+            shipped = rulesets.names()
+            if name != self.config.rules and name not in shipped:
+                raise CommandRefused(f"Unknown rules {name!r}: choose one of {', '.join(shipped)}.")
+
+    def _apply(self, body: dict[str, Any]) -> list[Event]:
+        """Apply one journaled input to the game; raises CommandRefused (nothing changed)."""
+        kind = body["input"]
+        if kind == "new_game":
+            return self._new_game(body)
+        game = self._require_game()
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise CommandRefused(f"Unknown input {kind!r}.")
+        judged = handler(self, game, body)
+        if not judged.ok:
+            alert = next((e for e in judged.events if isinstance(e, AlertEvent)), None)
+            raise CommandRefused(alert.message if alert else judged.reason.value)
+        return list(judged.events)
+
+    def _new_game(self, body: dict[str, Any]) -> list[Event]:
+        try:
+            rules = self.find_rules(str(body["rules"]))
+            seats = int(body["seats"])
+            teams = body.get("teams")
+            groups = None
+            if teams:
+                groups = [
+                    [s for s, t in enumerate(teams) if t == team] for team in sorted(set(teams))
+                ]
+            game = Game(
+                rules,
+                seats,
+                mode=Mode.TABLE,
+                names=body.get("names"),
+                teams=groups,
+                target=body.get("target"),
+                language=body.get("language") or self.config.language,
+            )
+        except (RulesError, ValueError, KeyError) as exc:
+            raise CommandRefused(str(exc)) from None
+        self.game = game
+        self._zone_counts = None
+        length, width = self.config.tile_mm
+        self.reconciler = Reconciler(
+            game,
+            TileSize(length, width),
+            self.config.grace_s,
+            self.clock,
+            zones=[SeatZone(seat, *rect) for seat, rect in self.config.zones],
+        )
+        if not body.get("game_id"):
+            body["game_id"] = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
+        self.game_id = str(body["game_id"])
+        self.seated.begin(body)
+        self._standing = []
+        return list(game.start())
+
+    # --- observations and sources ----------------------------------------------------------
+
+    def observe(self, snapshot: Snapshot) -> None:
+        """A settled snapshot of the surface (from the board or the camera)."""
+        reconciler = self.reconciler
+        if reconciler is None:
+            return
+        if self._unsaved is not None:  # judged once the journal stores again
+            self._unsaved.snapshot = snapshot
+            return
+        if not self._attempt(lambda: self._outcomes(reconciler.observe(snapshot))):
+            self._judge_later(snapshot)
+
+    def _judge_later(self, snapshot: Snapshot) -> None:
+        if self._unsaved is not None:
+            self._unsaved.snapshot = snapshot
+
+    def tick(self) -> None:
+        """Time passes: a pending alert's grace time may run out, the round's clock too; a
+        journal that could not store is tried again."""
+        if self._unsaved is not None:
+            self._try_to_save()
+            return
+        reconciler = self.reconciler
+        if reconciler is not None:
+            self._attempt(lambda: self._outcomes(reconciler.tick()))
+        game = self.game
+        if game is not None and self._unsaved is None and self.seated.time_is_up(game):
+            body = self.seated.time_input()
+            self._attempt(lambda: self._commit(body, self._apply(body)))
+
+    def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
+        for outcome in outcomes:
+            _ON_OUTCOME[type(outcome)](self, outcome)
+
+    def _accepted(self, outcome: Accepted) -> None:
+        game = self._require_game()
+        inputs = {a.ref: a for a in game.hand_inputs() if isinstance(a, PlayInput)}
+        events = outcome.judgement.events
+        body: dict[str, Any] | None = None
+        for event in events:
+            journaled = _JOURNALED.get(type(event))
+            if journaled is not None:
+                body = journaled(event, inputs)
+        if body is None:
+            log.warning("table: an accepted input could not be journaled: %s", events)
+        self._commit(body, events)
+
+    def _problem(self, problem: Problem) -> None:
+        tile = str(problem.tile) if problem.tile is not None else None
+        self._raise(
+            problem.key,
+            problem.code,
+            problem.severity,
+            problem.message,
+            seat=problem.seat,
+            tile=tile,
+            at=problem.coords,
+        )
+
+    def _resolved(self, resolved: Resolved) -> None:
+        self._resolve(resolved.key)
+
+    def _counted(self, counts: ZoneCounts) -> None:
+        self._zone_counts = counts
+        self._commit(None, [])
+
+    def _cleared(self, cleared: Cleared) -> None:
+        if self._require_game().phase is Phase.HAND_OVER:
+            body = {"input": "next_hand"}
+            events = self._apply(body)
+            self._follow("next_hand", ())
+            self._commit(body, events)
+
+    def source_status(self, source: str, online: bool, detail: str = "") -> None:
+        """The board or the camera went offline or came back: a standing fault alert."""
+        if self._sources.get(source) == online:
+            return
+        self._source_detail[source] = detail
+        if self._unsaved is None and self._attempt(
+            lambda: self._source_alert(source, online), game_changes=False
+        ):
+            return
+        self._sources[source] = online  # its alert follows once the journal stores again
+
+    def _source_alert(self, source: str, online: bool) -> None:
+        self._sources[source] = online
+        code = _OFFLINE[source]
+        key = f"source:{source}"
+        if not online:
+            text = message(code, self._language(), detail=self._source_detail.get(source, ""))
+            self._raise(key, code, code.severity, text)
+        else:
+            self._resolve(key)
+
+    def _language(self) -> str:
+        return self.game.language if self.game is not None else self.config.language
+
+    # --- alerts ----------------------------------------------------------------------------
+
+    def raise_alert(
+        self,
+        key: str,
+        code: AlertCode,
+        severity: Severity,
+        text: str,
+        *,
+        seat: int | None = None,
+        tile: str | None = None,
+        at: Coords | Spot | None = None,
+    ) -> None:
+        """Publish an alert that stands until `resolve_alert(key)` (not while the journal
+        cannot store: the table then takes nothing, and says so)."""
+        if self._unsaved is None:
+            self._attempt(
+                lambda: self._raise(key, code, severity, text, seat=seat, tile=tile, at=at),
+                game_changes=False,
+            )
+
+    def resolve_alert(self, key: str) -> None:
+        if self._unsaved is None:
+            self._attempt(lambda: self._resolve(key), game_changes=False)
+
+    def _raise(
+        self,
+        key: str,
+        code: AlertCode,
+        severity: Severity,
+        text: str,
+        *,
+        seat: int | None = None,
+        tile: str | None = None,
+        at: Coords | Spot | None = None,
+    ) -> None:
+        if any(s.alert.key == key for s in self._standing):
+            return
+        alert = Alert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
+        self._standing.append(_Standing(alert))
+        self._commit(None, alerts=[AlertRaised(alert)])
+
+    def _resolve(self, key: str) -> None:
+        found = [s for s in self._standing if s.alert.key == key]
+        if not found:
+            return
+        self._standing = [s for s in self._standing if s.alert.key != key]
+        self._commit(None, alerts=[AlertResolved(s.alert, s.raised) for s in found])
+
+    def _new_alert_id(self, code: AlertCode) -> str:
+        """An id for an alert made now: numbered by the seq of the next event stored."""
+        return alert_id(code, self.journal.last_seq() + 1)
+
+    def _lead_alert(self) -> list[TableEvent]:
+        """LEAD_UNKNOWN stands while a lead is down and nobody said who laid it."""
+        game = self.game
+        waiting = (
+            game is not None
+            and game.phase is Phase.PLAY
+            and game.turn is None
+            and len(game.layout) > 0
+        )
+        standing = next((s for s in self._standing if s.alert.key == "lead"), None)
+        if waiting and standing is None and game is not None:
+            code = AlertCode.LEAD_UNKNOWN
+            text = message(code, self._language())
+            tile = game.layout.nodes[0].tile.text
+            alert = Alert("lead", code, code.severity, text, self._new_alert_id(code), tile=tile)
+            self._standing.append(_Standing(alert))
+            return [AlertRaised(alert)]
+        if not waiting and standing is not None:
+            self._standing.remove(standing)
+            return [AlertResolved(standing.alert, standing.raised)]
+        return []
+
+    # --- changes: stored whole, or not at all ---------------------------------------------
+
+    def _attempt(self, change: Callable[[], None], *, game_changes: bool = True) -> bool:
+        """Make one change; False when the journal could not store it (the table is then
+        as it was, and says it cannot save). CommandRefused and faults of ours are raised,
+        the table as it was too."""
+        try:
+            with self._change(game_changes=game_changes):
+                change()
+        except JournalError as exc:
+            self._cannot_save(exc)
+            return False
+        return True
+
+    @contextmanager
+    def _change(self, *, game_changes: bool = True) -> Iterator[None]:
+        """One change: one journal transaction, told once it is stored. On any exception
+        the table is put back as it was: what the core knew beyond the game, and the game
+        rebuilt from the journal (`game_changes`: a refusal never changed it)."""
+        if self._told is not None:  # a part of the change under way
+            yield
+            return
+        before = self._memory()
+        self._told = []
+        try:
+            with self.journal.batch():
+                yield
+            told = self._told
+        except BaseException as exc:
+            if game_changes and not isinstance(exc, CommandRefused):
+                self._rebuild()
+            self._recall(before)
+            raise
+        finally:
+            self._told = None
+        for event in told:
+            self.bus.publish(event)
+
+    def _tell(self, events: Sequence[object]) -> None:
+        """Tell the subscribers: once the change under way is stored (or now)."""
+        if self._told is not None:
+            self._told.extend(events)
+            return
+        for event in events:
+            self.bus.publish(event)
+
+    def _memory(self) -> memo.CoreMemory:
+        return memo.CoreMemory(
+            game_id=self.game_id,
+            standing=tuple((s.alert, s.raised) for s in self._standing),
+            last=self._last,
+            sources=dict(self._sources),
+            zone_counts=self._zone_counts,
+            ref_seq=dict(self.outbox.ref_seq),
+            reconciler=self.reconciler.memory() if self.reconciler is not None else None,
+        )
+
+    def _recall(self, memory: memo.CoreMemory) -> None:
+        self.game_id = memory.game_id
+        self._standing = [_Standing(alert, raised) for alert, raised in memory.standing]
+        self._last = memory.last
+        self._sources = dict(memory.sources)
+        self._zone_counts = memory.zone_counts
+        self.outbox.ref_seq = dict(memory.ref_seq)
+        if self.reconciler is not None and memory.reconciler is not None:
+            self.reconciler.recall(memory.reconciler)
+
+    # --- when the journal cannot store -------------------------------------------------------
+
+    def _cannot_save(self, exc: JournalError) -> None:
+        """Say so: a standing fault alert, published under a seq kept beside the journal."""
+        log.warning("table %s: the game cannot be saved: %s", self.config.table, exc)
+        if self._unsaved is not None or self.game is None:
+            return
+        code = Case.NOT_SAVED.alert_code
+        text = message(Case.NOT_SAVED, self._language())
+        seq = self.journal.hand_out()
+        alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
+        payload = {**alert_payload(alert), "game_id": self.game_id}
+        event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
+        self._unsaved = _Unsaved(alert, event, text, next_try=self.clock() + RETRY_S)
+        self._standing.append(_Standing(alert, event))
+        self._last = event.payload
+        self.bus.publish(AlertRaised(alert))
+        self.bus.publish(Recorded((event,), stored=False))
+        self.bus.publish(self._state_changed())
+
+    def _try_to_save(self) -> None:
+        """Try the journal again: store the alert as published and resolve it, then
+        catch up (the sources' alerts, the latest snapshot)."""
+        unsaved = self._unsaved
+        if unsaved is None or self.clock() < unsaved.next_try:
+            return
+        unsaved.next_try = self.clock() + RETRY_S
+        try:
+            with self._change(game_changes=False):
+                self.journal.record_handed([unsaved.event])
+                self._resolve(NOT_SAVED)
+        except JournalError as exc:
+            log.debug("table %s: still cannot save: %s", self.config.table, exc)
+            return
+        log.warning("table %s: the game is saved again", self.config.table)
+        self._unsaved = None
+        for source, online in list(self._sources.items()):  # as they are now
+            self._attempt(partial(self._source_alert, source, online), game_changes=False)
+        if unsaved.snapshot is not None:
+            self.observe(unsaved.snapshot)
+
+    # --- committing ------------------------------------------------------------------------
+
+    def _commit(
+        self,
+        body: Mapping[str, Any] | None,
+        events: Sequence[Event] = (),
+        *,
+        alerts: Sequence[AlertRaised | AlertResolved] = (),
+        reply_id: str | None = None,
+    ) -> None:
+        """Journal the input and its events (stamped with seqs) and what the core knows
+        beyond the game; the subscribers hear them once the change is stored."""
+        if self._replaying:
+            return
+        reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
+        with self._change():
+            told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
+            stored = self.outbox.record(
+                body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
+            )
+            self.seated.recall(stored)
+            if stored:
+                self._last = stored[-1].payload
+            raised = {
+                e.alert.id: s for e, s in zip(told, stored, strict=True) if type(e) is AlertRaised
+            }
+            for standing in self._standing:  # standing alerts are shown as published
+                standing.raised = raised.get(standing.alert.id, standing.raised)
+            self.journal.put(memo.KV_KEY, memo.saved(self._memory()))
+            over = [
+                GameOver(self.game_id, saved)
+                for event, saved in zip(told, stored, strict=True)
+                if isinstance(event, GameEvent) and event.event == "over"
+            ]
+            self._tell([*told, Recorded(tuple(stored)), self._state_changed(), *over])
+            self._publish_confirmed()
+
+    def _publish_confirmed(self) -> None:
+        confirmed = self.seated.take_confirmed()
+        if confirmed is not None:
+            self._tell([ResultConfirmed(self.game_id, confirmed)])
+
+
+_ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
+    Accepted: TableCore._accepted,
+    Problem: TableCore._problem,
+    Resolved: TableCore._resolved,
+    ZoneCounts: TableCore._counted,
+    Cleared: TableCore._cleared,
+}
+"""What the core does with each of the reconciler's outcomes."""
+
+
+# --- journal inputs ---------------------------------------------------------------------------
+
+
+def _tile(value: Any) -> Tile:
+    try:
+        return Tile.parse(str(value))
+    except TileError as exc:
+        raise CommandRefused(str(exc)) from None
+
+
+def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
+    where: OpenEnd | Target | None = None
+    if body.get("node") is not None:
+        where = OpenEnd(int(body["node"]), Edge(int(body["edge"])), int(body["pip"]))
+    elif body.get("to") is not None:
+        kind = EdgeKind(body["kind"]) if body.get("kind") else None
+        where = Target(_tile(body["to"]), body.get("end"), kind)
+    coords = None
+    if body.get("coords"):
+        coords = Coords(*body["coords"])
+    return game.play(_tile(body["tile"]), where, coords=coords)
+
+
+def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
+    """One seat's count: the game checks it as it comes (against the set, the table, the
+    other seats' counts and what the seat can hold, and that the hand is over) and keeps
+    it until every seat that may hold tiles has one, then scores the hand
+    (`Game.count_seat`); a count it refuses changes nothing."""
+    tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
+    pips = int(body["pips"]) if body.get("pips") is not None else None
+    return game.count_seat(int(body["seat"]), pips, tiles)
+
+
+def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
+    """The counts the table made from the seat zones are right: score the hand. After the
+    game: `seat` confirms its result (`service.core.seating`).
+
+    The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
+    """
+    if game.phase is Phase.OVER:
+        try:
+            core.seated.confirm(game, _seat_or_turn(body))
+        except ConfirmError as exc:
+            raise CommandRefused(str(exc)) from None
+        return Judgement(Reason.OK)
+    if "tiles" not in body:
+        counts = core._zone_counts
+        if counts is None:
+            raise CommandRefused("The table has not counted any tiles: lay them in the zones.")
+        assert isinstance(body, dict)  # journal inputs are dicts: the tiles go into it
+        body["tiles"] = [[t.text for t in seat] for seat in counts.tiles]
+    return game.count_tiles([[_tile(t) for t in seat] for seat in body["tiles"]])
+
+
+def _seat_or_turn(body: Mapping[str, Any]) -> int | None:
+    seat = body.get("seat")
+    return int(seat) if seat is not None else None
+
+
+_HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] = {
+    "play": _play,
+    "pass": lambda c, g, b: g.pass_turn(_seat_or_turn(b)),
+    "draw": lambda c, g, b: g.draw(_seat_or_turn(b), int(b.get("count", 1))),
+    "lead": lambda c, g, b: g.name_leader(int(b["seat"])),
+    "out": lambda c, g, b: g.declare_out(int(b["seat"])),
+    "undo": lambda c, g, b: g.undo(),
+    "correct": lambda c, g, b: g.correct(_tile(b["tile"]), _tile(b["as"])),
+    "count": _count,
+    "confirm": _confirm,
+    "count_tiles": lambda c, g, b: g.count_tiles([[_tile(t) for t in seat] for seat in b["tiles"]]),
+    "end_hand": lambda c, g, b: g.end_hand(),
+    "next_hand": lambda c, g, b: g.next_hand(),
+    "redeal": lambda c, g, b: g.redeal(),
+    "rename": lambda c, g, b: _rename(g, int(b["seat"]), str(b["name"])),
+    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.core.seating`)
+}
+
+
+def _rename(game: Game, seat: int, name: str) -> Judgement:
+    if not 0 <= seat < game.seats:
+        raise CommandRefused(f"There is no seat {seat}.")
+    game.names[seat] = name
+    return Judgement(Reason.OK)
+
+
+def play_input(action: PlayInput) -> dict[str, Any]:
+    """A play accepted by the engine as a journal input that replays exactly."""
+    body: dict[str, Any] = {"input": "play", "tile": action.tile.text}
+    body |= _WHERE[type(action.where)](action.where)
+    if action.coords is not None:
+        body["coords"] = list(action.coords)
+    return body
+
+
+def _target(where: Target) -> dict[str, Any]:
+    body = {"to": where.to.text, "end": where.pip}
+    return body | ({"kind": where.kind.value} if where.kind is not None else {})
+
+
+_WHERE: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
+    OpenEnd: lambda end: {"node": end.node, "edge": int(end.edge), "pip": end.pip},
+    Target: _target,
+    type(None): lambda _: {},
+}
+"""A play's `where` (an open end, a tile to join, or none for a lead) as journal fields."""
+
+_JOURNALED: dict[type[Any], Callable[[Any, Mapping[int, PlayInput]], dict[str, Any] | None]] = {
+    PlayEvent: lambda e, inputs: play_input(inputs[e.ref]) if e.ref in inputs else None,
+    UndoEvent: lambda e, inputs: {"input": "undo"},
+}
+"""The journal input of an event the reconciler's play or take-back made (by the
+play's engine input, `ref` -> `PlayInput`)."""
+
+
+__all__ = ["SIDES", "CommandRefused", "TableConfig", "TableCore", "play_input"]
