@@ -190,13 +190,17 @@ class UndoEvent(NamedTuple):
     hand: int
     undone: int  # the `ref` of the play or pass taken back
     points: int
+    # The tiles told drawn after it, taken back with it: the players return them to the
+    # boneyard, face down (spec/mqtt.md's `draws`).
+    draws: int = 0
 
     @property
     def kind(self) -> str:
         return "undo"
 
     def payload(self) -> dict[str, Any]:
-        return {"hand": self.hand, "undone": self.undone, "points": self.points}
+        return {"hand": self.hand, "undone": self.undone, "points": self.points,
+                "draws": self.draws}  # fmt: skip
 
 
 class AlertEvent(NamedTuple):

@@ -299,11 +299,12 @@ class Referee(Match):
             return self.refuse(Reason.NOTHING_TO_UNDO)
         action = journal[index]
         assert isinstance(action, PlayInput | PassInput)
+        draws = sum(d.tiles for d in journal[index + 1 :] if isinstance(d, DrawInput))
         before = self.points_made()
         self.counted = {}  # (the hand they counted goes back)
         self.rebuild(journal[:index])
         points = before - self.points_made()
-        return Judgement(_OK, (UndoEvent(self.hand_no, action.ref, points),))
+        return Judgement(_OK, (UndoEvent(self.hand_no, action.ref, points, draws),))
 
     def correct(self, read: Tile, actual: Tile) -> Judgement:
         """A tile on the table was misread: it is really `actual`. Rebuilds the hand."""

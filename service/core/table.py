@@ -63,12 +63,11 @@ from service.core.reconciler import (
     Reconciler,
     Resolved,
     SeatZone,
+    SurfaceAlert,
     ZoneCounts,
 )
-from service.core.reconciler import Alert as Problem
 from service.core.seating import ConfirmError, SeatedGame
 from service.core.table_events import (
-    Alert,
     AlertRaised,
     AlertResolved,
     GameOver,
@@ -76,6 +75,7 @@ from service.core.table_events import (
     ResultConfirmed,
     Spot,
     StateChanged,
+    TableAlert,
     TableEvent,
 )
 from service.store.journal import Journal, JournalError, JournalEvent
@@ -114,7 +114,7 @@ class TableConfig:
 class _Standing:
     """An alert that stands until resolved, and its `alert` event once stored."""
 
-    alert: Alert
+    alert: TableAlert
     raised: JournalEvent | None = None
 
     def shown(self) -> dict[str, Any]:
@@ -127,7 +127,7 @@ class _Unsaved:
     """The journal cannot store: the alert that says so (published, not stored), why
     commands are refused, the latest snapshot to judge later, when to try again."""
 
-    alert: Alert
+    alert: TableAlert
     event: JournalEvent
     reason: str
     snapshot: Snapshot | None = None
@@ -452,7 +452,7 @@ class TableCore:
             log.warning("table: an accepted input could not be journaled: %s", events)
         self._commit(body, events)
 
-    def _problem(self, problem: Problem) -> None:
+    def _problem(self, problem: SurfaceAlert) -> None:
         tile = str(problem.tile) if problem.tile is not None else None
         self._raise(
             problem.key,
@@ -540,7 +540,7 @@ class TableCore:
     ) -> None:
         if any(s.alert.key == key for s in self._standing):
             return
-        alert = Alert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
+        alert = TableAlert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
         self._standing.append(_Standing(alert))
         self._commit(None, alerts=[AlertRaised(alert)])
 
@@ -569,7 +569,9 @@ class TableCore:
             code = AlertCode.LEAD_UNKNOWN
             text = message(code, self._language())
             tile = game.layout.nodes[0].tile.text
-            alert = Alert("lead", code, code.severity, text, self._new_alert_id(code), tile=tile)
+            alert = TableAlert(
+                "lead", code, code.severity, text, self._new_alert_id(code), tile=tile
+            )
             self._standing.append(_Standing(alert))
             return [AlertRaised(alert)]
         if not waiting and standing is not None:
@@ -654,7 +656,7 @@ class TableCore:
         code = Case.NOT_SAVED.alert_code
         text = message(Case.NOT_SAVED, self._language())
         seq = self.journal.hand_out()
-        alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
+        alert = TableAlert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
         payload = {**alert_payload(alert), "game_id": self.game_id}
         event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
         self._unsaved = _Unsaved(alert, event, text, next_try=self.clock() + RETRY_S)
@@ -730,7 +732,7 @@ class TableCore:
 
 _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
     Accepted: TableCore._accepted,
-    Problem: TableCore._problem,
+    SurfaceAlert: TableCore._problem,
     Resolved: TableCore._resolved,
     ZoneCounts: TableCore._counted,
     Cleared: TableCore._cleared,

@@ -24,9 +24,8 @@ from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Reason
 from engine.surface import SeenTile
 from engine.tiles import Tile
-from service.core.reconciler import Alert as Problem
-from service.core.reconciler import Memory, ZoneCounts
-from service.core.table_events import Alert, Spot
+from service.core.reconciler import Memory, SurfaceAlert, ZoneCounts
+from service.core.table_events import Spot, TableAlert
 from service.store.journal import JournalEvent
 
 KV_KEY = "table"
@@ -37,7 +36,7 @@ class CoreMemory:
     """The core beyond its game, at one moment (`TableCore._memory`)."""
 
     game_id: str
-    standing: tuple[tuple[Alert, JournalEvent | None], ...]
+    standing: tuple[tuple[TableAlert, JournalEvent | None], ...]
     last: dict[str, Any] | None
     sources: dict[str, bool]
     zone_counts: ZoneCounts | None
@@ -83,7 +82,7 @@ def _reconciler(m: Memory) -> dict[str, Any]:
     }
 
 
-def _problem(p: Problem) -> dict[str, Any]:
+def _problem(p: SurfaceAlert) -> dict[str, Any]:
     return {
         "code": p.code.value,
         "tile": p.tile.text if p.tile is not None else None,
@@ -130,8 +129,8 @@ def _seen_of(v: list[float]) -> SeenTile:
     return SeenTile(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6])
 
 
-def _problem_of(d: dict[str, Any]) -> Problem:
-    return Problem(
+def _problem_of(d: dict[str, Any]) -> SurfaceAlert:
+    return SurfaceAlert(
         AlertCode(d["code"]),
         Tile.parse(d["tile"]) if d["tile"] is not None else None,
         Coords(*d["coords"]) if d["coords"] is not None else None,
@@ -141,14 +140,14 @@ def _problem_of(d: dict[str, Any]) -> Problem:
     )
 
 
-def alert_of(key: str, payload: dict[str, Any]) -> Alert:
+def alert_of(key: str, payload: dict[str, Any]) -> TableAlert:
     """A standing alert again, from its `alert` event as published."""
     at: Coords | Spot | None = None
     if all(k in payload for k in ("xa", "ya", "xb", "yb")):
         at = Coords(payload["xa"], payload["ya"], payload["xb"], payload["yb"])
     elif "xa" in payload and "ya" in payload:
         at = Spot(payload["xa"], payload["ya"])
-    return Alert(
+    return TableAlert(
         key,
         AlertCode(payload["code"]),
         Severity(payload["severity"]),

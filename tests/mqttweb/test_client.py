@@ -44,7 +44,7 @@ def test_every_paho_client_of_the_product_is_made_by_new_client() -> None:
 def test_a_client_gets_its_user_its_tls_and_the_reconnect_delay(tmp_path: Path) -> None:
     """(paho keeps the TLS context and the delays private: read here, where paho's own
     behaviour with them is not what is tested; the secure brokers of tests/security and
-    tests/service/test_mqtt_auth.py test the connections.)"""
+    tests/service/mqtt/test_auth.py test the connections.)"""
     client = new_client("t1", "kitchen", "pw", MqttTls(insecure=True), v5=True)
     assert client.protocol == mqtt.MQTTv5
     assert client.username == "kitchen" and client.password == "pw"

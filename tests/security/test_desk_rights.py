@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_password_file, settle
 from tests.security.service_proc import TableProcess, kitchen_settings
@@ -37,7 +37,7 @@ def desk_process(
         str(BIN), "tournament", "--mqtt-host", broker.host,
         "--mqtt-port", str(broker.port if tls else broker.plain_port), "--mqtt-username", user,
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
-        "--http-port", str(free_port()), "--state-dir", str(folder / "state"),
+        "--http-port", "0", "--state-dir", str(folder / "state"),
     ]  # fmt: skip
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from service.store.journal import Journal
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.spec import validate
-from tests.service.mqtt_recorder import Recorder
 from tests.tournament.schema import check
 from tournament import journal
 from tournament.event import parse
