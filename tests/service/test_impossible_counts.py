@@ -37,7 +37,7 @@ from engine.surface import SeenTile, Snapshot
 from service.app import TableService
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
-from tests.service.test_faults_common import JournalView
+from tests.service.faults import JournalView
 
 P = "domino/t1"
 SET = [Tile(a, b) for a in range(7) for b in range(a + 1)]  # walnut for two: double-six
