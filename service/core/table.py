@@ -160,7 +160,6 @@ class TableCore:
         self.game_id = ""
         self._standing: list[_Standing] = []
         self._last: dict[str, Any] | None = None
-        self._pending_counts: dict[int, tuple[int | None, list[Tile] | None]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
         self._source_detail: dict[str, str] = {}
@@ -238,7 +237,6 @@ class TableCore:
             event = self.journal.event(seq)
             if event is not None:
                 self._standing.append(_Standing(memo.alert_of(key, event.payload), event))
-        self._pending_counts = memo.pending_counts(kept["pending_counts"])
         self._sources = {str(k): bool(v) for k, v in kept["sources"].items()}
         self._zone_counts = memo.zone_counts(kept["zone_counts"])
         if self.reconciler is not None and kept["reconciler"] is not None:
@@ -404,7 +402,6 @@ class TableCore:
         self.game_id = str(body["game_id"])
         self.seated.begin(body)
         self._standing = []
-        self._pending_counts = {}
         return list(game.start())
 
     # --- observations and sources ----------------------------------------------------------
@@ -633,7 +630,6 @@ class TableCore:
             game_id=self.game_id,
             standing=tuple((s.alert, s.raised) for s in self._standing),
             last=self._last,
-            pending_counts=dict(self._pending_counts),
             sources=dict(self._sources),
             zone_counts=self._zone_counts,
             ref_seq=dict(self.outbox.ref_seq),
@@ -644,7 +640,6 @@ class TableCore:
         self.game_id = memory.game_id
         self._standing = [_Standing(alert, raised) for alert, raised in memory.standing]
         self._last = memory.last
-        self._pending_counts = dict(memory.pending_counts)
         self._sources = dict(memory.sources)
         self._zone_counts = memory.zone_counts
         self.outbox.ref_seq = dict(memory.ref_seq)
@@ -769,27 +764,13 @@ def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 
 def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """One seat's count; the hand is scored once every seat has one. Tiles given are
-    the engine's to check (against the pips given, the tiles the seat should hold, its
-    knocks); counts it refuses stay pending, to be corrected seat by seat."""
-    seat = int(body["seat"])
-    if not 0 <= seat < game.seats:
-        raise CommandRefused(f"There is no seat {seat}.")
-    if game.phase not in (Phase.PLAY, Phase.COUNTING):
-        raise CommandRefused("There is no hand to count now.")
+    """One seat's count: the game checks it as it comes (against the set, the table, the
+    other seats' counts and what the seat can hold, and that the hand is over) and keeps
+    it until every seat that may hold tiles has one, then scores the hand
+    (`Game.count_seat`); a count it refuses changes nothing."""
     tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
     pips = int(body["pips"]) if body.get("pips") is not None else None
-    if pips is None and tiles is None:
-        raise CommandRefused("Give the seat's pips or its tiles.")
-    core._pending_counts[seat] = (pips, tiles)
-    needed = [s for s in range(game.seats) if s != game.out_seat]
-    if any(s not in core._pending_counts for s in needed):
-        return Judgement(Reason.OK)
-    given = [core._pending_counts.get(s, (0, None)) for s in range(game.seats)]
-    judged = game.count([p for p, _ in given], [t for _, t in given])
-    if judged.ok:
-        core._pending_counts = {}
-    return judged
+    return game.count_seat(int(body["seat"]), pips, tiles)
 
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:

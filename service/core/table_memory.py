@@ -1,13 +1,14 @@
 """What the table core knows beyond its game, to put back after a failed write or a restart.
 
-The game itself is rebuilt from the journal's inputs. The rest is a `CoreMemory`: the
-standing alerts (with their events as published), the sources' status, the counts
-pending, what the reconciler knows (`service.core.reconciler.Memory`). The core takes one
-before each change and puts it back when the journal could not store the change; and
-it keeps one in the journal with every change (`saved`, JSON under the journal's `kv`
-key `table`), so that a restart goes on exactly where the table was: the same alerts
-with the same ids, the same sources, the tiles it leaves alone (the last game's, a play
-taken back by a command), a corrected tile's reading, the alert the reconciler stands by.
+The game itself is rebuilt from the journal's inputs (the counts given seat by seat
+too: the game keeps them). The rest is a `CoreMemory`: the standing alerts (with their
+events as published), the sources' status, what the reconciler knows
+(`service.core.reconciler.Memory`). The core takes one before each change and puts it
+back when the journal could not store the change; and it keeps one in the journal with
+every change (`saved`, JSON under the journal's `kv` key `table`), so that a restart goes
+on exactly where the table was: the same alerts with the same ids, the same sources, the
+tiles it leaves alone (the last game's, a play taken back by a command), a corrected
+tile's reading, the alert the reconciler stands by.
 
 Where the tiles lie and a pending alert's grace time are not kept across a restart: the
 first snapshot after it says where they lie (`Reconciler` adopts them), and a pending
@@ -37,7 +38,6 @@ class CoreMemory:
     game_id: str
     standing: tuple[tuple[TableAlert, JournalEvent | None], ...]
     last: dict[str, Any] | None
-    pending_counts: dict[int, tuple[int | None, list[Tile] | None]]  # seat: (pips, tiles)
     sources: dict[str, bool]
     zone_counts: ZoneCounts | None
     ref_seq: dict[int, int]
@@ -52,10 +52,6 @@ def saved(memory: CoreMemory) -> dict[str, Any]:
     return {
         "game_id": memory.game_id,
         "standing": [[a.key, e.seq] for a, e in memory.standing if e is not None],
-        "pending_counts": {
-            str(seat): [pips, [t.text for t in tiles] if tiles is not None else None]
-            for seat, (pips, tiles) in memory.pending_counts.items()
-        },
         "sources": dict(memory.sources),
         "zone_counts": _counts(memory.zone_counts),
         "reconciler": _reconciler(memory.reconciler) if memory.reconciler else None,
@@ -117,15 +113,6 @@ def reconciler_memory(data: dict[str, Any]) -> Memory:
         first_seen={Tile.parse(t): int(n) for t, n in data["first_seen"]},
         surface=tuple(map(_seen_of, data["surface"])),
     )
-
-
-def pending_counts(data: dict[str, Any]) -> dict[int, tuple[int | None, list[Tile] | None]]:
-    """The counts given seat by seat and not yet scored, as `saved` kept them."""
-    out: dict[int, tuple[int | None, list[Tile] | None]] = {}
-    for seat, (pips, tiles) in data.items():
-        given = [Tile.parse(t) for t in tiles] if tiles is not None else None
-        out[int(seat)] = (int(pips) if pips is not None else None, given)
-    return out
 
 
 def zone_counts(data: list[list[str]] | None) -> ZoneCounts | None:

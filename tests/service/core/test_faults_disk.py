@@ -165,7 +165,7 @@ class Table:
             core.game.summary(),
             list(core.game.hand_inputs()),
             core.reconciler.memory(),
-            core._memory().pending_counts,
+            core.game.counted,
             dict(core.outbox.ref_seq),
         )
 
