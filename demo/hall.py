@@ -263,9 +263,9 @@ class DemoHall:
 
     def _start_display(self, stack: ExitStack, table: _Table, local: LocalBroker) -> None:
         from display.server import serve  # noqa: PLC0415
-        from display.settings import DisplaySettings  # noqa: PLC0415
+        from display.settings import DisplayServerSettings  # noqa: PLC0415
 
-        settings = DisplaySettings(
+        settings = DisplayServerSettings(
             table=table.id, mqtt_host=local.host, mqtt_port=local.port,
             http_host=self.options.http_host, http_port=table.display_port,
         )  # fmt: skip
