@@ -136,3 +136,31 @@ def _hypothesis(t: GridTile, origin: FloatArray) -> Read:
     c = (a + b) / 2.0
     hyp = TileHypothesis(-1, float(c[0]), float(c[1]), -ny, nx, nx, ny, half, 0.0, own=half)
     return hyp, pips, t.confidence
+
+
+def by_spacing(planes: Planes, found: Found, offset: Point, pips: list[Point]) -> Found:
+    """`found` (which read no tile, so knows no tile width) with the tiles read by the
+    grid at the width the spacing of its stray `pips` suggests: on a half's 3x3 grid
+    pips lie a grid step apart (a 6's rows), or a step's diagonal (a 2, a 3), so the
+    nearest neighbours' distances (their lower quartile), over `GridSettings.grid` of
+    a width or its diagonal, give two widths to try, the second only when the first
+    reads nothing. (Spinner pins
+    break every divider of a set: no tile was read at all, but its pips showed.)"""
+    cfg = planes.s
+    if not cfg.search.spacing_pips <= len(pips) <= 2 * cfg.search.grid_pips:
+        return found  # too few to space, or a texture's specks
+    pts = np.asarray(pips, dtype=np.float64)
+    apart = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    near = apart.min(axis=1)
+    q25 = float(np.percentile(near, 25))
+    step = cfg.grid.grid
+    widths: list[float] = []
+    for w in (q25 / step, q25 / (step * np.sqrt(2.0))):
+        if w > 0 and all(abs(w - o) > 0.1 * o for o in widths):
+            widths.append(w)
+    for w in widths:  # the likeliest first; the next only when it read nothing
+        trial = by_grid(planes, replace(found, width=w), offset, pips)
+        if trial.tiles:
+            return trial
+    return found

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector.by_grid import LOOK_AGAIN, by_grid
+from vision.detector.by_grid import LOOK_AGAIN, by_grid, by_spacing
 from vision.detector.planes import Box, Found, Planes
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, UnsureReason, UnsureRegion
@@ -327,6 +327,9 @@ def _search(
         # the frame's tile size is known: what is left, read by the pips' grid
         left = [(u.x - offset[0], u.y - offset[1]) for u in found.unsure if u.reason in LOOK_AGAIN]
         found = by_grid(planes, found, offset, [*stray_pips(planes, found), *left])
+    elif cfg.grid_boxes > 0 and not found.read:
+        # no tile read, no width known: the width its pips' spacing suggests
+        found = by_spacing(planes, found, offset, stray_pips(planes, found))
     # A tile read lop-sided (pips in no domino's layout) is reported with its low
     # confidence, and its place is unsure too: the snapshot is not judged on it (a
     # line of wood grain across a tile's end read as a 1-0 beside it).

@@ -65,6 +65,7 @@ class SearchSettings:
     # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
     # differs from the frame's by more than `shown_apart`
     shown_tiles: int = 3
+    spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
     shown_share: float = 0.6
     shown_apart: float = 0.1
 
@@ -95,6 +96,7 @@ class SearchSettings:
                 "grid_boxes": (0, 10_000),
                 "grid_pips": (1, 10_000),
                 "shown_tiles": (1, 10_000),
+                "spacing_pips": (2, 10_000),
                 "shown_share": (0.0, 1.0),
                 "shown_apart": (0.0, 1.0),
             },

@@ -19,6 +19,7 @@ from tablesim.scenes import sim_game
 from tests.vision.scoring import score
 from vision.detector.detect import Detection, Settings, detect
 from vision.detector.results import UnsureReason
+from vision.detector.settings import SearchSettings
 from vision.tiles.dark_marks import Tone, threshold_surface, tone_image
 
 
@@ -165,16 +166,25 @@ def test_a_lead_whose_divider_does_not_show_is_unsure_not_absent(
     # Harsh light: the lead lies under the glare spot in the table's centre and its
     # divider does not show, so no tile is found there; its pips still do. A table
     # that looks empty would let the next tile read pass for the lead: the place is
-    # reported unsure instead (UNREADABLE once it stands).
+    # reported unsure instead (UNREADABLE once it stands). So it is where the tiles
+    # are not read by their pips' grid (the calibrated camera path, which reads them
+    # by the tile's known size instead: `vision.camera_path.known_size`) ...
     scene = Scene().with_tiles((SeenTile(lead[0], lead[1], 450, 288, 450, 312),))
     cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     out = render_frame(scene, cam, RenderStyle.harsh(tiles), seed, frame=3)
-    det = detect(out.image, settings=Settings(tone=tone))
+    no_grid = Settings(tone=tone, search=SearchSettings(grid_boxes=0))
+    det = detect(out.image, settings=no_grid)
     cx, cy = out.truth.tiles[0].centre_px
     assert det.tiles == ()
     assert [u.reason for u in det.unsure if np.hypot(u.x - cx, u.y - cy) < 40] == [
         UnsureReason.STRAY_PIPS
     ]
+    # ... and a photo of unknown scale reads the lead by the grid at the width its
+    # pips' spacing suggests (issue 26), in its place
+    [read] = detect(out.image, settings=Settings(tone=tone)).tiles
+    truth = out.truth.tiles[0]
+    assert sorted(read.pips) == sorted(lead)
+    assert min(np.hypot(*np.subtract(read.px[0], p)) for p in (truth.a_px, truth.b_px)) < 8
 
 
 @pytest.mark.parametrize(("seed", "plays", "all_read"), [(3, 3, False), (7, 3, True)])
