@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from demo.broker import LocalBroker, free_port
+from demo.broker import LocalBroker
 from demo.hall_watch import HallError, HallWatch, describe_standings
 from mqttweb.client import new_client
 
@@ -39,6 +39,7 @@ EVENT_NAME = "Demo Open"
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu",
          "Mo", "Ned", "Oli", "Pia", "Quin", "Rui", "Sol", "Tea")  # fmt: skip
 ROUND_TIMEOUT_S = 3600.0
+LISTEN_TIMEOUT_S = 60.0  # a hang guard for the pages' start on a loaded machine
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class HallOptions:
     pace: float = 1.0
     seed: int = 1
     http_host: str = "127.0.0.1"
-    http_port: int = 8080  # the desk's pages; the displays on the next ports (0: any free)
+    http_port: int = 8080  # the desk's pages; the displays on the next ports (0: the system's)
 
 
 @dataclass
@@ -138,27 +139,49 @@ def wait_bridged(central: LocalBroker, table: str, timeout: float = 20.0) -> Non
         client.loop_stop()
 
 
-class LoopThread:
-    """An asyncio server (the desk's, a display's) in its own thread until `stop()`."""
+Listening = Callable[[int], None]
 
-    def __init__(self, name: str, main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+
+class LoopThread:
+    """An asyncio server (the desk's, a display's) in its own thread until `stop()`;
+    `main(listening)` tells `listening` the port it listens on, which `port()` returns."""
+
+    def __init__(self, name: str, main: Callable[[Listening], Coroutine[Any, Any, None]]) -> None:
         self.main = main
         self.loop = asyncio.new_event_loop()
         self.task: asyncio.Task[None] | None = None
+        self._port: int | None = None
+        self._error: Exception | None = None
+        self._told = threading.Event()  # the port is known, or the server ended
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
-        self.task = self.loop.create_task(self.main())
+        self.task = self.loop.create_task(self.main(self._listening))
         try:
             self.loop.run_until_complete(self.task)
         except asyncio.CancelledError:
             pass
-        except Exception:
-            log.exception("demo: %s stopped", self.thread.name)
+        except Exception as exc:
+            self._error = exc
+            if self._port is not None or not isinstance(exc, OSError):  # else port() says it
+                log.exception("demo: %s stopped", self.thread.name)
         finally:
+            self._told.set()
             self.loop.close()
+
+    def _listening(self, port: int) -> None:
+        self._port = port
+        self._told.set()
+
+    def port(self) -> int:
+        """The port it listens on (the system's choice for port 0), once it does."""
+        if not self._told.wait(LISTEN_TIMEOUT_S):
+            raise HallError(f"the {self.thread.name} did not listen in {LISTEN_TIMEOUT_S:.0f} s")
+        if self._port is None:
+            raise HallError(f"the {self.thread.name} did not start: {self._error}")
+        return self._port
 
     def stop(self) -> None:
         if self.task is not None and not self.loop.is_closed():
@@ -177,7 +200,7 @@ class DemoHall:
         ports = _ports(options)
         self.desk_port = ports.desk
         self.tables = [_Table(f"t{n + 1}", port) for n, port in enumerate(ports.displays)]
-        self.pages = {ports.desk, *ports.displays}  # the brokers never take these ports
+        self.pages = {ports.desk, *ports.displays} - {0}  # the brokers never take these ports
         self.central: LocalBroker | None = None
         self.watch: HallWatch | None = None
 
@@ -209,8 +232,9 @@ class DemoHall:
             http_port=self.desk_port, event_file=event_file, director_password=self.password,
             resend_s=1.0,
         )  # fmt: skip
-        desk = LoopThread("desk", lambda: serve(settings))
+        desk = LoopThread("desk", lambda listening: serve(settings, listening=listening))
         stack.callback(desk.stop)
+        self.desk_port = desk.port()
 
     def _start_table(self, stack: ExitStack, table: _Table) -> None:
         from demo.seated_players import SeatedPlayers  # noqa: PLC0415
@@ -239,14 +263,17 @@ class DemoHall:
 
     def _start_display(self, stack: ExitStack, table: _Table, local: LocalBroker) -> None:
         from display.server import serve  # noqa: PLC0415
-        from display.settings import DisplaySettings  # noqa: PLC0415
+        from display.settings import DisplayServerSettings  # noqa: PLC0415
 
-        settings = DisplaySettings(
+        settings = DisplayServerSettings(
             table=table.id, mqtt_host=local.host, mqtt_port=local.port,
             http_host=self.options.http_host, http_port=table.display_port,
         )  # fmt: skip
-        display = LoopThread(f"display-{table.id}", lambda: serve(settings))
+        display = LoopThread(
+            f"display of {table.id}", lambda listening: serve(settings, listening=listening)
+        )
         stack.callback(display.stop)
+        table.display_port = display.port()
 
     # --- running -------------------------------------------------------------------------
 
@@ -308,8 +335,10 @@ class DemoHall:
 
 
 def _ports(options: HallOptions) -> HallPorts:
-    """The desk's port and one per display: consecutive from `http_port`, or free ones."""
+    """The desk's port and one per display: consecutive from `http_port`, or 0 for each
+    (the system chooses as each binds: a port picked free here could be taken by another
+    program before the page server binds it)."""
     if options.http_port == 0:
-        return HallPorts(free_port(), [free_port() for _ in range(options.tables)])
+        return HallPorts(0, [0] * options.tables)
     base = options.http_port
     return HallPorts(base, [base + 1 + n for n in range(options.tables)])

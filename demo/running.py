@@ -24,7 +24,7 @@ from service.app import TableService
 from service.flags import settings_from_flags
 
 if TYPE_CHECKING:
-    from display.settings import DisplaySettings
+    from display.settings import DisplayServerSettings
     from service.camera.frame_sources import MakeFrames
 
 __all__ = ["OpenTable", "open_table", "quiet_logs", "start_display", "stop_on_signals", "workdir"]
@@ -58,7 +58,7 @@ def stop_on_signals() -> threading.Event:
     return stop
 
 
-def start_display(display: DisplaySettings, timeout: float = 60.0) -> int:
+def start_display(display: DisplayServerSettings, timeout: float = 60.0) -> int:
     """The display served from its own thread; back once it listens, with the port it
     listens on, so the address the demo prints works (under load it took longer than the
     first plays: a page asked for then was refused)."""
@@ -116,7 +116,7 @@ def open_table(
     on `source`'s flags (`serial`, or `camera` and `fps`) with `more` settings, and the
     printed events; every part closed by `stack`."""
     from display.pin import new_pin  # noqa: PLC0415
-    from display.settings import DisplaySettings  # noqa: PLC0415
+    from display.settings import DisplayServerSettings  # noqa: PLC0415
 
     mqtt_host, mqtt_port = options.mqtt_host, options.mqtt_port
     if mqtt_host is None:
@@ -127,7 +127,7 @@ def open_table(
     # (outgoing) ports: one of them could be --http-port.
     pin = None if options.no_pin else new_pin()
     awtrix, wled = options.lights
-    display = DisplaySettings(
+    display = DisplayServerSettings(
         table=TABLE, mqtt_host=mqtt_host, mqtt_port=mqtt_port, http_host=options.http_host,
         http_port=options.http_port, command_pin=pin, awtrix=awtrix, wled=wled,
     )  # fmt: skip
@@ -151,7 +151,7 @@ def open_table(
     return OpenTable(service, mqtt_host, mqtt_port, http_port)
 
 
-def addresses(display: DisplaySettings, port: int, pin: str | None, preview: bool) -> str:
+def addresses(display: DisplayServerSettings, port: int, pin: str | None, preview: bool) -> str:
     """Where to follow the demo: the display, its PIN, the broker, the lights."""
     lines = [
         f"Display: open http://{display.http_host}:{port}/ to follow the game.",

@@ -10,7 +10,6 @@ import pytest
 
 from demo import broker as broker_module
 from demo.broker import BrokerError, LocalBroker, find_mosquitto
-from tests.fixtures.mosquitto import free_port
 from tests.fixtures.mqtt_recorder import Recorder
 
 
@@ -51,10 +50,12 @@ def test_missing_mosquitto_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_taken_port_is_reported(tmp_path: Path) -> None:
-    port = free_port()
     with socket.socket() as holder:
-        holder.bind(("127.0.0.1", port))
+        # the holder takes a port the system chooses: a port picked as free beforehand
+        # could be taken by another process before the holder binds it
+        holder.bind(("127.0.0.1", 0))
         holder.listen()
+        port = holder.getsockname()[1]
         b = LocalBroker(tmp_path / "b", port=port)
         with pytest.raises(BrokerError, match=f"port {port} on 127.0.0.1 is already in use"):
             b.start()

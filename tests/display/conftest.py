@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from playwright.sync_api import Browser, Page, expect
 
 from display.server import serve
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from tests.display import samples
 from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
@@ -102,13 +102,13 @@ def controller(broker: Mosquitto) -> Iterator[Controller]:
 @dataclass
 class DisplayServer:
     url: str
-    settings: DisplaySettings
+    settings: DisplayServerSettings
     stop: Callable[[], None]
 
 
 def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
     """A display server in its own thread and loop; the caller stops it."""
-    settings = DisplaySettings(
+    settings = DisplayServerSettings(
         **{
             "table": samples.TABLE,
             "mqtt_host": broker.host,

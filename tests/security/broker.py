@@ -110,10 +110,12 @@ class SecureBroker(Mosquitto):
         ]
         return "\n".join(base) + "\n" + text
 
-    def start(self, timeout: float = 10.0) -> None:
-        """Start, and wait for both listeners: the plain one can open after the TLS one."""
-        super().start(timeout)
-        self.wait_listening(self.plain_port, timeout)
+    def listener_ports(self) -> list[int]:
+        return [self.port, self.plain_port]  # the plain one can open after the TLS one
+
+    def choose_ports(self) -> None:
+        super().choose_ports()
+        self.plain_port = free_port()
 
 
 @pytest.fixture

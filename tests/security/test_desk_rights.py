@@ -112,10 +112,14 @@ class CentralBroker(Mosquitto):
 
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
-        self.plain_port = self.port  # for tests.security.broker.Client without TLS
         self.certs = workdir  # unused: no TLS listener here
         self.passwd = workdir / "passwd"
         make_password_file(self.passwd, CENTRAL_USERS)
+
+    @property
+    def plain_port(self) -> int:
+        """For tests.security.broker.Client without TLS (the port may move at start)."""
+        return self.port
 
     def config_text(self) -> str:
         text = (CONFIG / "central.conf").read_text()

@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration.homography import Calibration
+from vision.detector.by_grid import LOOK_AGAIN
 from vision.detector.results import Detection, FoundTile, UnsureReason, UnsureRegion
 from vision.pips.grid import GridTile
 from vision.pips.grid_read import read_grid
@@ -61,21 +62,11 @@ __all__ = ["READ_AGAIN", "KnownSizeSettings", "read_anchored", "sized"]
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
-# Unsure places worth reading again: unread pips, a tile doubted for a faint mark or
-# for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
-# region without a divider, a tile of the wrong size, a layout no domino has (pips
-# off the grid). Not a hand (partly covered).
-READ_AGAIN = frozenset(
-    {
-        UnsureReason.STRAY_PIPS,
-        UnsureReason.FAINT_MARK,
-        UnsureReason.NO_DIVIDER,
-        UnsureReason.NOT_PIPS,
-        UnsureReason.WRONG_SIZE,
-        UnsureReason.LOPSIDED,
-        UnsureReason.NOT_IN_SET,
-    }
-)
+# Unsure places worth reading again: those the detector reads again by its pips'
+# grid (unread pips, a faint mark, marks that are not pips: a faded divider breaks
+# into blobs, a tile-shaped region without a divider, a layout no domino has), a tile
+# of the wrong size, a number the enrolled set has not. Not a hand (partly covered).
+READ_AGAIN = LOOK_AGAIN | {UnsureReason.WRONG_SIZE, UnsureReason.NOT_IN_SET}
 
 
 @dataclass(frozen=True, slots=True)

@@ -292,13 +292,27 @@ def _smaller(
         if not 0 < t.own <= (share + 0.05) * t.width:
             continue
         other = replace(t, width=t.width * share)
-        if not _whole(planes, near, other):
-            continue
-        again = _read_tile(blobs, other, ref, planes)
-        same = [r.pips for r in again] == [r.pips for r in reading]
-        if same and min(r.confidence for r in again) >= cfg.sure:
+        again = _read_whole(blobs, other, reading, ref, planes, near)
+        if again is not None:
             return other, again
     return _fitted(blobs, t, reading, ref, planes, near)
+
+
+def _read_whole(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: Planes,
+    near: NDArray[np.bool_],
+) -> tuple[HalfReading, HalfReading] | None:
+    """`t`'s reading when its face shows whole and it reads the pips of `reading`
+    surely; else None."""
+    if not _whole(planes, near, t):
+        return None
+    again = _read_tile(blobs, t, ref, planes)
+    same = [r.pips for r in again] == [r.pips for r in reading]
+    return again if same and min(r.confidence for r in again) >= planes.s.search.sure else None
 
 
 def _fitted(
@@ -324,9 +338,8 @@ def _fitted(
     other = fitted_to_face(t, ends)
     if not _whole(planes, near, other):
         return None
-    again = _read_tile(blobs, other, ref, planes)
-    same = [r.pips for r in again] == [r.pips for r in reading]
-    if same and min(r.confidence for r in again) >= cfg.sure:
+    again = _read_whole(blobs, other, reading, ref, planes, near)
+    if again is not None:
         return other, again
     if min(r.confidence for r in reading) >= cfg.sure and not any(r.foreign for r in reading):
         return other, reading
