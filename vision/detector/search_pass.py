@@ -49,7 +49,7 @@ from vision.tiles.dividers import (
     with_pins,
 )
 from vision.tiles.face_down import leftovers
-from vision.tiles.meeting_lines import line_kernel, split_junctions
+from vision.tiles.meeting_lines import line_kernel, split_heads, split_junctions
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,10 @@ def _pass(
     lines = find_blobs(faint, img, bright, max_area) if own else planes.blobs
     # a spinner pin's head is part of its divider (measured by the line's arms)
     lines = with_pins(lines, s.dividers)
+    # a pip joined to a divider's end is given back to the pips, the line measured alone
+    heads = split_heads(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)
+    if heads is not None:
+        lines = heads
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
     split = split_junctions(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)

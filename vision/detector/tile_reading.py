@@ -189,9 +189,18 @@ def _resized(
     at another width too, and must give way to the other pass's sure reading of
     the tile in its place (`_merge`)."""
     cfg = planes.s.search
-    if min(r.confidence for r in reading) >= cfg.sure or any(r.foreign for r in reading):
+    if min(r.confidence for r in reading) >= cfg.sure:
         return t, reading
-    for share in cfg.resize:
+    shares = cfg.resize
+    if any(r.foreign for r in reading):
+        # marks that are no pips, read at the frame's width: when the face's own
+        # width, measured between its edges, is smaller, the smaller widths down to
+        # it may read it (a face seen at a slant, foreshortened: the marks beyond
+        # its ends are its neighbour's)
+        if not 0.0 < t.own < (1.0 - cfg.own_apart) * t.width:
+            return t, reading
+        shares = tuple(x for x in cfg.resize if t.own / t.width <= x < 1.0)
+    for share in shares:
         other = replace(t, width=t.width * share)
         again = _read_tile(blobs, other, ref, planes)
         if min(r.confidence for r in again) >= cfg.sure and not any(r.foreign for r in again):

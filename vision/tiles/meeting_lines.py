@@ -171,6 +171,99 @@ def split_junctions(
     return _joined(blobs, labels, area, parts)
 
 
+def _head_split(
+    mine: U8, pip: float, cfg: MeetingSettings, dividers: DividerSettings
+) -> NDArray[np.bool_] | None:
+    """The pixels to take out of the mark `mine` (a cut image) between a pip and the
+    divider it is joined to, or None when the mark is no such pair: an opening by a
+    disc smaller than a pip and thicker than the line keeps one round head of a
+    pip's size, the rest (without a pixel around the head) is one straight line
+    holding a divider's length of `line_pips` pips, and the head sits at the line's
+    end (a head at its middle is a spinner pin, `dividers.with_pins`)."""
+    size = round(cfg.head_pips * pip) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    opened = np.asarray(cv2.morphologyEx(mine, cv2.MORPH_OPEN, disc), dtype=np.uint8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    low, high = cfg.head_area
+    if count != 2 or not low <= stats[1, cv2.CC_STAT_AREA] / (np.pi / 4.0 * pip**2) <= high:
+        return None
+    ring = cv2.dilate(opened, np.ones((3, 3), np.uint8)) > 0
+    rest = np.asarray((mine > 0) & ~ring, dtype=np.uint8)
+    n, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    if n < 2:
+        return None
+    big = 1 + int(np.argmax(rs[1:, cv2.CC_STAT_AREA]))
+    if (rs[1:, cv2.CC_STAT_AREA].sum() - rs[big, cv2.CC_STAT_AREA]) > 0.25 * pip**2:
+        return None  # more than one line, or a second head
+    if rs[big, cv2.CC_STAT_AREA] < max(3, dividers.min_divider_area):
+        return None
+    ys, xs = np.nonzero(rl == big)
+    pts = np.stack([xs, ys]).astype(np.float64)
+    spread, axes = np.linalg.eigh(np.cov(pts) + np.eye(2) / 12.0)
+    length = float(np.sqrt(12.0 * spread[1]))
+    thick = float(np.sqrt(12.0 * max(float(spread[0]), 1e-6)))
+    if length < max(dividers.min_divider_px, cfg.line_pips * pip):
+        return None
+    if length < dividers.min_elongation * thick:
+        return None
+    along = float((centroids[1] - pts.mean(axis=1)) @ axes[:, 1])
+    if abs(along) < length / 4.0:
+        return None
+    return np.asarray(ring & (labels == 0) & (mine > 0), dtype=np.bool_)
+
+
+def split_heads(
+    blobs: Blobs,
+    pip: float,
+    img: U8,
+    bright: U8,
+    max_area: float,
+    own: bool = False,
+    cfg: MeetingSettings = MEETING,
+    dividers: DividerSettings = DIVIDERS,
+) -> Blobs | None:
+    """`blobs` with every divider line that a pip touches at one end split from the
+    pip (`_head_split`): the line is measured without the pip, and the pip is a pip
+    of its own. (A blurred pip at a divider's end, on a face seen at a slant, joins
+    the line; as one mark they were neither a divider nor a pip.) The pieces become
+    blobs at the end, the mark itself is emptied; None when nothing is split (or
+    the pip size is unknown). `own`: as for `split_junctions`."""
+    if pip <= 0 or round(cfg.head_pips * pip) < 3:
+        return None
+    idx = _candidates(blobs, 0, dividers)
+    if idx.size == 0 or idx.size > cfg.max_candidates:
+        return None
+    labels: NDArray[np.int32] | None = None
+    area = blobs.area.copy()
+    parts: list[Blobs] = []
+    start = len(blobs)
+    for i in idx:
+        x0, y0, x1, y1 = _box(blobs, int(i), 1)
+        mine = np.asarray(blobs.labels[y0:y1, x0:x1] == i, dtype=np.uint8)
+        gone = _head_split(mine, pip, cfg, dividers)
+        if gone is None:
+            continue
+        pieces = find_blobs(
+            np.asarray((mine > 0) & ~gone, dtype=np.uint8),
+            img[y0:y1, x0:x1],
+            bright[y0:y1, x0:x1],
+            max_area,
+        )
+        if labels is None:
+            labels = blobs.labels if own else blobs.labels.copy()
+        window = labels[y0:y1, x0:x1]
+        window[mine > 0] = 0
+        window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+        area[i] = 0.0
+        start += len(pieces) - 1
+        shift = np.array([x0, y0, x0, y0], dtype=np.int64)
+        boxes_px = None if pieces.box is None else pieces.box + shift
+        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
+    if labels is None:
+        return None
+    return _joined(blobs, labels, area, parts)
+
+
 def _joined(
     blobs: Blobs, labels: NDArray[np.int32], area: NDArray[np.float64], parts: list[Blobs]
 ) -> Blobs:

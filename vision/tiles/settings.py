@@ -119,6 +119,10 @@ class MeetingSettings:
     line_pips: float = 2.5  # a line holds a straight segment this many pips long
     apart: int = 3  # directions at least this many steps apart (45 degrees) cross
     max_candidates: int = 200  # a frame with more such marks (a pattern) is left alone
+    # a pip joined to a divider's end: what an opening by a disc of `head_pips` pip
+    # diameters keeps (a pip, not the thinner line), `head_area` of a pip's area
+    head_pips: float = 0.75
+    head_area: tuple[float, float] = (0.5, 1.6)
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -128,6 +132,8 @@ class MeetingSettings:
                 "line_pips": (0.5, 20.0),
                 "apart": (1, 90),
                 "max_candidates": (0, 100_000),
+                "head_pips": (0.1, 2.0),
+                "head_area": (0.0, 10.0),
             },
         )
 

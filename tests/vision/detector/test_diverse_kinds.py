@@ -61,13 +61,15 @@ def test_a_pinned_set_seen_from_far_reads_every_tile_and_no_seven(shared_dir: Pa
         assert read(det) == labelled(shared_dir, name), name
 
 
-def test_a_hand_seen_at_a_slant_reads_its_tiles_and_none_false(shared_dir: Path) -> None:
+def test_a_hand_seen_at_a_slant_reads_every_tile_and_none_false(shared_dir: Path) -> None:
     # mf__domino: five tiles of a hand lean on each other by the layout, their faces
     # seen at a slant (the nearer half of each the larger). The 1-1 read surely at a
     # larger width than the frame's, then looked covered; fitted to its face's ends
-    # it keeps that reading. (The 4-6, half hidden by its neighbour, is still missed.)
+    # it keeps that reading. The 4-6: a blurred pip of its 6 joined its divider's end
+    # (one mark, neither divider nor pip) and, read at the frame's width, its 6 half
+    # reached its neighbour's marks; the pip is split from the line
+    # (`meeting_lines.split_heads`) and the face, measured smaller than the frame's
+    # width, is read at a smaller one (`tile_reading._resized`).
     name = "mf__domino.jpg"
     det = detect(photo(shared_dir, name), settings=Settings(tone=None))
-    seen, want = read(det), labelled(shared_dir, name)
-    assert seen[(1, 1)] == 1
-    assert not seen - want
+    assert read(det) == labelled(shared_dir, name)
