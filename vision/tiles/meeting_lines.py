@@ -108,6 +108,34 @@ def _box(blobs: Blobs, i: int, pad: int) -> tuple[int, int, int, int]:
     return max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
 
 
+def _pieces(
+    labels: NDArray[np.int32],
+    box: tuple[int, int, int, int],
+    mine: NDArray[np.bool_],
+    gone: NDArray[np.bool_],
+    img: U8,
+    bright: U8,
+    max_area: float,
+    start: int,
+) -> Blobs:
+    """The pieces of the mark `mine` (in `box`) without the pixels `gone`, measured
+    in the frame's coordinates; in `labels` the mark's pixels are relabelled as its
+    pieces, numbered from `start`."""
+    x0, y0, x1, y1 = box
+    pieces = find_blobs(
+        np.asarray(mine & ~gone, dtype=np.uint8),
+        img[y0:y1, x0:x1],
+        bright[y0:y1, x0:x1],
+        max_area,
+    )
+    window = labels[y0:y1, x0:x1]
+    window[mine] = 0
+    window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+    shift = np.array([x0, y0, x0, y0], dtype=np.int64)
+    boxes_px = None if pieces.box is None else pieces.box + shift
+    return replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px)
+
+
 def split_junctions(
     blobs: Blobs,
     pip: float,
@@ -152,20 +180,10 @@ def split_junctions(
         if not gone.any():
             continue
         mine = strip[: y1 - y0, at[k] : at[k] + x1 - x0] > 0
-        pieces = find_blobs(
-            np.asarray(mine & ~gone, dtype=np.uint8),
-            img[y0:y1, x0:x1],
-            bright[y0:y1, x0:x1],
-            max_area,
-        )
-        window = labels[y0:y1, x0:x1]
-        window[mine] = 0
-        window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+        part = _pieces(labels, (x0, y0, x1, y1), mine, gone, img, bright, max_area, start)
         area[i] = 0.0
-        start += len(pieces) - 1
-        shift = np.array([x0, y0, x0, y0], dtype=np.int64)
-        boxes_px = None if pieces.box is None else pieces.box + shift
-        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
+        start += len(part) - 1
+        parts.append(part)
     if not parts:
         return None
     return _joined(blobs, labels, area, parts)
@@ -243,22 +261,12 @@ def split_heads(
         gone = _head_split(mine, pip, cfg, dividers)
         if gone is None:
             continue
-        pieces = find_blobs(
-            np.asarray((mine > 0) & ~gone, dtype=np.uint8),
-            img[y0:y1, x0:x1],
-            bright[y0:y1, x0:x1],
-            max_area,
-        )
         if labels is None:
             labels = blobs.labels if own else blobs.labels.copy()
-        window = labels[y0:y1, x0:x1]
-        window[mine > 0] = 0
-        window[pieces.labels > 0] = pieces.labels[pieces.labels > 0] + start - 1
+        part = _pieces(labels, (x0, y0, x1, y1), mine > 0, gone, img, bright, max_area, start)
         area[i] = 0.0
-        start += len(pieces) - 1
-        shift = np.array([x0, y0, x0, y0], dtype=np.int64)
-        boxes_px = None if pieces.box is None else pieces.box + shift
-        parts.append(replace(pieces, cx=pieces.cx + x0, cy=pieces.cy + y0, box=boxes_px))
+        start += len(part) - 1
+        parts.append(part)
     if labels is None:
         return None
     return _joined(blobs, labels, area, parts)
