@@ -1,13 +1,17 @@
 """The hand-tuned detector on frames that look like its real failures (issue 26).
 
     .venv/bin/python -m training.lookalike_check [--seeds 8] [--kind KIND ...]
+                                                 [--reader detector|learned|checked]
 
 Draws `--seeds` frames of each kind of `tablesim.render.lookalikes` and reads each
-with `vision.detector.detect` (tone auto, as the benchmark reads diverse-dev), and
-prints per kind: tiles, found (both half centres within 0.4 tile widths of a drawn
-tile's), read right, false tiles (found where no tile is), and CPU ms (median, max; one
-OpenCV thread). A renderer that looks like the photos makes the detector fail here
-as it fails there.
+with `vision.detector.detect` (tone auto, as the benchmark reads diverse-dev; the
+default), the learned part alone (`learned`: `vision.learned.read_tiles`) or the
+detector's tiles the learned part agrees with (`checked`: score 0.5 or more), and
+prints per kind (`random`: `tablesim.render.generator.random_frame` of seeds from
+900000, which no training run draws): tiles, found (both half centres within 0.4 tile
+widths of a drawn tile's), read right, false tiles (found where no tile is), and CPU
+ms (median, max; one OpenCV thread). A renderer that looks like the photos makes the
+detector fail here as it fails there.
 """
 
 from __future__ import annotations
@@ -20,9 +24,23 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tablesim.render.generator import random_frame
 from tablesim.render.lookalikes import Kind, lookalike
-from tablesim.render.scene import TileTruth
-from vision.detector.detect import Detection, FoundTile, Settings, detect
+from tablesim.render.scene import Rendered, TileTruth
+from vision.detector.detect import FoundTile, Settings, detect
+from vision.learned import pixel_masks, read_masks
+
+READERS = ("detector", "learned", "checked")
+RANDOM = "random"
+HELD_OUT = 900_000  # random frames' seeds from here on are never trained on
+
+
+def frame_of(kind: str, seed: int) -> Rendered:
+    """A frame of `kind` (a lookalike kind or `random`)."""
+    if kind == RANDOM:
+        sample = random_frame(HELD_OUT + seed)
+        return Rendered(sample.image, sample.truth)
+    return lookalike(Kind(kind), seed).rendered
 
 
 @dataclass
@@ -85,23 +103,35 @@ def match(truth: tuple[TileTruth, ...], found: tuple[FoundTile, ...]) -> tuple[i
     return hit, right, false
 
 
+def read(image: np.ndarray, reader: str) -> tuple[FoundTile, ...]:
+    """The tiles `reader` reports on a frame."""
+    if reader == "learned":
+        return read_masks(pixel_masks(image))
+    tiles = detect(image, None, Settings(tone=None)).tiles
+    if reader == "detector":
+        return tiles
+    scores = pixel_masks(image).tile_scores([t.px for t in tiles])
+    return tuple(t for t, s in zip(tiles, scores, strict=True) if s >= 0.5)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=8)
-    parser.add_argument("--kind", action="append", choices=[k.value for k in Kind])
+    parser.add_argument("--kind", action="append", choices=[*[k.value for k in Kind], RANDOM])
+    parser.add_argument("--reader", choices=READERS, default="detector")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    kinds = [Kind(k) for k in args.kind] if args.kind else list(Kind)
+    kinds = args.kind or [k.value for k in Kind]
     head = f"{'kind':<22}{'fr':>4}{'tiles':>6}{'found':>6}{'right':>6}{'false':>6}"
     print(head + f"{'recall':>8}{'prec':>8}{'exact':>9}{'ms med':>8}{'max':>8}")
     for kind in kinds:
         tally = Tally()
         for seed in range(args.seeds):
-            frame = lookalike(kind, seed).rendered
+            frame = frame_of(kind, seed)
             start = time.process_time()
-            det: Detection = detect(frame.image, None, Settings(tone=None))
+            tiles = read(frame.image, args.reader)
             tally.cpu_ms.append((time.process_time() - start) * 1000)
-            hit, right, false = match(frame.truth.tiles, det.tiles)
+            hit, right, false = match(frame.truth.tiles, tiles)
             n = len(frame.truth.tiles)
             tally.tiles += n
             tally.found += hit
@@ -109,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             tally.false += false
             tally.frames += 1
             tally.frames_exact += int(right == n and false == 0 and hit == right)
-        print(tally.row(kind.value), flush=True)
+        print(tally.row(kind), flush=True)
     return 0
 
 
