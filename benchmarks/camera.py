@@ -62,7 +62,7 @@ from engine.geometry import TileSize
 from engine.surface import SeenTile, Snapshot
 from service.camera.events import CameraPicture
 from service.camera.view import CameraView, ViewSettings
-from service.core.reconciler import Accepted, Alert, Reconciler
+from service.core.reconciler import Accepted, Reconciler, SurfaceAlert
 from tablesim.render import Lighting, RenderStyle, Surface, TileStyle, render_sequence
 from tablesim.scenes import SimGame, sim_game
 from vision.camera_path.pipeline import Pipeline, PipelineSettings, Step
@@ -233,7 +233,7 @@ def run_game(game: SimGame, style: RenderStyle, seed: int, cloud: bool) -> Tally
                 accepted += [
                     e.payload()["tile"] for e in outcome.judgement.events if e.kind == "play"
                 ]
-            elif isinstance(outcome, Alert):
+            elif isinstance(outcome, SurfaceAlert):
                 tally.alerts.append(f"{outcome.code} {outcome.tile}")
     made = [p["tile"] for p in game.plays]
     tally.early = accepted_early(made, accepted)

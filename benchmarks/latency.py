@@ -63,7 +63,7 @@ from firmware_bridge.script import LiftStep  # noqa: E402
 LATENCY_P99_MS = 20.0
 RSS_MB = 80.0
 STARTUP_S = 1.5
-TABLE = "t1"  # the harness of tests/service/test_faults_common.py speaks to t1
+TABLE = "t1"  # the harness of tests/service/faults.py speaks to t1
 PREFIX = f"domino/{TABLE}"
 BIN = Path(sys.executable).parent / "domino-table"
 
@@ -151,13 +151,13 @@ def cpu_s(pid: int) -> float:
 def import_s() -> float:
     """Seconds to import what `domino-table run` imports (python -X importtime)."""
     out = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import cli.main, cli.run"],
+        [sys.executable, "-X", "importtime", "-c", "import cli.main, service.cli"],
         capture_output=True, text=True, check=True, cwd=_ROOT,
     )  # fmt: skip
     total = 0
     for line in out.stderr.splitlines():
         parts = line.split("|")
-        if len(parts) == 3 and parts[2].strip() in ("cli.main", "cli.run"):
+        if len(parts) == 3 and parts[2].strip() in ("cli.main", "service.cli"):
             total += int(parts[1])
     return total / 1e6
 
@@ -205,7 +205,7 @@ class Bench:
     def __init__(
         self, args: argparse.Namespace, broker: Any, workdir: Path, state_root: Path
     ) -> None:
-        from tests.service.test_faults_common import Commander, JournalView
+        from tests.service.faults import Commander, JournalView
 
         self.args = args
         self.broker = broker
@@ -220,7 +220,7 @@ class Bench:
         self.games = 0
 
     def new_player(self, seed: int) -> Any:
-        from tests.service.test_faults_common import Player
+        from tests.service.faults import Player
 
         return Player(
             self.board, self.journal, self.commands, self.args.rules, self.args.seats, seed

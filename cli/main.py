@@ -2,8 +2,9 @@
 
 Each sub-command is imported only when it is run, so `domino-table --help` and the
 service start quickly on a Raspberry Pi. The table's own commands live in this package
-(`cli.engine`, `cli.run`, `cli.settings`); the board emulator's, the camera's, the
-display's, the desk's and the doctor's live next to the code they drive.
+(`cli.engine`, `cli.settings_check`), and `doctor`, which checks every part
+(`cli.doctor`); every other lives next to the code it drives: `run` in `service.cli`,
+`demo` in `demo.cli`, the board emulator's, the camera's, the display's and the desk's.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ COMMANDS: dict[str, str] = {
     "rules": "cli.engine:rules",
     "simulate": "cli.engine:simulate",
     "replay": "cli.engine:replay",
-    "run": "cli.run:run",
-    "demo": "cli.run:demo",
+    "run": "service.cli:run",
+    "demo": "demo.cli:demo",
     "board-emulator": "firmware_bridge.cli:board_emulator",
     "vision": "vision.cli:vision",
     "display": "display.cli:display",
     "tournament": "tournament.cli:tournament",
-    "doctor": "service.doctor:doctor",
-    "settings": "cli.settings:settings",
+    "doctor": "cli.doctor.command:doctor",
+    "settings": "cli.settings_check:settings",
 }
 
 

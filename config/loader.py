@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from config.errors import SettingsError
-from config.messages import describe
+from config.explain import describe
 from config.settings import SECRET_KEYS, Settings
 
 log = logging.getLogger(__name__)

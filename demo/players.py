@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from engine import rulesets
 from engine.game import Game, Mode, Phase
@@ -29,6 +28,7 @@ from engine.players import GreedyPlayer, Player, RandomPlayer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import TileAt
+from mqttweb.client import new_client
 from tablesim.table import Action, Clear, Ending, Lay, PlaySurface, Reveal, Say, Step, play_table
 
 log = logging.getLogger(__name__)
@@ -74,12 +74,9 @@ class SimulatedPlayers:
         self._changed = threading.Condition()
         self._on_board: list[SeenTile] = []
         self._laid = 0  # tiles laid in this hand's layout
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"demo-{uuid.uuid4().hex[:8]}"
-        )
+        self.client = new_client(f"demo-{uuid.uuid4().hex[:8]}")
         self.client.on_connect = lambda c, *a: c.subscribe(f"{self.prefix}/state", qos=1)
         self.client.on_message = self._on_state
-        self.client.reconnect_delay_set(1, 2)
         self.client.connect_async(mqtt_host, mqtt_port)
         self.client.loop_start()
 

@@ -17,7 +17,7 @@ from display.errors import SettingsError
 from display.https import https_context, https_options
 from display.pin import default_pin_file, keep_new_pin
 from display.server import serve
-from display.settings import LANGUAGES, THEMES, DisplaySettings
+from display.settings import LANGUAGES, THEMES, DisplayServerSettings
 from mqttweb.broker_flags import broker_from_flags, broker_options
 from mqttweb.secret_file import password_from_file
 
@@ -96,7 +96,7 @@ def display(
     https = https_context(https_cert_file, https_key_file)
     table_settings = _from_settings(settings_file, theme)
     try:
-        settings = DisplaySettings(
+        settings = DisplayServerSettings(
             table=table,
             **broker,
             http_host=http_host,

@@ -17,7 +17,7 @@ from typing import Any
 from display.camera import CameraFeed
 from display.outputs import OutputsFeed
 from display.payloads import Json, parse_json
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from display.view import TableView
 from mqttweb.sse import Pages
 
@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 class Hub:
     """Folds MQTT into a `TableView`, fans the view out, matches command replies."""
 
-    def __init__(self, settings: DisplaySettings, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, settings: DisplayServerSettings, clock: Callable[[], float] = time.time
+    ) -> None:
         self.settings = settings
         self.clock = clock
         self.view = TableView(settings.table, settings.language)

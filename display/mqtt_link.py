@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import paho.mqtt.client as mqtt
 
 from display.outputs import device_topics
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from mqttweb.link import SubscriberLink
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class Listener(Protocol):
 class MqttLink(SubscriberLink):
     """Subscribes to one table's topics and publishes its commands."""
 
-    def __init__(self, settings: DisplaySettings, listener: Listener) -> None:
+    def __init__(self, settings: DisplayServerSettings, listener: Listener) -> None:
         client_id = f"domino-display-{settings.table}-{uuid.uuid4().hex[:8]}"
         super().__init__(settings, client_id, who="display", log=log)
         self.table = settings.table

@@ -34,7 +34,7 @@ from display.errors import CommandError
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from mqttweb.sse import Pages, closing
 from mqttweb.web import serve_until_cancelled, static_page, while_serving
 
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 HUB = web.AppKey("hub", Hub)
 LINK = web.AppKey("link", MqttLink)
-SETTINGS = web.AppKey("settings", DisplaySettings)
+SETTINGS = web.AppKey("settings", DisplayServerSettings)
 PIN_GUARD = web.AppKey("pin_guard", PinGuard)
 ALERTS_JS = web.AppKey("alerts_js", str)
 STATUS_OF_FAILURE = {"broker": 503, "timeout": 504}
@@ -149,7 +149,7 @@ async def _pin_refusal(request: web.Request) -> web.Response | None:
     )
 
 
-def make_app(settings: DisplaySettings) -> web.Application:
+def make_app(settings: DisplayServerSettings) -> web.Application:
     """The aiohttp app; its start-up connects to MQTT, its clean-up disconnects."""
     app = web.Application()
     app[SETTINGS] = settings
@@ -181,7 +181,7 @@ def make_app(settings: DisplaySettings) -> web.Application:
 
 
 async def serve(
-    settings: DisplaySettings,
+    settings: DisplayServerSettings,
     ready: asyncio.Event | None = None,
     listening: Callable[[int], None] | None = None,
 ) -> None:

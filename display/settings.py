@@ -18,7 +18,7 @@ PIN = re.compile(r"[\x21-\x7e]{4,64}")
 
 
 @dataclass(frozen=True)
-class DisplaySettings:
+class DisplayServerSettings:
     """Where to find the broker, which table to show and where to serve the page.
 
     `language` None means: the table's own choice (`state.language`), else English.

@@ -10,7 +10,7 @@ players did not say, proves after the fact what the shown tiles prove
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 
 from engine.events import HandResult, Judgement, Reason
@@ -81,43 +81,154 @@ class Counting(Referee):
         """The tiles each seat shows at the end: checked against the game, then counted."""
         return self.count([None] * len(shown), shown)
 
+    def count_seat(
+        self, seat: int, pips: int | None = None, tiles: Sequence[Tile] | None = None
+    ) -> Judgement:
+        """One seat's count, given by hand (spec/mqtt.md's `count`): its `pips`, or the
+        `tiles` it shows. Checked as it comes, as `count` checks each seat and against the
+        counts other seats gave, and only once the hand is over (or known to be over:
+        see `count`); kept (`counted`) until every seat that may hold tiles has given
+        one, then the hand is scored with them all."""
+        if not 0 <= seat < self.seats:
+            return self.refuse(Reason.COUNT_MISMATCH, detail=f"there is no seat {seat}")
+        if pips is None and tiles is None:
+            detail = f"give {self.names[seat]}'s pips or tiles"
+            return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        shown = tuple(tiles) if tiles is not None else None
+        taken = {x: s for s, (_, ts) in self.counted.items() if s != seat for x in ts or ()}
+        given = pips if pips is not None or shown is None else sum(x.pips for x in shown)
+        refused = self._check_seat(seat, given, shown, taken)  # (what cannot be, first)
+        if refused is not None:
+            return refused
+        ending = self._counting_ending()
+        if isinstance(ending, Judgement):
+            return ending
+        if ending[1] == seat and (given or shown):
+            detail = f"{self.names[seat]} went out and holds no tile"
+            return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        counted = {**self.counted, seat: (pips, shown)}
+        if any(s not in counted for s in range(self.seats) if s != self.out_seat):
+            self.counted = counted
+            return Judgement(Reason.OK)
+        every = [counted.get(s, (0, None)) for s in range(self.seats)]
+        judged = self.count([p for p, _ in every], [t for _, t in every])
+        if judged.ok:
+            self.counted = {}
+        return judged
+
+    def _counting_ending(self) -> Ending | Judgement:
+        """How the hand ended, when counts are taken now: over (counting), or known to
+        be over in play (blocked, or gone out); refused otherwise, saying why."""
+        if self.phase is _COUNTING:
+            assert self.result is not None
+            return self.result, self.out_seat
+        if self.phase is not _PLAY:
+            return self.refuse(Reason.WRONG_PHASE, detail="no hand to count")
+        ending = self._ended_by_play()
+        if isinstance(ending, Judgement) and ending.reason is Reason.EARLY_OUT:
+            return self.refuse(Reason.COUNT_MISMATCH, detail=f"the hand is not over: {_PLAY_ON}")
+        return ending
+
     def _check_shown(
         self, pips: Sequence[int | None], shown: Sequence[Sequence[Tile] | None]
     ) -> Judgement | None:
-        """Why the tiles shown cannot be what the seats hold (None: they can)."""
-        on_table = set(self.layout.tiles())
-        seen: set[Tile] = set()
+        """Why the counts given cannot be what the seats hold (None: they can)."""
+        taken: dict[Tile, int] = {}
         for seat, tiles in enumerate(shown):
-            if tiles is None:
-                continue
-            for tile in tiles:
-                if tile not in self.set_tiles:
-                    return self.refuse(Reason.UNKNOWN_TILE, tile, seat=seat)
-                if tile in on_table or tile in seen:
-                    return self.refuse(Reason.DUPLICATE_TILE, tile, seat=seat)
-                seen.add(tile)
-            name, held = self.names[seat], sum(map(_PIPS, tiles))
-            if pips[seat] != held:
-                detail = f"{name} counts {pips[seat]} pips but shows {held}"
-                return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
-            least, most = self._held_bounds(seat)
-            if not least <= len(tiles) <= (most if most is not None else len(tiles)):
-                should = f"{least} tiles" if most is not None else f"at least {least} tiles"
-                detail = f"{name} should hold {should}, shows {len(tiles)}"
-                return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+            refused = self._check_seat(seat, pips[seat], tiles, taken)
+            if refused is not None:
+                return refused
+            taken.update((x, seat) for x in tiles or ())
         return None
+
+    def _check_seat(
+        self,
+        seat: int,
+        pips: int | None,
+        tiles: Sequence[Tile] | None,
+        taken: Mapping[Tile, int],
+    ) -> Judgement | None:
+        """Why `seat` cannot hold `tiles` (and `pips`, their pips or given alone) when
+        the seats of `taken` hold those tiles (None: it can): a tile not in the set, on
+        the table, counted twice or for another seat; more or fewer tiles, or pips, than
+        the seat can hold by the deal, the draws told and its plays."""
+        if tiles is None:
+            return self._check_pips(seat, pips, taken)
+        on_table = set(self.layout.tiles())
+        name, seen = self.names[seat], set()
+        for tile in tiles:
+            if tile not in self.set_tiles:
+                return self.refuse(Reason.UNKNOWN_TILE, tile, seat=seat)
+            if tile in on_table:
+                return self.refuse(Reason.DUPLICATE_TILE, tile, seat=seat)
+            where = taken.get(tile, seat if tile in seen else None)
+            if where is not None:
+                said = f"in {name}'s count" if where == seat else f"for {self.names[where]}"
+                return self.refuse(Reason.COUNTED_TWICE, tile, seat=seat, detail=said)
+            seen.add(tile)
+        held = sum(x.pips for x in tiles)
+        if pips is not None and pips != held:
+            detail = f"{name} counts {pips} pips but shows {held}"
+            return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        least, most = self._held_bounds(seat)
+        if not least <= len(tiles) <= (most if most is not None else len(tiles)):
+            should = (
+                f"at least {least} tiles"
+                if most is None
+                else f"{least} tiles"
+                if least == most
+                else f"{least} to {most} tiles"
+            )
+            detail = f"{name} should hold {should}, shows {len(tiles)}"
+            return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
+        return None
+
+    def _check_pips(
+        self, seat: int, pips: int | None, taken: Mapping[Tile, int]
+    ) -> Judgement | None:
+        """Why `seat` cannot hold `pips` (None: it can, or none were given): more than the
+        most tiles it may hold can show, of those not on the table or counted. (Fewer is
+        let be: the leaflets' worked examples count hands no deal could leave.)"""
+        if pips is None:
+            return None
+        on_table = set(self.layout.tiles())
+        left = sorted(x.pips for x in self.set_tiles if x not in on_table and x not in taken)
+        most = self._held_bounds(seat)[1]
+        most = len(left) if most is None else min(most, len(left))
+        high = sum(left[len(left) - most :]) if most else 0
+        if pips <= high:
+            return None
+        name = self.names[seat]
+        detail = (
+            f"{name} holds no tile, not {pips} pips"
+            if not most
+            else f"{name} cannot hold {pips} pips: {most} tiles hold {high} at most"
+        )
+        return self.refuse(Reason.COUNT_MISMATCH, seat=seat, detail=detail)
 
     def _held_bounds(self, seat: int) -> tuple[int, int | None]:
         """How many tiles the seat holds now: at least, and at most (None: no bound) by
-        the deal, the draws told and its plays. Nothing is known (0, None) while a lead is
-        not attributed; draw-until-playable games need not tell their draws."""
+        the deal, the draws told and its plays. A lead not attributed yet may be its own
+        (at least: 0); in draw-until-playable games, whose draws need not be told, it may
+        also have drawn every tile the others are not told to have drawn."""
         t = self.record
-        if None in t.layout.seats() or not t.played:
-            return 0, None
         left = self.tiles_left(seat)
-        if left is not None:
-            return left, left
-        return self.hand_size + t.drawn[seat] - t.played[seat], None
+        most = left if left is not None else self._most_held(seat)
+        if None in t.layout.seats():
+            return 0, most
+        least = left if left is not None else self.hand_size + t.drawn[seat] - t.played[seat]
+        return least, most
+
+    def _most_held(self, seat: int) -> int | None:
+        """The most tiles the seat can hold where draws need not be told: its deal less its
+        plays, and every tile of the boneyard but those kept and those told drawn by the
+        other seats (None: the boneyard at the deal is not known)."""
+        start = self.hand_start
+        if start is None or start.boneyard_count is None:
+            return None
+        t = self.record
+        drawable = start.boneyard_count - self.rules.boneyard_keep - (sum(t.drawn) - t.drawn[seat])
+        return self.hand_size - t.played[seat] + max(drawable, 0)
 
     def _ending(
         self, pips: Sequence[int | None], out: int | None, blocked: bool

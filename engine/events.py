@@ -27,6 +27,7 @@ class Reason(Enum):
     AMBIGUOUS_END = "ambiguous_end"  # fits two ends with different numbers: which one?
     UNKNOWN_TILE = "unknown_tile"  # not in this set
     DUPLICATE_TILE = "duplicate_tile"  # already on the table
+    COUNTED_TWICE = "counted_twice"  # in one seat's count twice, or for two seats
     BAD_LEAD = "bad_lead"  # this tile (or seat) may not lead
     LEAD_UNKNOWN = "lead_unknown"  # waiting to be told who led
     EARLY_OUT = "early_out"  # a seat cannot be out yet
@@ -62,6 +63,7 @@ _ALERT_CODES = {
     Reason.AMBIGUOUS_END: AlertCode.NOT_TOUCHING,
     Reason.UNKNOWN_TILE: AlertCode.UNKNOWN_TILE,
     Reason.DUPLICATE_TILE: AlertCode.DUPLICATE_TILE,
+    Reason.COUNTED_TWICE: AlertCode.DUPLICATE_TILE,
     Reason.BAD_LEAD: AlertCode.BAD_LEAD,
     Reason.LEAD_UNKNOWN: AlertCode.LEAD_UNKNOWN,
     Reason.EARLY_OUT: AlertCode.EARLY_OUT,
@@ -188,13 +190,17 @@ class UndoEvent(NamedTuple):
     hand: int
     undone: int  # the `ref` of the play or pass taken back
     points: int
+    # The tiles told drawn after it, taken back with it: the players return them to the
+    # boneyard, face down (spec/mqtt.md's `draws`).
+    draws: int = 0
 
     @property
     def kind(self) -> str:
         return "undo"
 
     def payload(self) -> dict[str, Any]:
-        return {"hand": self.hand, "undone": self.undone, "points": self.points}
+        return {"hand": self.hand, "undone": self.undone, "points": self.points,
+                "draws": self.draws}  # fmt: skip
 
 
 class AlertEvent(NamedTuple):

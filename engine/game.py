@@ -42,6 +42,7 @@ from engine.hand import HandSnapshot, Mode, Move, Phase, Setup
 from engine.inputs import (
     CallTime,
     Correct,
+    Count,
     Counts,
     Draw,
     EndHand,
@@ -88,9 +89,9 @@ class Game(Counting):
 
     def tell(self, told: Input) -> Judgement:
         """An input of `engine.inputs` that is the game's own, judged by its type: a play,
-        pass, draw, lead, seat out, undo, correction, counts, blocked hand, next hand,
-        redeal or the clock's end. (A seat's `Count`, `Confirm`, `Rename` and `NewGame`
-        are the table's: they raise `TypeError`.)"""
+        pass, draw, lead, seat out, undo, correction, a seat's count or every seat's,
+        blocked hand, next hand, redeal or the clock's end. (`Confirm`, `Rename` and
+        `NewGame` are the table's: they raise `TypeError`.)"""
         take = _TOLD.get(type(told))
         if take is None:
             raise TypeError(f"a game is not told {told.action!r}: the table takes it")
@@ -105,6 +106,7 @@ _TOLD: dict[type[Input], Callable[[Game, Any], Judgement]] = {
     Out: lambda g, i: g.declare_out(i.seat),
     Undo: lambda g, i: g.undo(),
     Correct: lambda g, i: g.correct(i.tile, i.actual),
+    Count: lambda g, i: g.count_seat(i.seat, i.pips, i.tiles),
     Counts: lambda g, i: g.count(
         i.pips if i.pips is not None else [None] * g.seats, i.tiles, out=i.out, blocked=i.blocked
     ),

@@ -29,6 +29,7 @@ _LIGHTEST_TILE = Ties.LIGHTEST_TILE
 _ANY_LEAD, _SET_DOUBLE = LeadRule.ANY, LeadRule.SET_DOUBLE  # (asked every deal)
 _FULL = Mode.FULL
 _PIPS = attrgetter("pips")  # a tile's pips, in C
+SeatCount = tuple[int | None, tuple[Tile, ...] | None]  # a seat's count: (pips, tiles shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,7 @@ class MatchState:
     winning_team: int | None
     termination: Termination | None
     last_hand: bool
+    counted: dict[int, SeatCount]
 
 
 class Match(HandState):
@@ -101,6 +103,7 @@ class Match(HandState):
         self.termination: Termination | None = None
         self.last_hand = False  # the clock ran out: the hand in play ends the game
         self.counts: list[int | None] = [None] * self.seats
+        self.counted: dict[int, SeatCount] = {}  # each seat's count given so far this hand
         self.last_winner: int | None = None
         self._plan_deal(self.rules, self.seats)
 
@@ -138,6 +141,7 @@ class Match(HandState):
         previous = self.hand_start
         number = self.hand_no + 1
         self.counts = [None] * self.seats
+        self.counted = {}
         hands: list[list[Tile]] | None = None
         boneyard: list[Tile] | None = None
         if self.mode is _FULL:
@@ -411,6 +415,7 @@ class Match(HandState):
             self.winning_team,
             self.termination,
             self.last_hand,
+            dict(self.counted),
         )
         return snap
 
@@ -423,6 +428,7 @@ class Match(HandState):
             self.last_winner, self.winner = kept.last_winner, kept.winner
             self.winning_team, self.termination = kept.winning_team, kept.termination
             self.last_hand = kept.last_hand
+            self.counted = dict(kept.counted)
 
     # --- reading ----------------------------------------------------------------------------
 

@@ -132,6 +132,7 @@ _EN = Catalogue(
     },
     finer={
         Reason.AMBIGUOUS_END: "{tile} fits two ends: say which one.",
+        Reason.COUNTED_TWICE: "{tile} is counted twice ({detail}): a tile exists only once.",
         Reason.NOT_IN_HAND: "{seat} does not hold {tile}.",
         Reason.OUT_OF_TURN: "Not {seat}'s turn: it is {turn}'s turn.",
         Reason.WRONG_PHASE: "Not now: {detail}.",
@@ -214,6 +215,9 @@ _ES = Catalogue(
     },
     finer={
         Reason.AMBIGUOUS_END: "{tile} cabe en dos extremos: diga cuál.",
+        Reason.COUNTED_TWICE: (
+            "{tile} está contada dos veces ({detail}): cada ficha existe una sola vez."
+        ),
         Reason.NOT_IN_HAND: "{seat} no tiene {tile}.",
         Reason.OUT_OF_TURN: "No es el turno de {seat}: le toca a {turn}.",
         Reason.WRONG_PHASE: "Ahora no: {detail}.",

@@ -29,7 +29,7 @@ from engine.layout import JoinProblem
 from engine.match import Match
 from engine.messages import message
 from engine.proofs import proven_by_rebuild
-from engine.record import DrawInput, PassInput, PlayInput, Where
+from engine.record import DrawInput, HandInput, PassInput, PlayInput, Where
 from engine.rules import Boneyard, NoDouble
 from engine.tiles import Tile
 
@@ -90,7 +90,13 @@ class Referee(Match):
         if problem is not None:
             return problem
         self.refs += 1
-        return Judgement(_OK, tuple(self.take(PlayInput(tile, where, coords, self.refs))))
+        return Judgement(_OK, tuple(self.told(PlayInput(tile, where, coords, self.refs))))
+
+    def told(self, action: HandInput) -> list[Event]:
+        """A play, pass or draw judged acceptable, taken: the hand goes on, so the counts
+        given since it seemed over go (`Counting.count_seat`); its events."""
+        self.counted = {}
+        return self.take(action)
 
     def _check_place(self, tile: Tile, where: Where, coords: Coords | None) -> Judgement | None:
         """Why `tile` cannot go where the play says (None: it can)."""
@@ -124,7 +130,7 @@ class Referee(Match):
         elif self._must_draw_first():
             return self.refuse(Reason.MUST_DRAW, seat=seat)
         self.refs += 1
-        return Judgement(_OK, tuple(self.take(PassInput(self.refs))))
+        return Judgement(_OK, tuple(self.told(PassInput(self.refs))))
 
     def _must_draw_first(self) -> bool:
         """Table mode, draw-one games: the turn seat has not drawn and tiles are left."""
@@ -155,7 +161,7 @@ class Referee(Match):
         if refused is not None:
             return refused
         drawer = seat if self.draws_for_the_lead() else None  # (else the turn seat)
-        return Judgement(_OK, tuple(self.take(DrawInput(count, drawer))))
+        return Judgement(_OK, tuple(self.told(DrawInput(count, drawer))))
 
     def draws_for_the_lead(self) -> bool:
         """Whether the seats may draw before the lead (table mode): a double must lead and,
@@ -231,6 +237,7 @@ class Referee(Match):
         self.hand_start = replace(start, leader=seat)
         t = self.record
         proven = dict(t.caught), t.wrong_lead
+        self.counted = {}  # (the hand they counted is rebuilt)
         self.rebuild()
         return Judgement(
             _OK,
@@ -292,19 +299,24 @@ class Referee(Match):
             return self.refuse(Reason.NOTHING_TO_UNDO)
         action = journal[index]
         assert isinstance(action, PlayInput | PassInput)
+        draws = sum(d.tiles for d in journal[index + 1 :] if isinstance(d, DrawInput))
         before = self.points_made()
+        self.counted = {}  # (the hand they counted goes back)
         self.rebuild(journal[:index])
         points = before - self.points_made()
-        return Judgement(_OK, (UndoEvent(self.hand_no, action.ref, points),))
+        return Judgement(_OK, (UndoEvent(self.hand_no, action.ref, points, draws),))
 
     def correct(self, read: Tile, actual: Tile) -> Judgement:
         """A tile on the table was misread: it is really `actual`. Rebuilds the hand."""
+        if self.phase is not _LEAD and self.phase is not _PLAY:
+            over = "the hand is over" if self.phase is not Phase.IDLE else "no hand in play"
+            return self.refuse(Reason.WRONG_PHASE, read, detail=over)
         journal = self.journal()
         index = next(
             (i for i, a in enumerate(journal) if isinstance(a, PlayInput) and a.tile is read),
             None,
         )
-        if index is None or (self.phase is not _LEAD and self.phase is not _PLAY):
+        if index is None:
             return self.refuse(Reason.NOT_TOUCHING, read, detail=f"{read} is not in play")
         if actual not in self.set_tiles:
             return self.refuse(Reason.UNKNOWN_TILE, actual)
@@ -320,6 +332,7 @@ class Referee(Match):
             self.rebuild(journal)
             assert self.layout.tiles() == saved.layout.tiles()
             return exc.judgement
+        self.counted = {}  # (the hand they counted changed)
         return Judgement(_OK, (*proven_by_rebuild(self.record, *proven), *self._ended_by_rebuild()))
 
     def _check_again(self, action: PlayInput) -> None:

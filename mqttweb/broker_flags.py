@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Broker(TypedDict):
-    """The settings' broker fields (`DisplaySettings(**broker, ...)`, `DeskSettings`)."""
+    """The settings' broker fields (`DisplayServerSettings(**broker, ...)`, `DeskSettings`)."""
 
     mqtt_host: str
     mqtt_port: int

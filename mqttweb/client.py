@@ -1,11 +1,14 @@
-"""The paho client the display and the tournament desk share: their MQTT TLS flags
-(checked once at start-up), the client built from them, why a connection failed, and
-the one way from paho's thread into the asyncio loop.
+"""Every paho client of the project is made here (`new_client`: the user and password,
+TLS, the reconnect delay), for the display, the desk, the table service and the demo;
+the MQTT TLS flags of the display and the desk (checked once at start-up); why a
+connection failed; and the one way from paho's thread into the asyncio loop.
 
-The TLS flags mirror the table service's `[mqtt.tls]` settings: `--mqtt-tls` turns TLS
-on (the system's CAs unless `--mqtt-ca-file`), `--mqtt-cert-file` and `--mqtt-key-file`
-give a client certificate (`--mqtt-key-passphrase-file` when its key is encrypted), and
-`--mqtt-tls-insecure` skips the check of the broker's host name (never of its CA).
+TLS is `MqttTls`, checked when its context is made. The flags mirror the table
+service's `[mqtt.tls]` settings (which make an `MqttTls` too, `service.mqtt.client`):
+`--mqtt-tls` turns TLS on (the system's CAs unless `--mqtt-ca-file`), `--mqtt-cert-file`
+and `--mqtt-key-file` give a client certificate (`--mqtt-key-passphrase-file` when its
+key is encrypted), and `--mqtt-tls-insecure` skips the check of the broker's host name
+(never of its CA).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import asyncio
 import logging
 import ssl
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,11 +32,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class TlsFileError(ValueError):
-    """A TLS flag's file cannot be used; `flag` names the flag, the message says why."""
+    """A TLS file cannot be used; `flag` names its flag (or setting), the message says why."""
 
     def __init__(self, flag: str, message: str) -> None:
         super().__init__(message)
         self.flag = flag
+
+
+FLAGS: Mapping[str, str] = {
+    "ca_file": "--mqtt-ca-file",
+    "cert_file": "--mqtt-cert-file",
+    "key_file": "--mqtt-key-file",
+    "key_passphrase": "--mqtt-key-passphrase-file",
+}
+"""What `MqttTls`'s messages call each of its files: the display's and the desk's flags."""
 
 
 def _read(flag: str, path: Path) -> bytes:
@@ -47,40 +59,37 @@ def _read(flag: str, path: Path) -> bytes:
 
 @dataclass(frozen=True)
 class MqttTls:
-    """TLS for one MQTT connection; `context()` checks the files and builds it."""
+    """TLS for one MQTT connection; `context()` checks the files and builds it. `names`
+    says what the messages call each file (the flags by default; the table service's
+    settings keys for `[mqtt.tls]`)."""
 
     ca_file: Path | None = None
     cert_file: Path | None = None
     key_file: Path | None = None
     key_passphrase: str | None = field(default=None, repr=False)
     insecure: bool = False
+    names: Mapping[str, str] = field(default_factory=lambda: FLAGS, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        cert, key, phrase = (self.names[k] for k in ("cert_file", "key_file", "key_passphrase"))
         if self.cert_file is not None and self.key_file is None:
-            raise TlsFileError(
-                "--mqtt-cert-file",
-                "a client certificate needs its private key: give --mqtt-key-file too",
-            )
+            raise TlsFileError(cert, f"a client certificate needs its private key: give {key} too")
         if self.key_file is not None and self.cert_file is None:
-            raise TlsFileError(
-                "--mqtt-key-file",
-                "a private key needs its client certificate: give --mqtt-cert-file too",
-            )
+            raise TlsFileError(key, f"a private key needs its client certificate: give {cert} too")
         if self.key_passphrase is not None and self.key_file is None:
-            raise TlsFileError(
-                "--mqtt-key-passphrase-file", "a key passphrase needs --mqtt-key-file"
-            )
+            raise TlsFileError(phrase, f"a key passphrase needs {key}")
 
     def context(self) -> ssl.SSLContext:
         """The client's SSL context; TlsFileError naming the flag whose file is wrong."""
         context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
         if self.ca_file is not None:
-            _read("--mqtt-ca-file", self.ca_file)
+            ca = self.names["ca_file"]
+            _read(ca, self.ca_file)
             try:
                 context.load_verify_locations(cafile=str(self.ca_file))
             except ssl.SSLError as exc:
                 raise TlsFileError(
-                    "--mqtt-ca-file", f"{self.ca_file} holds no PEM CA certificate ({exc.reason})"
+                    ca, f"{self.ca_file} holds no PEM CA certificate ({exc.reason})"
                 ) from exc
         if self.cert_file is not None and self.key_file is not None:
             self._client_certificate(context, self.cert_file, self.key_file)
@@ -88,25 +97,25 @@ class MqttTls:
         return context
 
     def _client_certificate(self, context: ssl.SSLContext, cert: Path, key: Path) -> None:
-        if b"-----BEGIN CERTIFICATE-----" not in _read("--mqtt-cert-file", cert):
-            raise TlsFileError("--mqtt-cert-file", f"{cert} holds no PEM certificate")
-        key_text = _read("--mqtt-key-file", key)
+        cert_name, key_name, phrase = (
+            self.names[k] for k in ("cert_file", "key_file", "key_passphrase")
+        )
+        if b"-----BEGIN CERTIFICATE-----" not in _read(cert_name, cert):
+            raise TlsFileError(cert_name, f"{cert} holds no PEM certificate")
+        key_text = _read(key_name, key)
         if b"PRIVATE KEY-----" not in key_text:
-            raise TlsFileError("--mqtt-key-file", f"{key} holds no PEM private key")
+            raise TlsFileError(key_name, f"{key} holds no PEM private key")
         if b"ENCRYPTED" in key_text and self.key_passphrase is None:
-            raise TlsFileError(
-                "--mqtt-key-file",
-                f"{key} is encrypted: give its passphrase with --mqtt-key-passphrase-file",
-            )
+            raise TlsFileError(key_name, f"{key} is encrypted: give its passphrase with {phrase}")
         try:
             # a passphrase of "" rather than None: OpenSSL must never prompt on a terminal
             context.load_cert_chain(str(cert), str(key), password=self.key_passphrase or "")
         except (ssl.SSLError, ValueError) as exc:  # ValueError: a passphrase over 1 KiB
             hint = "the key must be the certificate's own"
             if self.key_passphrase is not None:
-                hint += ", and --mqtt-key-passphrase-file its passphrase"
+                hint += f", and {phrase} its passphrase"
             raise TlsFileError(
-                "--mqtt-key-file",
+                key_name,
                 f"cannot use {key} with the certificate {cert} "
                 f"({getattr(exc, 'reason', None) or exc}): {hint}",
             ) from exc
@@ -214,16 +223,28 @@ def tls_from_flags(
     return tls
 
 
+RECONNECT_S = (1, 2)  # paho waits this long (least, most) before it tries again
+
+
 def new_client(
-    client_id: str, username: str | None, password: str | None, tls: MqttTls | None
+    client_id: str = "",
+    username: str | None = None,
+    password: str | None = None,
+    tls: MqttTls | None = None,
+    *,
+    v5: bool = False,
 ) -> mqtt.Client:
-    """A paho client (VERSION2 callbacks) with the user, TLS and a 1-2 s reconnect."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+    """A paho client (VERSION2 callbacks) with the user, TLS (its files checked: a
+    `TlsFileError` says which is wrong) and a 1-2 s reconnect: every client of the
+    project is made here. `v5`: MQTT 5 (the table's link: a clean start, and reason
+    codes on acks), else 3.1.1; `client_id` "" lets the broker name it."""
+    protocol = mqtt.MQTTv5 if v5 else mqtt.MQTTv311
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
     if username is not None:
         client.username_pw_set(username, password)
     if tls is not None:
         tls.apply(client)
-    client.reconnect_delay_set(1, 2)
+    client.reconnect_delay_set(*RECONNECT_S)
     return client
 
 

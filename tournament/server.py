@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -81,15 +82,22 @@ def app_for(settings: DeskSettings) -> web.Application:
     return pages.make_event_app(settings, event.load(settings.event_file))
 
 
-async def serve(settings: DeskSettings, ready: asyncio.Event | None = None) -> None:
-    """Run the desk and its pages until cancelled. The log says where the pages are,
-    with the port the system chose when `http_port` is 0; a port that cannot be had is a
-    `ListenError` (the desk's MQTT link is closed again first)."""
-    host, listening = settings.http_host, False
+async def serve(
+    settings: DeskSettings,
+    ready: asyncio.Event | None = None,
+    listening: Callable[[int], None] | None = None,
+) -> None:
+    """Run the desk and its pages until cancelled. The log, and `listening(port)` if
+    given, say where the pages are, with the port the system chose when `http_port` is 0;
+    a port that cannot be had is a `ListenError` (the desk's MQTT link is closed again
+    first)."""
+    host, bound = settings.http_host, False
 
     def started(port: int) -> None:
-        nonlocal listening
-        listening = True
+        nonlocal bound
+        bound = True
+        if listening is not None:
+            listening(port)
         log.info("http: standings on http://%s:%d/", host, port)
 
     try:
@@ -97,7 +105,7 @@ async def serve(settings: DeskSettings, ready: asyncio.Event | None = None) -> N
             app_for(settings), host, settings.http_port, started=started, ready=ready
         )
     except OSError as exc:
-        if listening or isinstance(exc, TournamentError):
+        if bound or isinstance(exc, TournamentError):
             raise
         why = os.strerror(exc.errno) if exc.errno else str(exc)
         raise ListenError(

@@ -1,11 +1,13 @@
 """Set enrolment on the camera's thread: the `enrol` command (spec/mqtt.md).
 
-`Enrolling` takes `enrol` requests from any thread (`ask`). On the next still frame
-the camera path reads (one it did not skip as moving), it reads that frame as the
-whole set (`vision.Pipeline.enrol`) and answers with the reply's `detail`: expected,
-read, missing, misread, extra; `ok` only when every tile was read right. Then the
-pipeline keeps the set's look in the state directory and reads every later frame
-with it, and the view's `profile` names the set in `camera/status`.
+`Enrolling` takes `enrol` requests from any thread (`ask`). On each still frame the
+camera path reads after it, it reads the still frames read so far as the whole set,
+agreed tile by tile (`vision.Pipeline.enrol`), until that reads the set right or
+several were read (`PipelineSettings.agree`, or half the time allowed has gone), and
+answers with the reply's `detail`: expected, read, missing, misread, extra;
+`ok` only when every tile was read right. Then the pipeline keeps the set's look in
+the state directory and reads every later frame with it, and the view's `profile`
+names the set in `camera/status`.
 
 While the set lies there, nothing is refereed: from the request until a still frame
 after the answer shows no face-up tile (the set taken away or turned over), `holding`
@@ -89,9 +91,15 @@ class Enrolling:
             waiting, self._asked = self._asked, []
         later = []
         for request, since, then in waiting:
+            # a reading of the whole set is the answer; one that is not, once several
+            # still frames agreed on it (or half the time allowed has gone)
+            final = self.pipeline.still_read >= self.pipeline.settings.agree
+            final = final or self.clock() - since >= self.answer_within_s / 2
             if step.detection is not None and self._frames > then + 1:
-                self._enrol(request, frame)
-                self._served = self._frames
+                if self._enrol(request, frame, final):
+                    self._served = self._frames
+                else:
+                    later.append((request, since, then))
             elif self.clock() - since >= self.answer_within_s:
                 self._answer(request, _too_long(self.answer_within_s))
             else:
@@ -125,18 +133,22 @@ class Enrolling:
         for request, _, _ in waiting:
             self._answer(request, STOPPED)
 
-    def _enrol(self, request: CameraRequest, frame: Frame) -> None:
+    def _enrol(self, request: CameraRequest, frame: Frame, final: bool) -> bool:
+        """Read the set; answer (True) when it read right or `final`, else wait."""
         try:
             domino_set = DominoSet.named(request.set_name or "double-six")
             enrolment = self.pipeline.enrol([frame], domino_set, self.now())
         except (TileError, VisionError) as exc:
             self._answer(request, f"The set could not be read: {exc}")
-            return
+            return True
+        if not enrolment.ok and not final:
+            return False
         check = enrolment.check
         log.info("camera: enrolment: %s", check.summary())
         self.profile_from(self.pipeline)
         error = None if enrolment.ok else f"Not enrolled: {check.summary()}."
         self._answer(request, error, check.detail())
+        return True
 
     def _answer(
         self, request: CameraRequest, error: str | None, detail: dict[str, object] | None = None

@@ -30,7 +30,7 @@ from engine.events import (
 )
 from engine.game import Game
 from mqttweb.envelope import stamp
-from service.core.table_events import Alert, AlertRaised, AlertResolved, TableEvent
+from service.core.table_events import AlertRaised, AlertResolved, TableAlert, TableEvent
 from service.store.journal import Journal, JournalEvent
 
 
@@ -146,7 +146,7 @@ def alert_id(code: AlertCode, number: int) -> str:
     return f"{code.value.lower()}-{number}"
 
 
-def alert_payload(alert: Alert) -> dict[str, Any]:
+def alert_payload(alert: TableAlert) -> dict[str, Any]:
     """A raised alert's `alert` payload (no envelope, no `game_id`)."""
     body: dict[str, Any] = {
         "code": alert.code.value,
@@ -225,7 +225,3 @@ class Numbering:
         if isinstance(event, PlayEvent | PassEvent):
             self.ref_seq[event.ref] = self.seq
         return stamp(self.table, body, seq=self.seq, now=now)
-
-    def restore(self, seq: int, ref_seq: dict[int, int]) -> None:
-        self.seq = seq
-        self.ref_seq = dict(ref_seq)

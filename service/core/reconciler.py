@@ -55,7 +55,7 @@ class Accepted:
 
 
 @dataclass(frozen=True, slots=True)
-class Alert:
+class SurfaceAlert:
     """An illegal position that stayed for the grace time; it stands until `Resolved`.
 
     `reason` is the engine's, when the engine judged it (None for what only the
@@ -102,7 +102,7 @@ class Cleared:
     """The surface is empty after the hand was scored: the next hand can start."""
 
 
-Outcome = Accepted | Alert | Resolved | ZoneCounts | Cleared
+Outcome = Accepted | SurfaceAlert | Resolved | ZoneCounts | Cleared
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +159,9 @@ class Memory:
     it with each change so that a restart goes on from it."""
 
     placed: dict[Tile, SeenTile]
-    pending: Alert | None
+    pending: SurfaceAlert | None
     pending_since: float
-    standing: Alert | None
+    standing: SurfaceAlert | None
     hand: int
     counts: ZoneCounts | None
     cleared: bool
@@ -213,9 +213,9 @@ class Reconciler:
         self.tolerance_mm = tolerance_mm
         self.match_mm = match_mm
         self._placed: dict[Tile, SeenTile] = {}
-        self._pending: Alert | None = None
+        self._pending: SurfaceAlert | None = None
         self._pending_since = 0.0
-        self._standing: Alert | None = None
+        self._standing: SurfaceAlert | None = None
         self._hand = game.hand_no
         self._counts: ZoneCounts | None = None
         self._cleared = False
@@ -268,7 +268,7 @@ class Reconciler:
     # --- reading ---------------------------------------------------------------------------
 
     @property
-    def standing(self) -> Alert | None:
+    def standing(self) -> SurfaceAlert | None:
         """The alert standing now, if any."""
         return self._standing
 
@@ -418,7 +418,7 @@ class Reconciler:
                 return True
         return False
 
-    def _unread(self, node: int) -> Alert:
+    def _unread(self, node: int) -> SurfaceAlert:
         return self._about_node(node, AlertCode.UNREADABLE, Case.UNREAD_TILE)
 
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
@@ -471,7 +471,7 @@ class Reconciler:
         far = SeenTile(0, 0, -1e6, -1e6, -1e6, -1e6)  # a tile we cannot place touches nothing
         return [self._placed.get(n.tile, far) for n in layout.nodes]
 
-    def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], Alert | None]:
+    def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], SurfaceAlert | None]:
         """Play every new tile, in an order where each is legal, or say what is wrong."""
         layout = self.game.layout.copy()
         coords = self._node_coords(layout)
@@ -526,7 +526,7 @@ class Reconciler:
 
     def _commit(
         self, order: Sequence[tuple[SeenTile, OpenEnd | None]]
-    ) -> tuple[list[Outcome], Alert | None]:
+    ) -> tuple[list[Outcome], SurfaceAlert | None]:
         game = self.game
         done: list[Outcome] = []
         for seen, where in order:
@@ -547,7 +547,7 @@ class Reconciler:
 
     # --- problems -----------------------------------------------------------------------------
 
-    def _illegal(self, seen: SeenTile, layout: Layout, coords: Sequence[SeenTile]) -> Alert:
+    def _illegal(self, seen: SeenTile, layout: Layout, coords: Sequence[SeenTile]) -> SurfaceAlert:
         """The engine's judgement of a new tile that is no legal play where it lies."""
         game = self.game
         tile = seen.tile
@@ -568,7 +568,7 @@ class Reconciler:
             return self._problem(Reason.CLOSED_END, seen)
         return self._problem(Reason.NO_MATCH, seen, pip=touch.end.pip)
 
-    def _problem(self, reason: Reason, seen: SeenTile, pip: int | None = None) -> Alert:
+    def _problem(self, reason: Reason, seen: SeenTile, pip: int | None = None) -> SurfaceAlert:
         game = self.game
         turn = game.turn
         text = message(
@@ -579,31 +579,31 @@ class Reconciler:
             seat=game.names[turn] if turn is not None else None,
             turn=game.names[turn] if turn is not None else None,
         )
-        return Alert(reason.alert_code, seen.tile, coords_of(seen), text, turn, reason)
+        return SurfaceAlert(reason.alert_code, seen.tile, coords_of(seen), text, turn, reason)
 
-    def _from_judgement(self, judged: Judgement, seen: SeenTile) -> Alert:
+    def _from_judgement(self, judged: Judgement, seen: SeenTile) -> SurfaceAlert:
         alert = next((e for e in judged.events if e.kind == "alert"), None)
         text = getattr(alert, "message", None) or judged.reason.value
         seat = getattr(alert, "seat", None)
-        return Alert(
+        return SurfaceAlert(
             judged.reason.alert_code, seen.tile, coords_of(seen), text, seat, judged.reason
         )
 
-    def _lifted(self, node: int) -> Alert:
+    def _lifted(self, node: int) -> SurfaceAlert:
         return self._about_node(node, AlertCode.TILE_LIFTED, AlertCode.TILE_LIFTED)
 
-    def _about_node(self, node: int, code: AlertCode, saying: Key) -> Alert:
+    def _about_node(self, node: int, code: AlertCode, saying: Key) -> SurfaceAlert:
         """An alert about a layout tile, where it was last seen, in the table's language."""
         game = self.game
         tile = game.layout.nodes[node].tile
         placed = self._placed.get(tile)
         text = message(saying, game.language, tile=tile)
         at = coords_of(placed) if placed is not None else None
-        return Alert(code, tile, at, text)
+        return SurfaceAlert(code, tile, at, text)
 
     # --- the grace timer and the standing alert ------------------------------------------------
 
-    def _pend(self, problem: Alert) -> list[Outcome]:
+    def _pend(self, problem: SurfaceAlert) -> list[Outcome]:
         if self._standing is not None and self._standing.key == problem.key:
             self._pending = None
             return []
@@ -613,7 +613,7 @@ class Reconciler:
             self._pending_since = now
         return self.tick(now)
 
-    def _raise(self, problem: Alert) -> list[Outcome]:
+    def _raise(self, problem: SurfaceAlert) -> list[Outcome]:
         out: list[Outcome] = []
         if self._standing is not None:
             out.append(Resolved(self._standing.key))

@@ -63,12 +63,11 @@ from service.core.reconciler import (
     Reconciler,
     Resolved,
     SeatZone,
+    SurfaceAlert,
     ZoneCounts,
 )
-from service.core.reconciler import Alert as Problem
 from service.core.seating import ConfirmError, SeatedGame
 from service.core.table_events import (
-    Alert,
     AlertRaised,
     AlertResolved,
     GameOver,
@@ -76,6 +75,7 @@ from service.core.table_events import (
     ResultConfirmed,
     Spot,
     StateChanged,
+    TableAlert,
     TableEvent,
 )
 from service.store.journal import Journal, JournalError, JournalEvent
@@ -114,7 +114,7 @@ class TableConfig:
 class _Standing:
     """An alert that stands until resolved, and its `alert` event once stored."""
 
-    alert: Alert
+    alert: TableAlert
     raised: JournalEvent | None = None
 
     def shown(self) -> dict[str, Any]:
@@ -127,7 +127,7 @@ class _Unsaved:
     """The journal cannot store: the alert that says so (published, not stored), why
     commands are refused, the latest snapshot to judge later, when to try again."""
 
-    alert: Alert
+    alert: TableAlert
     event: JournalEvent
     reason: str
     snapshot: Snapshot | None = None
@@ -160,7 +160,6 @@ class TableCore:
         self.game_id = ""
         self._standing: list[_Standing] = []
         self._last: dict[str, Any] | None = None
-        self._pending_counts: dict[int, tuple[int | None, list[Tile] | None]] = {}
         self._replaying = False
         self._sources: dict[str, bool] = {}
         self._source_detail: dict[str, str] = {}
@@ -238,7 +237,6 @@ class TableCore:
             event = self.journal.event(seq)
             if event is not None:
                 self._standing.append(_Standing(memo.alert_of(key, event.payload), event))
-        self._pending_counts = memo.pending_counts(kept["pending_counts"])
         self._sources = {str(k): bool(v) for k, v in kept["sources"].items()}
         self._zone_counts = memo.zone_counts(kept["zone_counts"])
         if self.reconciler is not None and kept["reconciler"] is not None:
@@ -404,7 +402,6 @@ class TableCore:
         self.game_id = str(body["game_id"])
         self.seated.begin(body)
         self._standing = []
-        self._pending_counts = {}
         return list(game.start())
 
     # --- observations and sources ----------------------------------------------------------
@@ -455,7 +452,7 @@ class TableCore:
             log.warning("table: an accepted input could not be journaled: %s", events)
         self._commit(body, events)
 
-    def _problem(self, problem: Problem) -> None:
+    def _problem(self, problem: SurfaceAlert) -> None:
         tile = str(problem.tile) if problem.tile is not None else None
         self._raise(
             problem.key,
@@ -543,7 +540,7 @@ class TableCore:
     ) -> None:
         if any(s.alert.key == key for s in self._standing):
             return
-        alert = Alert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
+        alert = TableAlert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
         self._standing.append(_Standing(alert))
         self._commit(None, alerts=[AlertRaised(alert)])
 
@@ -572,7 +569,9 @@ class TableCore:
             code = AlertCode.LEAD_UNKNOWN
             text = message(code, self._language())
             tile = game.layout.nodes[0].tile.text
-            alert = Alert("lead", code, code.severity, text, self._new_alert_id(code), tile=tile)
+            alert = TableAlert(
+                "lead", code, code.severity, text, self._new_alert_id(code), tile=tile
+            )
             self._standing.append(_Standing(alert))
             return [AlertRaised(alert)]
         if not waiting and standing is not None:
@@ -631,7 +630,6 @@ class TableCore:
             game_id=self.game_id,
             standing=tuple((s.alert, s.raised) for s in self._standing),
             last=self._last,
-            pending_counts=dict(self._pending_counts),
             sources=dict(self._sources),
             zone_counts=self._zone_counts,
             ref_seq=dict(self.outbox.ref_seq),
@@ -642,7 +640,6 @@ class TableCore:
         self.game_id = memory.game_id
         self._standing = [_Standing(alert, raised) for alert, raised in memory.standing]
         self._last = memory.last
-        self._pending_counts = dict(memory.pending_counts)
         self._sources = dict(memory.sources)
         self._zone_counts = memory.zone_counts
         self.outbox.ref_seq = dict(memory.ref_seq)
@@ -659,7 +656,7 @@ class TableCore:
         code = Case.NOT_SAVED.alert_code
         text = message(Case.NOT_SAVED, self._language())
         seq = self.journal.hand_out()
-        alert = Alert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
+        alert = TableAlert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
         payload = {**alert_payload(alert), "game_id": self.game_id}
         event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
         self._unsaved = _Unsaved(alert, event, text, next_try=self.clock() + RETRY_S)
@@ -735,7 +732,7 @@ class TableCore:
 
 _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
     Accepted: TableCore._accepted,
-    Problem: TableCore._problem,
+    SurfaceAlert: TableCore._problem,
     Resolved: TableCore._resolved,
     ZoneCounts: TableCore._counted,
     Cleared: TableCore._cleared,
@@ -767,27 +764,13 @@ def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
 
 
 def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """One seat's count; the hand is scored once every seat has one. Tiles given are
-    the engine's to check (against the pips given, the tiles the seat should hold, its
-    knocks); counts it refuses stay pending, to be corrected seat by seat."""
-    seat = int(body["seat"])
-    if not 0 <= seat < game.seats:
-        raise CommandRefused(f"There is no seat {seat}.")
-    if game.phase not in (Phase.PLAY, Phase.COUNTING):
-        raise CommandRefused("There is no hand to count now.")
+    """One seat's count: the game checks it as it comes (against the set, the table, the
+    other seats' counts and what the seat can hold, and that the hand is over) and keeps
+    it until every seat that may hold tiles has one, then scores the hand
+    (`Game.count_seat`); a count it refuses changes nothing."""
     tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
     pips = int(body["pips"]) if body.get("pips") is not None else None
-    if pips is None and tiles is None:
-        raise CommandRefused("Give the seat's pips or its tiles.")
-    core._pending_counts[seat] = (pips, tiles)
-    needed = [s for s in range(game.seats) if s != game.out_seat]
-    if any(s not in core._pending_counts for s in needed):
-        return Judgement(Reason.OK)
-    given = [core._pending_counts.get(s, (0, None)) for s in range(game.seats)]
-    judged = game.count([p for p, _ in given], [t for _, t in given])
-    if judged.ok:
-        core._pending_counts = {}
-    return judged
+    return game.count_seat(int(body["seat"]), pips, tiles)
 
 
 def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:

@@ -2,7 +2,7 @@
 
 The table core publishes them on its `Bus` after the journal has the change:
 
-- `AlertRaised` / `AlertResolved`: an `Alert` that stands until resolved (an illegal
+- `AlertRaised` / `AlertResolved`: a `TableAlert` that stands until resolved (an illegal
   position the reconciler saw, a source offline, a lead nobody named, an unreadable
   place); each is journaled as an `alert` event.
 - `Recorded`: the events of one change as the journal stored them (the MQTT payloads,
@@ -41,7 +41,7 @@ class Spot(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Alert:
+class TableAlert:
     """An alert the table raised, standing until resolved; `key` says what resolves it."""
 
     key: str
@@ -56,7 +56,7 @@ class Alert:
 
 @dataclass(frozen=True, slots=True)
 class AlertRaised:
-    alert: Alert
+    alert: TableAlert
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class AlertResolved:
     """`alert` no longer stands; `raised` is its `alert` event as stored (None: never
     published, e.g. a lead alert rebuilt after a restart)."""
 
-    alert: Alert
+    alert: TableAlert
     raised: JournalEvent | None
 
 
@@ -90,7 +90,7 @@ class StateChanged:
     phase: Phase
     turn: int | None
     seats: int
-    standing: tuple[Alert, ...]
+    standing: tuple[TableAlert, ...]
 
     @property
     def lead_wanted(self) -> bool:

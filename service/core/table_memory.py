@@ -1,13 +1,14 @@
 """What the table core knows beyond its game, to put back after a failed write or a restart.
 
-The game itself is rebuilt from the journal's inputs. The rest is a `CoreMemory`: the
-standing alerts (with their events as published), the sources' status, the counts
-pending, what the reconciler knows (`service.core.reconciler.Memory`). The core takes one
-before each change and puts it back when the journal could not store the change; and
-it keeps one in the journal with every change (`saved`, JSON under the journal's `kv`
-key `table`), so that a restart goes on exactly where the table was: the same alerts
-with the same ids, the same sources, the tiles it leaves alone (the last game's, a play
-taken back by a command), a corrected tile's reading, the alert the reconciler stands by.
+The game itself is rebuilt from the journal's inputs (the counts given seat by seat
+too: the game keeps them). The rest is a `CoreMemory`: the standing alerts (with their
+events as published), the sources' status, what the reconciler knows
+(`service.core.reconciler.Memory`). The core takes one before each change and puts it
+back when the journal could not store the change; and it keeps one in the journal with
+every change (`saved`, JSON under the journal's `kv` key `table`), so that a restart goes
+on exactly where the table was: the same alerts with the same ids, the same sources, the
+tiles it leaves alone (the last game's, a play taken back by a command), a corrected
+tile's reading, the alert the reconciler stands by.
 
 Where the tiles lie and a pending alert's grace time are not kept across a restart: the
 first snapshot after it says where they lie (`Reconciler` adopts them), and a pending
@@ -23,9 +24,8 @@ from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Reason
 from engine.surface import SeenTile
 from engine.tiles import Tile
-from service.core.reconciler import Alert as Problem
-from service.core.reconciler import Memory, ZoneCounts
-from service.core.table_events import Alert, Spot
+from service.core.reconciler import Memory, SurfaceAlert, ZoneCounts
+from service.core.table_events import Spot, TableAlert
 from service.store.journal import JournalEvent
 
 KV_KEY = "table"
@@ -36,9 +36,8 @@ class CoreMemory:
     """The core beyond its game, at one moment (`TableCore._memory`)."""
 
     game_id: str
-    standing: tuple[tuple[Alert, JournalEvent | None], ...]
+    standing: tuple[tuple[TableAlert, JournalEvent | None], ...]
     last: dict[str, Any] | None
-    pending_counts: dict[int, tuple[int | None, list[Tile] | None]]  # seat: (pips, tiles)
     sources: dict[str, bool]
     zone_counts: ZoneCounts | None
     ref_seq: dict[int, int]
@@ -53,10 +52,6 @@ def saved(memory: CoreMemory) -> dict[str, Any]:
     return {
         "game_id": memory.game_id,
         "standing": [[a.key, e.seq] for a, e in memory.standing if e is not None],
-        "pending_counts": {
-            str(seat): [pips, [t.text for t in tiles] if tiles is not None else None]
-            for seat, (pips, tiles) in memory.pending_counts.items()
-        },
         "sources": dict(memory.sources),
         "zone_counts": _counts(memory.zone_counts),
         "reconciler": _reconciler(memory.reconciler) if memory.reconciler else None,
@@ -87,7 +82,7 @@ def _reconciler(m: Memory) -> dict[str, Any]:
     }
 
 
-def _problem(p: Problem) -> dict[str, Any]:
+def _problem(p: SurfaceAlert) -> dict[str, Any]:
     return {
         "code": p.code.value,
         "tile": p.tile.text if p.tile is not None else None,
@@ -120,15 +115,6 @@ def reconciler_memory(data: dict[str, Any]) -> Memory:
     )
 
 
-def pending_counts(data: dict[str, Any]) -> dict[int, tuple[int | None, list[Tile] | None]]:
-    """The counts given seat by seat and not yet scored, as `saved` kept them."""
-    out: dict[int, tuple[int | None, list[Tile] | None]] = {}
-    for seat, (pips, tiles) in data.items():
-        given = [Tile.parse(t) for t in tiles] if tiles is not None else None
-        out[int(seat)] = (int(pips) if pips is not None else None, given)
-    return out
-
-
 def zone_counts(data: list[list[str]] | None) -> ZoneCounts | None:
     return _counts_of(data)
 
@@ -143,8 +129,8 @@ def _seen_of(v: list[float]) -> SeenTile:
     return SeenTile(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6])
 
 
-def _problem_of(d: dict[str, Any]) -> Problem:
-    return Problem(
+def _problem_of(d: dict[str, Any]) -> SurfaceAlert:
+    return SurfaceAlert(
         AlertCode(d["code"]),
         Tile.parse(d["tile"]) if d["tile"] is not None else None,
         Coords(*d["coords"]) if d["coords"] is not None else None,
@@ -154,14 +140,14 @@ def _problem_of(d: dict[str, Any]) -> Problem:
     )
 
 
-def alert_of(key: str, payload: dict[str, Any]) -> Alert:
+def alert_of(key: str, payload: dict[str, Any]) -> TableAlert:
     """A standing alert again, from its `alert` event as published."""
     at: Coords | Spot | None = None
     if all(k in payload for k in ("xa", "ya", "xb", "yb")):
         at = Coords(payload["xa"], payload["ya"], payload["xb"], payload["yb"])
     elif "xa" in payload and "ya" in payload:
         at = Spot(payload["xa"], payload["ya"])
-    return Alert(
+    return TableAlert(
         key,
         AlertCode(payload["code"]),
         Severity(payload["severity"]),

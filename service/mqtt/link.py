@@ -26,20 +26,21 @@ from __future__ import annotations
 
 import functools
 import logging
-import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from config.settings import MqttSettings
+from mqttweb.client import RECONNECT_S
 from mqttweb.envelope import encode, stamp
 from service.core.commands import Command
+from service.mqtt.client import table_client
 from service.mqtt.discovery import discovery_messages, seat_config_topic
 from service.mqtt.intake import CommandIntake
 from service.mqtt.topics import HA_STATUS, Topics
@@ -48,18 +49,9 @@ from service.store.journal import Journal, JournalError, JournalEvent
 log = logging.getLogger(__name__)
 
 QOS = 1
-RECONNECT_MIN_S = 1
-RECONNECT_MAX_S = 2
 REPLAY_WINDOW = 100
 ClientFactory = Callable[[str], mqtt.Client]
-
-
-class MqttLinkError(Exception):
-    """The MQTT link cannot be set up (bad TLS files, say)."""
-
-
-def _default_client(client_id: str) -> mqtt.Client:
-    return mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+"""Makes the link's paho client for a client id (a test's fake broker has its own)."""
 
 
 _Callback = TypeVar("_Callback", bound=Callable[..., None])
@@ -123,7 +115,7 @@ class MqttLink:
         seats: int = 4,
         camera: bool = False,
         replay_window: int = REPLAY_WINDOW,
-        client_factory: ClientFactory = _default_client,
+        client_factory: ClientFactory | None = None,
     ) -> None:
         self.settings = settings
         self.table_id = table_id
@@ -150,34 +142,17 @@ class MqttLink:
         self._ack_failing = False
         self._replay_window = replay_window
         self._replay_from: int | None = None  # set when the link went down unexpectedly
-        self._client = client_factory(settings.client_id)
+        if client_factory is None:  # user, password and TLS from [mqtt] (MqttLinkError)
+            self._client = table_client(settings, settings.client_id)
+        else:
+            self._client = client_factory(settings.client_id)
         self._configure()
 
     # -- set-up -------------------------------------------------------------------------
 
     def _configure(self) -> None:
-        c, s = self._client, self.settings
+        c = self._client
         c.will_set(self.topics.status, "offline", qos=QOS, retain=True)
-        c.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
-        if s.username is not None:
-            password = s.password.get_secret_value() if s.password is not None else None
-            c.username_pw_set(s.username, password)
-        if s.tls.enabled:
-            tls = s.tls
-            passphrase = tls.key_passphrase.get_secret_value() if tls.key_passphrase else None
-            try:
-                c.tls_set(
-                    ca_certs=str(tls.ca_file) if tls.ca_file else None,
-                    certfile=str(tls.cert_file) if tls.cert_file else None,
-                    keyfile=str(tls.key_file) if tls.key_file else None,
-                    keyfile_password=passphrase,
-                    cert_reqs=ssl.CERT_REQUIRED,
-                )
-            except (OSError, ssl.SSLError, ValueError) as exc:
-                raise MqttLinkError(
-                    f"mqtt: cannot use the TLS files in [mqtt.tls] ({exc}): check them"
-                ) from exc
-            c.tls_insecure_set(tls.insecure)
         c.on_connect = self._on_connect
         c.on_connect_fail = self._on_connect_fail
         c.on_disconnect = self._on_disconnect
@@ -445,7 +420,7 @@ class MqttLink:
         self._last_error = message
         self._failures += 1
         level = logging.WARNING if self._failures == 1 else logging.DEBUG
-        log.log(level, "mqtt: %s; retrying every %d s", message, RECONNECT_MAX_S)
+        log.log(level, "mqtt: %s; retrying every %d s", message, RECONNECT_S[1])
 
     @_guarded
     def _on_publish(

@@ -18,10 +18,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from playwright.sync_api import Browser, Page, expect
 
 from display.server import serve
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from tests.display import samples
 from tests.fixtures.browser import screen
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import kind_of_topic, validate
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -102,19 +102,19 @@ def controller(broker: Mosquitto) -> Iterator[Controller]:
 @dataclass
 class DisplayServer:
     url: str
-    settings: DisplaySettings
+    settings: DisplayServerSettings
     stop: Callable[[], None]
 
 
 def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
     """A display server in its own thread and loop; the caller stops it."""
-    settings = DisplaySettings(
+    settings = DisplayServerSettings(
         **{
             "table": samples.TABLE,
             "mqtt_host": broker.host,
             "mqtt_port": broker.port,
             "http_host": "127.0.0.1",
-            "http_port": free_port(),
+            "http_port": 0,  # the system's choice, told by `serve` (no port race)
             "reply_timeout_s": 1.0,
             "heartbeat_s": 1.0,
             **overrides,
@@ -123,11 +123,12 @@ def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
     loop = asyncio.new_event_loop()
     ready = asyncio.Event()
     task: asyncio.Task[None] | None = None
+    ports: list[int] = []
 
     def run() -> None:
         nonlocal task
         asyncio.set_event_loop(loop)
-        task = loop.create_task(serve(settings, ready))
+        task = loop.create_task(serve(settings, ready, listening=ports.append))
         try:
             loop.run_until_complete(task)
         except asyncio.CancelledError:
@@ -143,7 +144,7 @@ def start_display_on(broker: Mosquitto, **overrides: Any) -> DisplayServer:
     thread = threading.Thread(target=run, name="display", daemon=True)
     thread.start()
     wait_for(ready.is_set, 10, "the display server")
-    return DisplayServer(f"http://127.0.0.1:{settings.http_port}", settings, stop)
+    return DisplayServer(f"http://127.0.0.1:{ports[0]}", settings, stop)
 
 
 @pytest.fixture

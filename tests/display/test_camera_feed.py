@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from display.hub import Hub
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from tests.display import samples
 from tests.display.camera_samples import FAULTS, camera
 from tests.display.conftest import PREFIX, Controller, DisplayServer, wait_for
@@ -29,7 +29,7 @@ def took(queue: asyncio.Queue[str | None]) -> Any:
 
 
 def hub() -> Hub:
-    return Hub(DisplaySettings(table=samples.TABLE), clock=lambda: 1_700_000_000.0)
+    return Hub(DisplayServerSettings(table=samples.TABLE), clock=lambda: 1_700_000_000.0)
 
 
 def test_the_camera_is_kept_apart_from_the_table_view() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import urllib.request
@@ -16,7 +17,7 @@ from click.testing import CliRunner
 from display.cli import display
 from tests.display import samples
 from tests.display.conftest import Controller, wait_for
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tournament.cli import tournament
 
 
@@ -28,6 +29,18 @@ def fetch(url: str) -> dict[str, Any] | None:
         return None
 
 
+def served_port(proc: subprocess.Popen[bytes], seen: list[bytes]) -> int:
+    """The port a `domino-table display --http-port 0` logged it serves on (its stderr
+    read up to that line, kept in `seen`)."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        seen.append(line)
+        found = re.search(rb"http: serving table \S+ on http://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            return int(found[1])
+    raise AssertionError(b"".join(seen).decode(errors="replace"))
+
+
 def test_the_command_serves_the_table(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
@@ -35,7 +48,6 @@ def test_the_command_serves_the_table(
     controller.status("online")
     password = tmp_path / "password"
     password.write_text("s3cret\n")
-    port = free_port()
     args = [
         "--table",
         samples.TABLE,
@@ -50,14 +62,16 @@ def test_the_command_serves_the_table(
         "--http-host",
         "127.0.0.1",
         "--http-port",
-        str(port),
+        "0",
         "--language",
         "es",
         "--no-pin",
     ]
     command = [sys.executable, "-c", "from cli.main import main; main()", "display", *args]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    logged: list[bytes] = []
     try:
+        port = served_port(proc, logged)
         url = f"http://127.0.0.1:{port}/api/view"
         view = wait_for(
             lambda: (v := fetch(url)) is not None and v["stale"] == [] and v, 10, "the display"
@@ -69,7 +83,7 @@ def test_the_command_serves_the_table(
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=10)
-    assert b"s3cret" not in err, "the password must never be logged"
+    assert b"s3cret" not in b"".join(logged) + err, "the password must never be logged"
 
 
 def test_a_bad_table_id_is_a_usage_error() -> None:
@@ -114,15 +128,15 @@ def test_the_look_and_the_lights_come_from_the_tables_settings(
         '[outputs.awtrix]\nprefix = "awtrix_1a2b3c"\n'
         '[outputs.wled]\ntopic = "wled/t7"\nseats = [[0, 30], [30, 60], [60, 90], [90, 120]]\n'
     )
-    port = free_port()
 
     def look(*flags: str) -> str:
         args = ["--table", samples.TABLE, "--mqtt-host", broker.host, "--mqtt-port",
-                str(broker.port), "--http-host", "127.0.0.1", "--http-port", str(port),
+                str(broker.port), "--http-host", "127.0.0.1", "--http-port", "0",
                 "--no-pin", "--settings", str(settings), *flags]  # fmt: skip
         command = [sys.executable, "-c", "from cli.main import main; main()", "display", *args]
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
+            port = served_port(proc, [])
 
             def served() -> str | None:
                 try:

@@ -28,10 +28,10 @@ from engine.geometry import Placer
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
 from tests.display.conftest import DisplayServer, screenshot
+from tests.fixtures.board_table import at
 from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.test_board_end_to_end import at
-from tests.service.test_service_run import Service, send
+from tests.fixtures.service_process import Service, send
 
 RULES = "straight-block"
 SEATS = 2

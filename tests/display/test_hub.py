@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from display.hub import Hub
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 from tests.display import samples
 
 PREFIX = f"domino/{samples.TABLE}"
 
 
 def hub() -> Hub:
-    return Hub(DisplaySettings(table=samples.TABLE), clock=lambda: 1_700_000_000.0)
+    return Hub(DisplayServerSettings(table=samples.TABLE), clock=lambda: 1_700_000_000.0)
 
 
 def send(h: Hub, suffix: str, payload: object) -> None:
@@ -49,7 +49,7 @@ def test_status_and_results_are_routed() -> None:
 
 
 def test_another_topic_prefix_and_utf8_names() -> None:
-    h = Hub(DisplaySettings(table=samples.TABLE, topic_prefix="club/t7"), clock=lambda: 0.0)
+    h = Hub(DisplayServerSettings(table=samples.TABLE, topic_prefix="club/t7"), clock=lambda: 0.0)
     state = samples.state()
     state["seats"][1]["name"] = "Begoña"
     h.on_message("club/t7/state", json.dumps(state, ensure_ascii=False).encode())

@@ -24,7 +24,7 @@ from engine.surface import SeenTile
 from service.core import commands as cmd
 from tests.display.conftest import DisplayServer, screenshot, wait_for
 from tests.fixtures.browser import screen
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.service.outputs.table import AWTRIX, WLED, Table
 
 # the page's matrix: which LED colours are lit, as (x, y) -> "#rrggbb"
@@ -137,16 +137,17 @@ def test_a_display_without_lights_says_how_to_name_them(
 
 
 def test_the_demo_previews_its_own_lights(tmp_path: Path, browser: Browser) -> None:
-    port = free_port()
     command = [sys.executable, "-c", "from cli.main import main; main()", "demo",
-               "--outputs-preview", "--no-pin", "--http-port", str(port), "--pace", "0.3",
+               "--outputs-preview", "--no-pin", "--http-port", "0", "--pace", "0.3",
                "--seed", "7", "--state-dir", str(tmp_path / "demo")]  # fmt: skip
     log = tmp_path / "demo.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_for(lambda: b"/outputs" in log.read_bytes(), 60, "the demo's addresses")
-        assert f"Outputs: open http://127.0.0.1:{port}/outputs" in log.read_text()
+        served = re.search(r"Outputs: open http://127\.0\.0\.1:(\d+)/outputs ", log.read_text())
+        assert served, log.read_text()  # the port the system chose for the display
+        port = int(served[1])
 
         def serving() -> bool:  # the display starts beside the table, in a thread of its own
             try:

@@ -30,7 +30,7 @@ from tests.display.conftest import (
     wait_for,
 )
 from tests.fixtures.display_http import post_command
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
 
 PIN = "2468"
@@ -216,20 +216,31 @@ class Started(ChildProcess):
     """`domino-table display` in a child process, its state folder `tmp_path/state`;
     `start` returns once it is on its broker."""
 
+    runs = 0
+
     def __init__(self, broker: Mosquitto, tmp_path: Path, *flags: str) -> None:
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
+        self.url = ""
+        # --http-port 0: the system chooses the port, the display logs it (a port picked
+        # here beforehand could be taken by another test's process meanwhile)
         args = [
             str(BIN), "display", "--table", samples.TABLE, "--mqtt-host", broker.host,
             "--mqtt-port", str(broker.port), "--http-host", "127.0.0.1",
-            "--http-port", str(port), "--reply-timeout", "2", *flags,
+            "--http-port", "0", "--reply-timeout", "2", *flags,
         ]  # fmt: skip
         state = {"STATE_DIRECTORY": str(tmp_path / "state")}
-        super().__init__(args, tmp_path / f"display-{port}.out", stdout=True, env=state)
+        Started.runs += 1
+        super().__init__(args, tmp_path / f"display-{Started.runs}.out", stdout=True, env=state)
 
     def start(self) -> None:
         super().start()
+        self.wait_until(self._serving)
         self.wait_until(lambda: on_broker(self.url))
+
+    def _serving(self) -> bool:
+        found = re.search(r"http: serving table \S+ on (http://127\.0\.0\.1:\d+)/", self.output())
+        if found:
+            self.url = found[1]
+        return bool(found)
 
 
 def test_the_display_asks_for_a_pin_made_at_its_first_start(
@@ -277,9 +288,10 @@ def test_pin_flags_that_cannot_work_are_usage_errors(tmp_path: Path) -> None:
 
 
 def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> None:
-    port = free_port()
+    # the system chooses the display's port, and the demo says which (a port picked here
+    # beforehand could be taken by another test's process meanwhile)
     proc = subprocess.Popen(
-        [str(BIN), "demo", "--pace", "0.2", "--seed", "7", "--http-port", str(port)],
+        [str(BIN), "demo", "--pace", "0.2", "--seed", "7", "--http-port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     lines: list[str] = []
@@ -291,7 +303,9 @@ def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> N
             lines.append(line)
         found = re.search(r"its buttons ask for the command PIN (\d{6})\.", "".join(lines))
         assert found, "".join(lines)
-        url = f"http://127.0.0.1:{port}"
+        served = re.search(r"Display: open http://127\.0\.0\.1:(\d+)/ ", "".join(lines))
+        assert served, "".join(lines)
+        url = f"http://127.0.0.1:{served[1]}"
         wait_for(lambda: on_broker(url), 30, "the demo's display")
         assert post_command(url, {"id": "d1", "action": "undo"})[0] == 401
         status, reply, _ = post_command(url, {"id": "d2", "action": "undo"}, found[1])

@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from display.errors import SettingsError
-from display.settings import DisplaySettings
+from display.settings import DisplayServerSettings
 
 
 def test_defaults_and_prefix() -> None:
-    settings = DisplaySettings(table="cafe-2")
+    settings = DisplayServerSettings(table="cafe-2")
     assert settings.prefix == "domino/cafe-2"
-    assert DisplaySettings(table="t1", topic_prefix="club/room1/t1").prefix == "club/room1/t1"
+    assert DisplayServerSettings(table="t1", topic_prefix="club/room1/t1").prefix == "club/room1/t1"
 
 
 def test_the_password_is_never_in_the_repr() -> None:
-    settings = DisplaySettings(table="t1", mqtt_username="display", mqtt_password="s3cret")
+    settings = DisplayServerSettings(table="t1", mqtt_username="display", mqtt_password="s3cret")
     assert "s3cret" not in repr(settings)
 
 
@@ -34,4 +34,4 @@ def test_the_password_is_never_in_the_repr() -> None:
 )
 def test_bad_settings_are_refused(kwargs: dict[str, object], words: str) -> None:
     with pytest.raises(SettingsError, match=words):
-        DisplaySettings(**kwargs)  # type: ignore[arg-type]
+        DisplayServerSettings(**kwargs)  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ def test_the_draws_before_the_lead_count_in_what_a_seat_must_show() -> None:
     refused = game.count_tiles([seven, eight])
     assert refused.reason is Reason.COUNT_MISMATCH
     (alert,) = refused.events
-    assert isinstance(alert, AlertEvent) and "at least 8 tiles, shows 7" in alert.message
+    assert isinstance(alert, AlertEvent) and "8 to 18 tiles, shows 7" in alert.message
     assert game.count_tiles([tiles[15:23], eight]).ok
 
 

@@ -236,11 +236,11 @@ def test_a_game_takes_its_own_inputs_by_type() -> None:
     assert by_type.scores() == (10, 10, 0, 5)
     refused = by_type.tell(Pass(seat=2))
     assert refused.reason is Reason.OUT_OF_TURN
+    counted = by_type.tell(Count(0, tiles=(Tile.parse("9-9"),)))  # a seat's count too
+    assert counted.reason is Reason.UNKNOWN_TILE
 
 
-@pytest.mark.parametrize(
-    "told", [Count(0, pips=3), Confirm(), Rename(0, "Ana"), NewGame("walnut", 2)]
-)
+@pytest.mark.parametrize("told", [Confirm(), Rename(0, "Ana"), NewGame("walnut", 2)])
 def test_the_tables_own_inputs_are_not_a_games(told: Input) -> None:
     game = Game(rulesets.load("walnut"), 2)
     game.start()

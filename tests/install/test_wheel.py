@@ -19,13 +19,12 @@ from __future__ import annotations
 import json
 import subprocess
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import ChildProcess
 from tests.install.release import (
     NOT_SHIPPED,
@@ -147,16 +146,6 @@ def fetch(url: str) -> bytes:
         return bytes(response.read())
 
 
-def served(proc: ChildProcess, port: int) -> None:
-    proc.wait_until(lambda: fetch(f"http://127.0.0.1:{port}/"), timeout=60)
-
-
-@pytest.fixture
-def central(tmp_path: Path) -> Iterator[Mosquitto]:
-    with Mosquitto(tmp_path / "broker") as broker:
-        yield broker
-
-
 @pytest.mark.parametrize(
     ("package", "args"),
     [
@@ -165,16 +154,16 @@ def central(tmp_path: Path) -> Iterator[Mosquitto]:
     ],
 )
 def test_the_pages_and_static_files_are_served_from_the_package(
-    installed: Installed, tree: Path, central: Mosquitto, tmp_path: Path,
+    installed: Installed, tree: Path, broker: Mosquitto, tmp_path: Path,
     package: str, args: list[str],
 ) -> None:  # fmt: skip
-    port = free_port()
     command = [str(installed.venv / "bin" / "domino-table"),
                *(a.format(home=installed.home) for a in args),
-               "--mqtt-host", central.host, "--mqtt-port", str(central.port),
-               "--http-host", "127.0.0.1", "--http-port", str(port)]  # fmt: skip
+               "--mqtt-host", broker.host, "--mqtt-port", str(broker.port),
+               "--http-host", "127.0.0.1", "--http-port", "0"]  # fmt: skip
     with ChildProcess(command, tmp_path / f"{package}.log", stdout=True) as proc:
-        served(proc, port)
+        port = proc.served_port(timeout=60)
+        proc.wait_until(lambda: fetch(f"http://127.0.0.1:{port}/"), timeout=60)
         static = tree / package / "static"
         assert fetch(f"http://127.0.0.1:{port}/") == (static / "index.html").read_bytes()
         files = sorted(p for p in static.iterdir() if p.is_file())

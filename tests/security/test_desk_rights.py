@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_password_file, settle
 from tests.security.service_proc import TableProcess, kitchen_settings
@@ -37,7 +37,7 @@ def desk_process(
         str(BIN), "tournament", "--mqtt-host", broker.host,
         "--mqtt-port", str(broker.port if tls else broker.plain_port), "--mqtt-username", user,
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
-        "--http-port", str(free_port()), "--state-dir", str(folder / "state"),
+        "--http-port", "0", "--state-dir", str(folder / "state"),
     ]  # fmt: skip
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
@@ -112,10 +112,14 @@ class CentralBroker(Mosquitto):
 
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
-        self.plain_port = self.port  # for tests.security.broker.Client without TLS
         self.certs = workdir  # unused: no TLS listener here
         self.passwd = workdir / "passwd"
         make_password_file(self.passwd, CENTRAL_USERS)
+
+    @property
+    def plain_port(self) -> int:
+        """For tests.security.broker.Client without TLS (the port may move at start)."""
+        return self.port
 
     def config_text(self) -> str:
         text = (CONFIG / "central.conf").read_text()

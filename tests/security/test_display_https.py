@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from playwright.sync_api import Browser, expect
 
 from display.cli import display
-from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import make_ca_and_server_cert, openssl
 
@@ -84,22 +84,22 @@ def https_display(certs: Path, broker: Mosquitto, tmp_path: Path) -> Iterator[tu
     """A real display process serving HTTPS (with a command PIN); its base URL and log."""
     pin = tmp_path / "pin"
     pin.write_text(PIN + "\n")
-    port = free_port()
     log = tmp_path / "display.log"
     args = [
         str(BIN), "display", "--table", "t1", "--mqtt-host", "127.0.0.1",
-        "--mqtt-port", str(broker.port), "--http-host", "127.0.0.1", "--http-port", str(port),
+        "--mqtt-port", str(broker.port), "--http-host", "127.0.0.1", "--http-port", "0",
         "--https-cert-file", str(certs / "server.crt"),
         "--https-key-file", str(certs / "server.key"), "--command-pin-file", str(pin),
     ]  # fmt: skip
     trusted = ssl.create_default_context(cafile=str(certs / "ca.crt"))
-    url = f"https://127.0.0.1:{port}"
-
-    def connected() -> bool:
-        status, view = fetch(f"{url}/api/view", trusted)
-        return bool(status == 200 and view["broker"]["connected"])
 
     with ChildProcess(args, log, stdout=True) as proc:
+        url = f"https://127.0.0.1:{proc.served_port()}"
+
+        def connected() -> bool:
+            status, view = fetch(f"{url}/api/view", trusted)
+            return bool(status == 200 and view["broker"]["connected"])
+
         proc.wait_until(connected)
         yield url, log
 

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.fixtures.display_http import post_command
-from tests.fixtures.mosquitto import free_port
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker
 from tests.security.service_proc import TableProcess, kitchen_settings
@@ -35,24 +34,24 @@ def display(
     secret = folder / "password"
     secret.write_text(USERS[user] + "\n")
     secret.chmod(0o600)
-    port = free_port()
     args = [
         str(BIN), "display", "--table", "kitchen", "--mqtt-host", broker.host,
         "--mqtt-port", str(broker.port if tls else broker.plain_port), "--mqtt-username", user,
         "--mqtt-password-file", str(secret), "--http-host", "127.0.0.1",
-        "--http-port", str(port), "--reply-timeout", "2", *extra,
+        "--http-port", "0", "--reply-timeout", "2", *extra,
     ]  # fmt: skip
     if "--command-pin-file" not in extra:
         args.append("--no-pin")  # open buttons: the ACL is what is tested here
     if tls:
         args += ["--mqtt-tls", "--mqtt-ca-file", str(broker.certs / "ca.crt")]
-    url = f"http://127.0.0.1:{port}"
-
-    def shows_the_table() -> bool:
-        view = json.loads(urllib.request.urlopen(f"{url}/api/view", timeout=2).read())
-        return bool(view["broker"]["connected"] and view["state"] is not None)
 
     with ChildProcess(args, folder / "display.log", stdout=True) as proc:
+        url = f"http://127.0.0.1:{proc.served_port()}"
+
+        def shows_the_table() -> bool:
+            view = json.loads(urllib.request.urlopen(f"{url}/api/view", timeout=2).read())
+            return bool(view["broker"]["connected"] and view["state"] is not None)
+
         proc.wait_until(shows_the_table)
         yield url
 

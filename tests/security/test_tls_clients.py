@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.fixtures.display_http import post_command
-from tests.fixtures.mosquitto import free_port
 from tests.fixtures.process import BIN, ChildProcess
 from tests.security.broker import USERS, Client, SecureBroker, make_ca_and_server_cert
 from tests.security.service_proc import TableProcess, kitchen_settings
@@ -104,18 +103,17 @@ def test_a_server_certificate_from_another_ca_is_refused_with_a_clear_message(
     common = ["--mqtt-host", "127.0.0.1", "--mqtt-port", str(secure_broker.port),
               "--mqtt-username", "referee", "--mqtt-password-file", str(password),
               "--http-host", "127.0.0.1", *tls]  # fmt: skip
-    http_port = free_port()
-    url = f"http://127.0.0.1:{http_port}"
     display_log, desk_log = tmp_path / "display.log", tmp_path / "desk.log"
     shown = ChildProcess(
-        [str(BIN), "display", "--table", "kitchen", "--http-port", str(http_port), "--no-pin",
+        [str(BIN), "display", "--table", "kitchen", "--http-port", "0", "--no-pin",
          *common], display_log, stdout=True,
     )  # fmt: skip
     desk = ChildProcess(
-        [str(BIN), "tournament", "--http-port", str(free_port()),
+        [str(BIN), "tournament", "--http-port", "0",
          "--state-dir", str(tmp_path / "state"), *common], desk_log, stdout=True,
     )  # fmt: skip
     with shown, desk:
+        url = f"http://127.0.0.1:{shown.served_port()}"
         deadline = time.monotonic() + 15
         view = None
         while not (view and view["broker"]["refused"] and REFUSED in desk_log.read_text()):

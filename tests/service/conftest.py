@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.test_faults_common import Rig, rig_for
+from tests.service.faults import Rig, rig_for
 
 
 @pytest.fixture

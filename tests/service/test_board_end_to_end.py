@@ -10,49 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from engine import Game, Mode, Tile, rulesets
-from engine.geometry import Placer
-from engine.layout import OpenEnd
+from engine import Tile
 from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.messages import Colour, TileAt
+from firmware_bridge.messages import Colour
+from tests.fixtures.board_table import Table, at
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_service_run import TOPICS, Service, send
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import TOPICS, Service, send
 
 P = "domino/t1"
-
-
-def at(seen: SeenTile) -> TileAt:
-    return TileAt(seen.a, seen.b, round(seen.xa), round(seen.ya), round(seen.xb), round(seen.yb))
-
-
-class Table:
-    """Lays tiles where a player would: a local copy of the layout and the Placer."""
-
-    def __init__(self, rules: str, seats: int, board: BoardEmulator) -> None:
-        self.game = Game(rulesets.load(rules), seats, mode=Mode.TABLE)
-        self.game.start()
-        self.placer = Placer(900, 600)
-        self.coords: list[SeenTile] = []
-        self.board = board
-
-    def lay(self, text: str, to: str | None = None, pip: int | None = None) -> SeenTile:
-        tile = Tile.parse(text)
-        end: OpenEnd | None = None
-        layout = self.game.layout
-        if to is not None:
-            node = layout.index_of(Tile.parse(to))
-            end = next(
-                e
-                for e in layout.ends
-                if e.node == node and tile.has(e.pip) and (pip is None or e.pip == pip)
-            )
-        seen = self.placer.place(layout, self.coords, tile, end)
-        assert self.game.play(tile, end, seat=self.game.turn if layout.nodes else 0).ok
-        self.coords.append(seen)
-        self.board.place(at(seen))
-        return seen
 
 
 def plays(seen: list[Seen]) -> list[dict[str, object]]:

@@ -12,7 +12,7 @@ from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import Sync
 from firmware_bridge.script import Fault
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.test_faults_common import (
+from tests.service.faults import (
     SPEED,
     P,
     Rig,

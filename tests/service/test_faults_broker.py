@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
-from tests.service.test_faults_common import (
+from tests.service.faults import (
     P,
     Rig,
     all_seqs,

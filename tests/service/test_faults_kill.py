@@ -8,7 +8,8 @@ import signal
 from pathlib import Path
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.test_faults_common import (
+from tests.fixtures.service_process import Service
+from tests.service.faults import (
     Commander,
     JournalView,
     P,
@@ -21,7 +22,6 @@ from tests.service.test_faults_common import (
     statuses,
     wait,
 )
-from tests.service.test_service_run import Service
 
 
 def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(

@@ -16,8 +16,8 @@ import pytest
 from engine import Tile
 from firmware_bridge.messages import HostHello
 from firmware_bridge.script import LiftStep
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_faults_common import P, Rig, statuses, wait
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.service.faults import P, Rig, statuses, wait
 
 TS = re.compile(rb'"ts":"[^"]*"')
 

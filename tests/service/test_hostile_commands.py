@@ -18,8 +18,9 @@ import pytest
 from config.loader import load_settings
 from service.app import TableService
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
-from tests.service.test_faults_common import (
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.service_process import Service
+from tests.service.faults import (
     TOPICS,
     Commander,
     JournalView,
@@ -27,7 +28,6 @@ from tests.service.test_faults_common import (
     fresh_state,
     statuses,
 )
-from tests.service.test_service_run import Service
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_TS = "2026-01-01T00:00:00.000Z"

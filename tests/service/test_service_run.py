@@ -2,61 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.fixtures.process import BIN, ChildProcess
-from tests.service.mqtt_recorder import Recorder, Seen
-
-P = "domino/t1"
-TOPICS = [f"{P}/status", f"{P}/state", f"{P}/event/#", f"{P}/cmd/reply", f"{P}/result/#"]
-
-
-class Service(ChildProcess):
-    """`domino-table run` for table t1 in a child process; its log is `log`, by default
-    beside its state folder."""
-
-    def __init__(
-        self, broker: Mosquitto, state_dir: Path, *extra: str, log: Path | None = None
-    ) -> None:
-        args = [
-            str(BIN), "run", "--mqtt-host", broker.host, "--mqtt-port", str(broker.port),
-            "--table", "t1", "--state-dir", str(state_dir), *extra,
-        ]  # fmt: skip
-        super().__init__(args, log or state_dir.with_name(f"{state_dir.name}.log"))
+from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.process import BIN
+from tests.fixtures.service_process import TOPICS, P, Service, last_state, replies, send
 
 
 @pytest.fixture
 def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Service]:
     with Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4") as s:
         yield s
-
-
-def send(broker: Mosquitto, body: dict[str, object] | bytes, retain: bool = False) -> None:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2)
-    client.connect(broker.host, broker.port)
-    client.loop_start()
-    payload = body if isinstance(body, bytes) else json.dumps(body).encode()
-    client.publish(f"{P}/cmd", payload, qos=1, retain=retain).wait_for_publish(5)
-    client.loop_stop()
-    client.disconnect()
-
-
-def last_state(seen: list[Seen]) -> dict[str, Any] | None:
-    states = [s.json() for s in seen if s.topic == f"{P}/state"]
-    return states[-1] if states else None
-
-
-def replies(seen: list[Seen]) -> dict[str, dict[str, object]]:
-    return {s.json()["id"]: s.json() for s in seen if s.topic == f"{P}/cmd/reply"}
 
 
 def test_online_with_state_then_commands_with_replies(broker: Mosquitto, service: Service) -> None:

@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cli.run import DEMO_SETS, demo_look, seat_zones, settings_from_flags
+from demo.camera_table import demo_look, seat_zones, zones_setting
+from demo.options import DEMO_SETS
 from demo.sim_camera import SimOptions, frames
 from service.camera.source import CameraSource
+from service.flags import settings_from_flags
 from tablesim.camera import SimSource
 from tablesim.render import SETS, RenderStyle, TileStyle
 from tablesim.render.sets import NUMBER_COLOURS
@@ -70,7 +72,7 @@ def test_every_seat_has_its_own_zone_along_the_sides(seats: int) -> None:
     turns = np.diff([*angles, angles[0]]) % (2 * np.pi)
     assert np.all((turns > 0) & (turns <= np.pi + 1e-9))
     assert turns.sum() == pytest.approx(2 * np.pi)
-    settings = settings_from_flags(None, {"seats": seats, "zones": zones})
+    settings = settings_from_flags(None, {"seats": seats}, more=zones_setting(zones))
     assert settings.zones == {s: tuple(z) for s, z in zones.items()}
 
 
@@ -84,9 +86,10 @@ def test_the_demo_settings_carry_the_set_to_the_simulated_camera(
     tmp_path: Path, game: SimWholeGame
 ) -> None:
     look = demo_look("walnut", 5, "auto")
-    flags = {"camera": "sim", "fps": 10, "rules": "walnut", "seats": 5} | look.flags
-    flags |= {"zones": seat_zones(5, SURFACE), "surface": SURFACE, "state_dir": tmp_path}
-    settings = settings_from_flags(None, flags)
+    flags = {"camera": "sim", "fps": 10, "rules": "walnut", "seats": 5}
+    flags |= {"surface": SURFACE, "state_dir": tmp_path}
+    more = look.settings() | zones_setting(seat_zones(5, SURFACE))
+    settings = settings_from_flags(None, flags, more=more)
     assert (settings.table.tile_mm.length, settings.table.tile_mm.width) == (56, 28)
     assert settings.camera.tone.value == "light"
     options = SimOptions(3, 0.5, whole_game=True, style=look.style(), resolution=look.resolution)

@@ -5,7 +5,7 @@ say after it as their commands, in the order the `SimSource` gives them: the tab
 referee the very game the players played (every play, every hand's score, the winner),
 count the hands from the seat zones (or the counts told), start each hand when the
 table is cleared, and raise no alert but `LEAD_UNKNOWN`. No camera here: the camera
-path runs a whole game in tests/service/test_camera_whole_game.py.
+path runs a whole game in tests/service/camera/test_whole_game.py.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.process import BIN, ChildProcess
-from tests.service.mqtt_recorder import Recorder, Seen
 
 STANDINGS = "domino/tournament/standings"
 LISTENING = re.compile(r"http: standings on http://127\.0\.0\.1:(\d+)/")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
+from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.schema import check
 from tests.tournament.tables import SeatedTable, publish_once

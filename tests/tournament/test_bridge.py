@@ -15,7 +15,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import EmulatedTable
 from tournament.standings import GameResult, standings

@@ -13,8 +13,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.spec import validate
-from tests.service.mqtt_recorder import Recorder
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
 from tests.tournament.test_bridge import wait_bridged

@@ -14,6 +14,7 @@ rematch, the standings printed equal to a recomputation from the journal alone).
 from __future__ import annotations
 
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -24,8 +25,8 @@ from typing import Any
 import pytest
 
 from service.store.journal import Journal
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.spec import validate
-from tests.service.mqtt_recorder import Recorder
 from tests.tournament.schema import check
 from tournament import journal
 from tournament.event import parse
@@ -164,3 +165,21 @@ def _table_games(state_dir: Path, name: str) -> dict[int, tuple[Any, Any, list[i
         number = game["started"]["round"]
         out[number] = (game["started"], game["over"], confirmed.get(number, []))
     return out
+
+
+def test_a_desk_that_cannot_listen_ends_the_demo_with_the_reason(tmp_path: Path) -> None:
+    """A busy --http-port: the demo says so and ends at once (it used to print the desk's
+    address, wait 30 s for a reply from a desk that had never started, and blame that)."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        args = [*ARGS[: ARGS.index("--http-port")], "--http-port", str(port)]
+        done = subprocess.run(
+            [str(BIN), *args, "--state-dir", str(tmp_path)],
+            check=False, capture_output=True, text=True,
+            timeout=120,  # a hang guard, set for a loaded runner
+        )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    said = f"the desk did not start: the pages cannot listen on 127.0.0.1:{port} (Address"
+    assert said in done.stderr, done.stdout + done.stderr

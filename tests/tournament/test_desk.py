@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.process import BIN
-from tests.service.mqtt_recorder import Recorder
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import publish_once, result_payload
 

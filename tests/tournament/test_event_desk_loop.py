@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,14 @@ class Sent:
 
     def topics(self) -> list[str]:
         return [t for t, _, _ in self.out]
+
+
+def run_alone(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """`asyncio.run(main())` on a thread of its own. A session's Playwright browser (the
+    display tests, on the same xdist worker) keeps its event loop running in the main
+    thread, where `asyncio.run` refuses to start another."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(main())).result()
 
 
 def desk_for(tmp: Path, interval: float, event: EventConfig = EVENT) -> tuple[EventDesk, Sent]:
@@ -91,7 +101,7 @@ def test_a_change_is_published_at_once_and_the_next_within_the_interval_waits(
         assert STANDINGS not in sent.topics()[1:], "within the interval: coalesced"
         desk.stop()
 
-    asyncio.run(run())
+    run_alone(run)
 
 
 def test_a_burst_of_news_is_one_commit_and_nothing_goes_out_before_it_is_on_disk(
@@ -113,7 +123,7 @@ def test_a_burst_of_news_is_one_commit_and_nothing_goes_out_before_it_is_on_disk
             assert Kind.RESULT in on_disk
         desk.stop()
 
-    asyncio.run(run())
+    run_alone(run)
 
 
 def test_the_last_result_of_a_round_is_published_before_the_next_round_is_seated(
@@ -133,7 +143,7 @@ def test_the_last_result_of_a_round_is_published_before_the_next_round_is_seated
         assert ROUND in topics
         desk.stop()
 
-    asyncio.run(run())
+    run_alone(run)
 
 
 def test_a_game_counted_or_voided_goes_out_at_once_within_the_interval(tmp_path: Path) -> None:
@@ -151,4 +161,4 @@ def test_a_game_counted_or_voided_goes_out_at_once_within_the_interval(tmp_path:
         assert [sum(e["games"] for e in b["entries"]) for b in counted] == [2, 0]
         desk.stop()
 
-    asyncio.run(run())
+    run_alone(run)

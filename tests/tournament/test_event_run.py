@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.service.mqtt_recorder import Recorder
+from tests.fixtures.mqtt_recorder import Recorder
 from tests.tournament.hall import ROUND, STANDINGS, Hall, players
 from tests.tournament.schema import check
 from tournament.views import standings_body

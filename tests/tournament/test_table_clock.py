@@ -19,10 +19,10 @@ import pytest
 
 from firmware_bridge.emulator import BoardEmulator
 from mqttweb.envelope import utc_ts
+from tests.fixtures.board_table import Table
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, Seen
-from tests.service.test_board_end_to_end import Table
-from tests.service.test_service_run import Service
+from tests.fixtures.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import Service
 from tests.tournament.tables import publish_once
 
 P = "domino/t1"

@@ -49,8 +49,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration.homography import Calibration
+from vision.detector.by_grid import LOOK_AGAIN
 from vision.detector.results import Detection, FoundTile, UnsureReason, UnsureRegion
-from vision.pips.grid import GridLooks, GridTile, overlaps, propose
+from vision.pips.grid import GridTile
+from vision.pips.grid_read import read_grid
 from vision.pips.settings import GRID, GridSettings
 from vision.tiles.dark_marks import Tone, tone_image
 from vision.tuning import check_bounds
@@ -60,18 +62,11 @@ __all__ = ["READ_AGAIN", "KnownSizeSettings", "read_anchored", "sized"]
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
-# Unsure places worth reading again: unread pips, a tile doubted for a faint mark or
-# for marks that are not pips (a faded divider breaks into blobs), a tile-shaped
-# region without a divider, a tile of the wrong size. Not a hand (partly covered).
-READ_AGAIN = frozenset(
-    {
-        UnsureReason.STRAY_PIPS,
-        UnsureReason.FAINT_MARK,
-        UnsureReason.NO_DIVIDER,
-        UnsureReason.NOT_PIPS,
-        UnsureReason.WRONG_SIZE,
-    }
-)
+# Unsure places worth reading again: those the detector reads again by its pips'
+# grid (unread pips, a faint mark, marks that are not pips: a faded divider breaks
+# into blobs, a tile-shaped region without a divider, a layout no domino has), a tile
+# of the wrong size, a number the enrolled set has not. Not a hand (partly covered).
+READ_AGAIN = LOOK_AGAIN | {UnsureReason.WRONG_SIZE, UnsureReason.NOT_IN_SET}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +78,6 @@ class KnownSizeSettings:
     # a place is read when the pips chained to it at most this many tile lengths apart
     # are all on tiles read
     place_reach: float = 1.0
-    covers: int = 64  # at most this many ways of explaining one group's pips are tried
-    mark_share: float = 0.5  # marks this share as dark as the pips ...
-    pip_area: float = 0.1  # ... and of at least this size squared must lie on a tile
-    line_share: float = 0.15  # a line this share as dark as the pips, ...
-    line_length: tuple[float, float] = (0.6, 1.2)  # ... this long and thin, on no tile
     size_tol: float = 0.2  # a tile read with its halves this share nearer or further
     # apart than a half tile length is a wrong one
     grid: GridSettings = GRID  # the pips on the grid of each half (`vision.pips.grid`)
@@ -98,11 +88,6 @@ class KnownSizeSettings:
             {
                 "reach_tiles": (0.5, 100.0),
                 "place_reach": (0.0, 100.0),
-                "covers": (1, 100_000),
-                "mark_share": (0.0, 1.0),
-                "pip_area": (0.0, 1.0),
-                "line_share": (0.0, 1.0),
-                "line_length": (0.0, 10.0),
                 "size_tol": (0.0, 1.0),
             },
         )
@@ -301,88 +286,18 @@ def _read_window(
     grey = tone_image(bgr, tone) if bgr.ndim == 3 else bgr
     length = tile_mm[0] * scale
     width = tile_mm[1] * scale
-    looks = GridLooks(grey, width, cfg.grid)
-    pips = looks.pips()
     # Tiles the detector read, in window pixels.
     back = np.linalg.inv(warp)
     read = [_known(t, warp) for t in known]
     read = [r for r in read if _near_window(r, size, length)]
-    free = [i for i in range(len(pips)) if not any(_holds(r, pips[i], width, 0.05) for r in read)]
-    if not free:
-        return Window([], np.zeros((0, 2)), np.zeros((0, 2)))
-    axes = _axes(read)
-    cands = propose(pips, free, axes, length, width, looks, read)
-    solved: list[tuple[frozenset[int], list[GridTile]]] = []
-    for group in _groups(free, cands):
-        common = _common(group, [c for c in cands if c.covers <= group], cfg)
-        if common:
-            solved.append((group, common))
-    # A group's tiles stand only with no unexplained mark beside them (other groups'
-    # tiles explain theirs); dropping one group may leave marks beside another.
-    while solved:
-        everyone = [t for _, ts in solved for t in ts]
-        bad = [
-            i
-            for i, (_, ts) in enumerate(solved)
-            if not _unhidden(looks, pips, ts, everyone, read, width, cfg)
-        ]
-        if not bad:
-            break
-        solved = [g for i, g in enumerate(solved) if i not in bad]
-    edge = 0.5 * width
-    tiles: list[GridTile] = []
-    for _, common in solved:
-        ends = np.array([p for t in common for p in (t.a, t.b)])
-        if np.all((ends >= edge) & (ends <= np.array(size) - edge)):
-            tiles += common
-    held: set[int] = set()
-    for t in tiles:
-        held |= t.covers
-    left = [i for i in free if i not in held]
-    # A divider-like line on no tile is a tile not read (a double blank has no pip to
-    # be proposed from): it keeps every place of the window unsure.
-    lines = _loose_lines(looks, [*read, *((t.a, t.b) for t in tiles)], width, cfg)
+    got = read_grid(grey, length, width, read, cfg.grid)
     return Window(
-        [_found(t, back) for t in tiles],
-        _to_image(pips[left], back),
-        _to_image(pips[free], back),
-        len(lines) > 0,
-        _to_image(lines, back),
+        [_found(t, back) for t in got.tiles],
+        _to_image(got.left, back),
+        _to_image(got.free, back),
+        len(got.lines) > 0,
+        _to_image(got.lines, back),
     )
-
-
-def _loose_lines(
-    looks: GridLooks,
-    on: Sequence[tuple[FloatArray, FloatArray]],
-    width: float,
-    cfg: KnownSizeSettings,
-) -> FloatArray:
-    """The centres of straight dark marks of a divider's length and thinness that lie
-    on no tile (grown by a tenth of a width)."""
-    level = cfg.grid.min_peak
-    if len(looks.pip_values):
-        level = max(cfg.grid.min_peak, cfg.line_share * float(np.median(looks.pip_values)))
-    marks = (looks.hat >= level).astype(np.uint8)
-    for r in on:
-        cv2.fillConvexPoly(marks, np.rint(_grown(r, width, 0.1 * width)).astype(np.int32), 0)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks)
-    out = []
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < 0.1 * width:
-            continue
-        x0, y0, w, h = stats[i, :4]
-        if max(w, h) < cfg.line_length[0] * width or max(w, h) > cfg.line_length[1] * width * 1.5:
-            continue
-        ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
-        cov = np.cov(np.stack([xs, ys]).astype(np.float64))
-        small, big = np.linalg.eigvalsh(cov)
-        length, thick = 4 * math.sqrt(max(big, 0.0)), 4 * math.sqrt(max(small, 0.0))
-        if (
-            cfg.line_length[0] * width <= length <= cfg.line_length[1] * width
-            and thick <= 0.25 * width
-        ):
-            out.append(centres[i])
-    return np.array(out, dtype=np.float64).reshape(-1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,51 +320,6 @@ def _to_image(pts: FloatArray, back: FloatArray) -> FloatArray:
     return np.asarray(out, dtype=np.float64)
 
 
-def _unhidden(
-    looks: GridLooks,
-    pips: FloatArray,
-    tiles: list[GridTile],
-    others: list[GridTile],
-    read: Sequence[tuple[FloatArray, FloatArray]],
-    width: float,
-    cfg: KnownSizeSettings,
-) -> bool:
-    """Whether no mark lies beside the tiles read that is neither on a tile nor a pip.
-
-    Marks as dark as pips that the pip test did not take (merged pips, a pip touching
-    a line) lying within a tile width of the tiles read here, outside every tile,
-    mean the pips around them were not all seen: a row of tiles read a half off (each
-    "tile" made of two neighbours' halves) explains every pip it saw.
-    """
-    hat = looks.hat
-    level = cfg.grid.min_peak
-    if len(looks.pip_values):
-        level = max(cfg.grid.min_peak, cfg.mark_share * float(np.median(looks.pip_values)))
-    marks = (hat >= level).astype(np.uint8)
-    covered = np.zeros_like(marks)
-    near = np.zeros_like(marks)
-    for r in [*read, *((t.a, t.b) for t in others)]:
-        cv2.fillConvexPoly(covered, np.rint(_grown(r, width, 0.2 * width)).astype(np.int32), 1)
-    for p in np.rint(pips).astype(int):
-        cv2.circle(covered, (int(p[0]), int(p[1])), max(1, round(0.15 * width)), 1, -1)
-    for t in tiles:
-        cv2.fillConvexPoly(near, np.rint(_grown((t.a, t.b), width, width)).astype(np.int32), 1)
-    loose = marks & (1 - covered) & near
-    _, _, stats, _ = cv2.connectedComponentsWithStats(loose)
-    return not bool(np.any(stats[1:, cv2.CC_STAT_AREA] >= (cfg.pip_area * width) ** 2))
-
-
-def _grown(r: tuple[FloatArray, FloatArray], width: float, grow: float) -> FloatArray:
-    """The corners of the tile with half centres r, grown by `grow` pixels all round."""
-    a, b = r
-    c = (a + b) / 2
-    n = float(np.linalg.norm(b - a))
-    u = (b - a) / n
-    v = np.array([-u[1], u[0]])
-    hu, hv = n + grow, width / 2 + grow
-    return np.array([c + s * hu * u + t * hv * v for s, t in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-
-
 def _known(t: FoundTile, warp: FloatArray) -> tuple[FloatArray, FloatArray]:
     pts = cv2.perspectiveTransform(np.array([t.px], dtype=np.float64), warp)[0]
     return np.asarray(pts[0], dtype=np.float64), np.asarray(pts[1], dtype=np.float64)
@@ -469,99 +339,3 @@ def _found(t: GridTile, back: FloatArray) -> FoundTile:
     if (dy < 0) if abs(dy) > abs(dx) else (dx < 0):
         return FoundTile((t.pips[1], t.pips[0]), (b, a), t.confidence)
     return FoundTile(t.pips, (a, b), t.confidence)
-
-
-def _holds(r: tuple[FloatArray, FloatArray], p: FloatArray, width: float, grow: float) -> bool:
-    """Whether point p lies on the tile with half centres r (grown by `grow` widths)."""
-    a, b = r
-    c = (a + b) / 2
-    u = b - a
-    half = float(np.linalg.norm(u))
-    if half == 0:
-        return False
-    u = u / half
-    d = p - c
-    along = abs(float(d @ u))
-    across = abs(float(d[0] * -u[1] + d[1] * u[0]))
-    return along <= half + grow * width and across <= (0.5 + grow) * width
-
-
-def _axes(read: Sequence[tuple[FloatArray, FloatArray]]) -> list[float]:
-    """Tile directions to look at (radians, modulo a quarter turn): the table's, and
-    those of the tiles read."""
-    out = [0.0]
-    for a, b in read:
-        d = b - a
-        ang = math.atan2(float(d[1]), float(d[0])) % (math.pi / 2)
-        if all(min(abs(ang - o), math.pi / 2 - abs(ang - o)) > math.radians(4) for o in out):
-            out.append(ang)
-    return out
-
-
-def _groups(free: list[int], cands: list[GridTile]) -> list[frozenset[int]]:
-    """The free pips in groups joined by the tiles proposed over them."""
-    parent = {i: i for i in free}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for c in cands:
-        items = sorted(c.covers)
-        for j in items[1:]:
-            parent[root(j)] = root(items[0])
-    out: dict[int, set[int]] = {}
-    for i in free:
-        out.setdefault(root(i), set()).add(i)
-    return [frozenset(g) for g in out.values()]
-
-
-def _common(
-    group: frozenset[int], cands: list[GridTile], cfg: KnownSizeSettings
-) -> list[GridTile] | None:
-    """The tiles in every exact cover of the group's pips, or None when there is no
-    cover (or too many to look at)."""
-    covers: list[list[GridTile]] = []
-    by_pip: dict[int, list[GridTile]] = {i: [] for i in group}
-    for c in cands:
-        for i in c.covers:
-            by_pip[i].append(c)
-
-    def search(left: frozenset[int], chosen: list[GridTile]) -> bool:
-        if len(covers) >= cfg.covers:
-            return False
-        if not left:
-            covers.append(list(chosen))
-            return True
-        pick = min(left, key=lambda i: len(by_pip[i]))
-        for c in by_pip[pick]:
-            if not c.covers <= left:
-                continue
-            if any(overlaps((c.a, c.b), (o.a, o.b), _width(c), cfg.grid) for o in chosen):
-                continue
-            chosen.append(c)
-            search(left - c.covers, chosen)
-            chosen.pop()
-        return True
-
-    search(group, [])
-    if not covers or len(covers) >= cfg.covers:
-        return None
-    first = covers[0]
-    return [t for t in first if all(any(_same(o, t) for o in cov) for cov in covers[1:])]
-
-
-def _same(s: GridTile, t: GridTile) -> bool:
-    """The same reading at the same place (a quarter of a tile width), either way round."""
-    tol = 0.25 * _width(t)
-    if s.pips == t.pips and max(np.linalg.norm(s.a - t.a), np.linalg.norm(s.b - t.b)) <= tol:
-        return True
-    return bool(
-        s.pips == t.pips[::-1] and max(np.linalg.norm(s.a - t.b), np.linalg.norm(s.b - t.a)) <= tol
-    )
-
-
-def _width(t: GridTile) -> float:
-    return float(np.linalg.norm(t.b - t.a))

@@ -56,7 +56,7 @@ from vision.camera_path.settled import (
 )
 from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
-from vision.detector.results import Point, ToMm, UnsureReason
+from vision.detector.results import Point, ToMm, UnsureReason, UnsureRegion
 from vision.detector.settings import Settings
 from vision.enrolment.look import LookError, SetLook, load_look
 from vision.enrolment.read import Enrolment, SetView, read_set
@@ -95,6 +95,7 @@ class PipelineSettings:
     gate: GateSettings = field(default_factory=GateSettings)
     detector: Settings = field(default_factory=Settings)
     known_size: KnownSizeSettings = KNOWN_SIZE
+    agree: int = 3  # still frames of one still period a set's enrolment reads and agrees on
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,7 @@ class Pipeline:
         self._warned_pixels = False
         self._looked_at: float | None = None
         self.last: Step | None = None
+        self._still: list[Frame] = []  # the frames read since the scene last moved
         self._load_look()
 
     @property
@@ -140,6 +142,7 @@ class Pipeline:
         """One frame, with everything the pipeline made of it."""
         motion = self.gate.update(frame.image)
         if not self.gate.settled(motion):
+            self._still.clear()
             if motion.moving:
                 self.stable.interrupt()
             self.last = Step(motion, None, None, None)
@@ -149,7 +152,10 @@ class Pipeline:
         calibration = self._calibration_for(frame)
         area = None if calibration is None else self._search_area(calibration)
         markers = () if calibration is None else self._markers_px(calibration)
-        detection = detect(frame.image, area, self.settings.detector, exclude=markers)
+        # a calibrated camera knows the tile's width in pixels: nothing to probe
+        tile_px = 0.0 if calibration is None else self._tile_px(calibration)
+        detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
+        detection = self._in_set(detection)
         if calibration is not None:
             detection = read_anchored(
                 frame.image,
@@ -168,8 +174,37 @@ class Pipeline:
         observation = self.stable.offer(reading)
         if self.stable.holding is not None and not reading.unsure and self.gate.thumb is not None:
             self.arms.remember(self.gate.thumb)
+        keep = max(0, self.settings.agree - 1)
+        self._still = [*(self._still[-keep:] if keep else []), frame]
         self.last = Step(motion, detection, reading, observation)
         return self.last
+
+    def _in_set(self, detection: Detection) -> Detection:
+        """With a set enrolled, a tile read with a number the set has not (a 7-6 in a
+        double-six) is no reading: its place is unsure, and read again by the tile's
+        known size on a calibrated frame."""
+        if self.look is None:
+            return detection
+        top = self.look.domino_set.max_pip
+        wrong = [t for t in detection.tiles if max(t.pips) > top]
+        if not wrong:
+            return detection
+        places = tuple(
+            UnsureRegion(
+                (t.px[0][0] + t.px[1][0]) / 2,
+                (t.px[0][1] + t.px[1][1]) / 2,
+                UnsureReason.NOT_IN_SET,
+            )
+            for t in wrong
+        )
+        kept = tuple(t for t in detection.tiles if max(t.pips) <= top)
+        return replace(detection, tiles=kept, unsure=(*detection.unsure, *places))
+
+    @property
+    def still_read(self) -> int:
+        """How many frames the pipeline read since the scene last moved (at most
+        `PipelineSettings.agree`)."""
+        return len(self._still)
 
     def _markers_px(self, calibration: Calibration) -> tuple[tuple[Point, ...], ...]:
         """The corner markers' squares with their white paper, in pixels, left out of the
@@ -194,8 +229,14 @@ class Pipeline:
         """Read `frames` (a still frame, or photos of parts of the set) as the whole
         `domino_set` face up (the `enrol` command); when every tile was read right, its
         look is used from now on and saved. A frame the calibration fits is read in the
-        play area, its tile size measured in mm."""
+        play area, its tile size measured in mm. One frame the pipeline read last is
+        read with the other frames it read since the scene last moved (`agree` at
+        most), and what they read agreed on tile by tile (`vision.enrolment.agree`):
+        the reading must not depend on which still frame the timing picked."""
         views = [self._set_view(frame) for frame in frames]
+        if len(frames) == 1 and self._still and self._still[-1] is frames[0]:
+            others = tuple(f.image for f in reversed(self._still[:-1]))
+            views = [replace(views[0], again=others)]
         enrolment = read_set(views, domino_set, at, self.configured.detector)
         if enrolment.look is not None:
             self.use_look(enrolment.look)
@@ -311,6 +352,10 @@ class Pipeline:
                 "pixels and plays cannot be judged; show the four corner markers"
             )
         return None
+
+    def _tile_px(self, calibration: Calibration) -> float:
+        """The tile's width in pixels at the play area's centre."""
+        return self.settings.tile_mm[1] / calibration.mm_per_px()
 
     def _search_area(self, calibration: Calibration) -> tuple[Point, ...]:
         """The play area grown by `search_margin_mm`, in pixels: searching only up to

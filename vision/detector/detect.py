@@ -23,7 +23,7 @@ from vision.detector.frame_edge import cut_by_frame
 from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
-from vision.detector.scales import coarser_scales, larger, read_at
+from vision.detector.scales import Reader, coarser_scales, larger, probe_width, read_at
 from vision.detector.search_pass import search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
@@ -133,11 +133,7 @@ def _coarser(
     be seen),
     and the coarser reading is better with tiles as large (`scales.larger`)."""
 
-    def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
-        if s.tone is None:
-            return _auto(img, at, s, None, out)
-        return search(bright_image(img, s), at, s, out)
-
+    read = _reader(s)
     wide = best.width > s.scales.wide and bool(best.tiles)
     # a tile read surely with pips says the search's sizes suit the frame (a blank
     # alone may be a stretch of wood between two grain lines)
@@ -151,6 +147,44 @@ def _coarser(
         if confident(found, s):
             break
     return best
+
+
+def _reader(s: Settings) -> Reader:
+    """How a frame (or a shrunk copy) is read with settings `s`: its tone, or every
+    tone in turn when it is unknown."""
+
+    def read(img: NDArray[np.uint8], at: Point, out: NDArray[np.bool_] | None) -> Found:
+        if s.tone is None:
+            return _auto(img, at, s, None, out)
+        return search(bright_image(img, s), at, s, out)
+
+    return read
+
+
+def _close_up(
+    crop: NDArray[np.uint8],
+    offset: Point,
+    s: Settings,
+    area: PlayArea | None,
+    left_out: NDArray[np.bool_] | None,
+    tile_px: float = 0.0,
+) -> Found | None:
+    """A close-up read at the scale its faces show (`scales.probe_width`), when they
+    show tiles wider than `Settings.scales.wide` and that reading agrees: it reads a
+    tile surely, and its dividers measure the tiles as wide as the faces do (within
+    `DividerSettings.width_tolerance`): the frame's one tile size seen two ways.
+    Else None (the frame is then read at its own scale first). `tile_px`: the tile
+    width when the caller knows it (a calibrated camera), instead of the probe."""
+    tones = s.auto_tones if s.tone is None else (Tone.LIGHT if s.face else s.tone,)
+    width = tile_px if tile_px > 0 else probe_width(crop, tones, s.scales)
+    if width <= s.scales.wide:
+        return None
+    for factor in coarser_scales(crop.shape, width, s.scales):
+        found = within(read_at(crop, offset, left_out, factor, _reader(s)), area)
+        sure = any(t.confidence >= s.search.sure for t in found.tiles)
+        if sure and abs(found.width - width) <= s.dividers.width_tolerance * width:
+            return found
+    return None
 
 
 def _left_out(
@@ -172,6 +206,7 @@ def detect(
     play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
     settings: Settings | None = None,
     exclude: Sequence[Sequence[Point]] = (),
+    tile_px: float = 0.0,
 ) -> Detection:
     """Find every face-up tile (inside `play_area`, if given) and read its pips.
 
@@ -180,7 +215,9 @@ def detect(
     polygons (corners in pixels) to leave out of the search, such as the corner
     markers' printed squares with their white margin on a calibrated frame: no
     tile material (none left unexplained, so `auto` can stop at its first tone),
-    no marks, no stray pips there (see `search.search`).
+    no marks, no stray pips there (see `search.search`). `tile_px`: the tile width
+    in pixels when the caller knows it (a calibrated camera); else it is probed
+    (`scales.probe_width`), and a close-up is read at its own scale at once.
     """
     start = time.perf_counter()
     s = settings or Settings()
@@ -192,12 +229,20 @@ def detect(
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
-    if s.tone is not None:
-        found = search(bright_image(crop, s), (float(x0), float(y0)), s, left_out)
-        best = within(found, area)
+    offset = (float(x0), float(y0))
+    if tile_px > 0:
+        # a calibrated camera reads what is left by the tile's known size itself
+        # (`vision.camera_path.known_size`), warped to the table: not by the grid here
+        s = replace(s, search=replace(s.search, grid_boxes=0))
+    close = _close_up(crop, offset, s, area, left_out, tile_px)
+    if close is not None:
+        best = close
     else:
-        best = _auto(crop, (float(x0), float(y0)), s, area, left_out)
-    best = _coarser(best, crop, (float(x0), float(y0)), s, area, left_out)
+        if s.tone is not None:
+            best = within(search(bright_image(crop, s), offset, s, left_out), area)
+        else:
+            best = _auto(crop, offset, s, area, left_out)
+        best = _coarser(best, crop, offset, s, area, left_out)
     best = cut_by_frame(best, (w, h), s.cut_slack)
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(

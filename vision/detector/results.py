@@ -55,6 +55,7 @@ class UnsureReason(StrEnum):
     WRONG_SIZE = "not the size of a tile"
     LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
     ARM = "something lies over the table (a hand or an arm)"
+    NOT_IN_SET = "a number the set has not"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from vision.detector.planes import Found
 from vision.detector.results import FoundTile, Point, UnsureRegion
 from vision.detector.settings import SCALES, ScaleSettings
+from vision.tiles.dark_marks import Tone, find_blobs, threshold_surface, tone_image
 from vision.tiles.dividers import TileHypothesis
 
 Reader = Callable[[NDArray[np.uint8], Point, NDArray[np.bool_] | None], Found]
@@ -106,3 +107,55 @@ def larger(coarse: Found, fine: Found, cfg: ScaleSettings = SCALES) -> bool:
     if fine.width > cfg.wide:
         return coarse.width >= fine.width / cfg.larger
     return coarse.width >= cfg.larger * fine.width
+
+
+def probe_width(
+    crop: NDArray[np.uint8], tones: tuple[Tone, ...], cfg: ScaleSettings = SCALES
+) -> float:
+    """The tile width (px of `crop`) that the frame's faces show, or 0 when none does.
+
+    The frame is looked at shrunk (its longer side `cfg.probe_px`), in each of `tones`:
+    a face is a region of one tone whose whole outline contrasts with what is around
+    it, and a lone tile's face is a rectangle twice as long as wide (`probe_aspect`,
+    `probe_fill`, second moments). Their widths, weighted by area, give the frame's
+    tile width: a close-up's tiles are seen so before any search (which is built for
+    tiles of 20-70 px and costs most on the texture of a large frame). Touching tiles
+    make regions of other shapes and count not; nor does what reaches the frame's
+    edge."""
+    h, w = crop.shape[:2]
+    f = max(h, w) / cfg.probe_px
+    if f < 2.0:
+        return 0.0
+    size = (max(1, round(w / f)), max(1, round(h / f)))
+    small = np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    widths: list[NDArray[np.float64]] = []
+    areas: list[NDArray[np.float64]] = []
+    for tone in tones:
+        img = tone_image(small, tone)
+        mask = np.asarray(img > threshold_surface(img), dtype=np.uint8)
+        mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+        # a face's pips and divider are holes in it: filled, each region is its outline
+        outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        mask = np.zeros_like(mask)
+        cv2.drawContours(mask, outlines, -1, 1, -1)
+        b = find_blobs(mask, img, img, 0.5 * mask.size)
+        thick = np.maximum(b.thickness, 1e-6)
+        fill = b.area / np.maximum(b.length * thick, 1e-6)
+        ok = (
+            (b.area > 0)
+            & ~b.touches_edge
+            & (thick >= cfg.probe_min)
+            & (b.length >= cfg.probe_aspect[0] * thick)
+            & (b.length <= cfg.probe_aspect[1] * thick)
+            & (fill >= cfg.probe_fill[0])
+            & (fill <= cfg.probe_fill[1])
+        )
+        ok[0] = False
+        widths.append(thick[ok] * f)
+        areas.append(b.area[ok])
+    width, area = np.concatenate(widths), np.concatenate(areas)
+    if width.size == 0:
+        return 0.0
+    order = np.argsort(width)
+    cum = np.cumsum(area[order])
+    return float(width[order][int(np.searchsorted(cum, 0.5 * cum[-1]))])

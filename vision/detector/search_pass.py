@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detector.by_grid import LOOK_AGAIN, by_grid, by_spacing
 from vision.detector.planes import Box, Found, Planes
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, UnsureReason, UnsureRegion
@@ -93,10 +94,12 @@ def _pass(
     s: Settings,
     thin: bool = False,
     known: float = 0.0,
+    force: bool = False,
 ) -> Found:
     """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
     straight, thinner-than-a-pip parts), then read the pips. `known`: the tile width
-    when an earlier pass fixed it (see `dividers.consensus`), else 0."""
+    when an earlier pass fixed it (see `dividers.consensus`), else 0; with `force`,
+    that width is the frame's whatever the lines' lengths say."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = planes.max_area
     if divider_scale < 1.0:
@@ -129,7 +132,8 @@ def _pass(
     # how well each reads is judged on the marks at the pips' contrast: at a fainter
     # one pips merge with the divider, the rims and the gaps, and every tile of
     # touching wooden ones looked foreign
-    agreed, _ = consensus(lines, cands, _trust(planes.blobs, cands, s), known, s.dividers)
+    trust = _trust(planes.blobs, cands, s)
+    agreed, _ = consensus(lines, cands, trust, known, s.dividers, force)
     if divider_scale >= 1.0:
         return read_tiles(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
@@ -317,7 +321,15 @@ def _search(
         lighter_table,
     )
     found = _passes(planes, tile, offset, s)
+    found = _at_shown_width(planes, tile, offset, s, found)
     found = faint_doubts(planes, found, offset)
+    if cfg.grid_boxes > 0 and _sure_width(found, cfg):
+        # the frame's tile size is known: what is left, read by the pips' grid
+        left = [(u.x - offset[0], u.y - offset[1]) for u in found.unsure if u.reason in LOOK_AGAIN]
+        found = by_grid(planes, found, offset, [*stray_pips(planes, found), *left])
+    elif cfg.grid_boxes > 0 and not found.read:
+        # no tile read, no width known: the width its pips' spacing suggests
+        found = by_spacing(planes, found, offset, stray_pips(planes, found))
     # A tile read lop-sided (pips in no domino's layout) is reported with its low
     # confidence, and its place is unsure too: the snapshot is not judged on it (a
     # line of wood grain across a tile's end read as a 1-0 beside it).
@@ -381,6 +393,40 @@ def _passes(planes: Planes, tile: NDArray[np.bool_], offset: Point, s: Settings)
         for box in boxes or []:
             found = _merge(found, _thin_in(planes, box, offset, found.width, s, known), cfg)
     return found
+
+
+def _shown_width(found: Found, cfg: SearchSettings) -> float:
+    """The width most tiles read were read at, when it is not the frame's (each read
+    again at another width, `tile_reading._resized`): the frame's one tile size is
+    theirs, and the lines that agreed on another (wood grain shifting the divider
+    lengths a pixel) were wrong. 0 when the tiles read agree with the frame's."""
+    widths = np.array([t.width for t in found.read], dtype=np.float64)
+    if widths.size < cfg.shown_tiles or found.width <= 0:
+        return 0.0
+    shown = float(np.median(widths))
+    if abs(shown - found.width) <= cfg.shown_apart * found.width:
+        return 0.0
+    alike = np.abs(widths - shown) <= 0.5 * cfg.shown_apart * shown
+    return shown if alike.mean() >= cfg.shown_share else 0.0
+
+
+def _at_shown_width(
+    planes: Planes, tile: NDArray[np.bool_], offset: Point, s: Settings, found: Found
+) -> Found:
+    """`found`, or the frame read again at the width its tiles showed (`_shown_width`)
+    when that reads better: a pixel of noise that moved the lines' agreement must
+    not lose the tiles that the frame's true size reads."""
+    shown = _shown_width(found, s.search)
+    if shown <= 0:
+        return found
+    cfg = s.search
+    first = _pass(planes, tile, offset, 1.0, s, known=shown, force=True)
+    faint = _pass(planes, tile, offset, cfg.divider_contrast, s, known=shown, force=True)
+    if _score(first) >= _score(faint):
+        again = _merge(first, faint, cfg)
+    else:
+        again = _merge(faint, first, cfg)
+    return again if _score(again) > _score(found) else found
 
 
 def within(found: Found, area: PlayArea | None) -> Found:

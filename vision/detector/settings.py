@@ -5,16 +5,16 @@ look (`margin`), and holds each stage's thresholds in a frozen value of its own,
 Frigate gathers its detector's in typed per-stage config: the tile material and its
 marks (`marks`), dividers and the frame's tile size (`dividers`), lines that meet
 (`meeting`), face-down tiles (`face_down`), a tile's outline (`outline`), the
-colours of coloured faces (`face_colours`), the pips (`pips`), one search pass
-(`search`) and the coarser scales (`scales`). A value out of bounds is refused
-naming its class and field.
+colours of coloured faces (`face_colours`), the pips (`pips`) and the reader by
+their grid (`grid`), one search pass (`search`) and the coarser scales (`scales`).
+A value out of bounds is refused naming its class and field.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.pips.settings import PIPS, PipSettings
+from vision.pips.settings import GRID, PIPS, GridSettings, PipSettings
 from vision.tiles.dark_marks import Tone
 from vision.tiles.settings import (
     DIVIDERS,
@@ -56,6 +56,18 @@ class SearchSettings:
     line_angles: int = 12  # orientations of the straight-segment test, 15 degrees apart
     line_pips: float = 2.5  # a divider segment is at least this many pip diameters long
     guess_pips: float = 110.0  # a pip is about this share of a table's short side
+    # reading by the grid where the dividers gave none (`by_grid`): a window reaches
+    # this many tile lengths around a place left to explain ...
+    grid_reach: float = 1.5
+    grid_boxes: int = 16  # ... and at most this many windows a search, ...
+    grid_pips: int = 40  # ... each with at most this many pips left (more: a texture)
+    # the frame read again at the width its tiles were read at (`_shown_width`) when
+    # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
+    # differs from the frame's by more than `shown_apart`
+    shown_tiles: int = 3
+    spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
+    shown_share: float = 0.6
+    shown_apart: float = 0.1
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -80,6 +92,13 @@ class SearchSettings:
                 "line_angles": (1, 180),
                 "line_pips": (0.5, 20.0),
                 "guess_pips": (1.0, 10_000.0),
+                "grid_reach": (0.5, 100.0),
+                "grid_boxes": (0, 10_000),
+                "grid_pips": (1, 10_000),
+                "shown_tiles": (1, 10_000),
+                "spacing_pips": (2, 10_000),
+                "shown_share": (0.0, 1.0),
+                "shown_apart": (0.0, 1.0),
             },
         )
 
@@ -92,6 +111,11 @@ class ScaleSettings:
     larger: float = 1.5  # a coarser reading's tiles must be this much wider
     wide: float = 90.0  # px: tiles wider than this are read again at a coarser scale ...
     aim: float = 50.0  # ... the power of two that brings them nearest this width
+    # the probe: the frame's faces looked at with its longer side shrunk to this ...
+    probe_px: int = 400
+    probe_aspect: tuple[float, float] = (1.6, 2.5)  # ... a face as long as this for its width
+    probe_fill: tuple[float, float] = (0.85, 1.03)  # ... filling this share of its rectangle
+    probe_min: float = 4.0  # ... and at least this wide there (px)
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -101,6 +125,10 @@ class ScaleSettings:
                 "larger": (1.0, 100.0),
                 "wide": (1.0, 10_000.0),
                 "aim": (1.0, 10_000.0),
+                "probe_px": (16, 100_000),
+                "probe_aspect": (1.0, 10.0),
+                "probe_fill": (0.1, 2.0),
+                "probe_min": (1.0, 1000.0),
             },
         )
 
@@ -131,6 +159,7 @@ class Settings:
     outline: OutlineSettings = OUTLINE
     face_colours: FaceColourSettings = FACE_COLOURS
     pips: PipSettings = PIPS
+    grid: GridSettings = GRID
     search: SearchSettings = SEARCH
     scales: ScaleSettings = SCALES
 

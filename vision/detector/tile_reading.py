@@ -22,7 +22,7 @@ from vision.pips.counting import HalfReading, pip_area, read_half
 from vision.pips.second_look import apart_half, faint_pips, reread_half
 from vision.tiles.dark_marks import Blobs, components
 from vision.tiles.dividers import TileHypothesis, suppress
-from vision.tiles.outline import outlined
+from vision.tiles.outline import face_ends, fitted_to_face, outlined
 
 
 def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
@@ -292,12 +292,57 @@ def _smaller(
         if not 0 < t.own <= (share + 0.05) * t.width:
             continue
         other = replace(t, width=t.width * share)
-        if not _whole(planes, near, other):
-            continue
-        again = _read_tile(blobs, other, ref, planes)
-        same = [r.pips for r in again] == [r.pips for r in reading]
-        if same and min(r.confidence for r in again) >= cfg.sure:
+        again = _read_whole(blobs, other, reading, ref, planes, near)
+        if again is not None:
             return other, again
+    return _fitted(blobs, t, reading, ref, planes, near)
+
+
+def _read_whole(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: Planes,
+    near: NDArray[np.bool_],
+) -> tuple[HalfReading, HalfReading] | None:
+    """`t`'s reading when its face shows whole and it reads the pips of `reading`
+    surely; else None."""
+    if not _whole(planes, near, t):
+        return None
+    again = _read_tile(blobs, t, ref, planes)
+    same = [r.pips for r in again] == [r.pips for r in reading]
+    return again if same and min(r.confidence for r in again) >= planes.s.search.sure else None
+
+
+def _fitted(
+    blobs: Blobs,
+    t: TileHypothesis,
+    reading: tuple[HalfReading, HalfReading],
+    ref: float,
+    planes: Planes,
+    near: NDArray[np.bool_],
+) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
+    """`t` with its halves where its face's ends put them (`outline.face_ends`), when
+    that face is a whole tile's: twice as long as the width measured across its
+    divider (within a tenth) and showing its face on both halves. A tile whose
+    divider is not quite at its middle, or which lies farther than most, looked
+    covered at the frame's width: the table beyond its end was sampled. A hand over
+    its end shortens the face and is still covered. Its reading there, when sure and
+    the same as at the frame's width; else the reading at the frame's width, when
+    that was sure (the pips lay within the face)."""
+    cfg = planes.s.search
+    ends = face_ends(planes.solid, t)
+    if ends is None or t.own <= 0 or abs(sum(ends) / (2.0 * t.own) - 1.0) > 0.1:
+        return None
+    other = fitted_to_face(t, ends)
+    if not _whole(planes, near, other):
+        return None
+    again = _read_whole(blobs, other, reading, ref, planes, near)
+    if again is not None:
+        return other, again
+    if min(r.confidence for r in reading) >= cfg.sure and not any(r.foreign for r in reading):
+        return other, reading
     return None
 
 

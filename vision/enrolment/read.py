@@ -23,6 +23,7 @@ from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point
 from vision.detector.settings import Settings
+from vision.enrolment.agree import agreed
 from vision.enrolment.check import SetCheck, check_set
 from vision.enrolment.look import SetLook
 from vision.enrolment.measure import measure
@@ -39,12 +40,14 @@ U8 = NDArray[np.uint8]
 class SetView:
     """One frame of the set: the image (BGR), where to look (a play area in pixels, or
     None: everywhere), polygons to leave out (the corner markers), and its pixel -> mm
-    map when calibrated."""
+    map when calibrated. `again`: other still frames of the same view (the same
+    camera, nothing moved), read too and agreed with tile by tile (`agree`)."""
 
     image: U8
     area: PlayArea | None = None
     exclude: Sequence[Sequence[Point]] = ()
     to_mm: Callable[[Point], Point] | None = None
+    again: tuple[U8, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,13 @@ def _ways(views: Sequence[SetView], base: Settings) -> Iterator[tuple[str, Setti
         yield name, replace(base, tone=Tone.LIGHT, face=colour)
 
 
+def _read_view(view: SetView, settings: Settings, domino_set: DominoSet) -> Detection:
+    """What `view` reads with `settings`: its frame's reading, agreed with those of its
+    other still frames when it has some (`agree.agreed`)."""
+    frames = (view.image, *view.again)
+    return agreed([detect(f, view.area, settings, view.exclude) for f in frames], domino_set)
+
+
 def _score(check: SetCheck) -> tuple[int, int]:
     return (check.right, -len(check.extra))
 
@@ -99,7 +109,7 @@ def read_set(
     tried: list[str] = []
     for name, settings in _ways(views, start):
         tried.append(name)
-        found = tuple(detect(v.image, v.area, settings, v.exclude) for v in views)
+        found = tuple(_read_view(v, settings, domino_set) for v in views)
         check = check_set((t.pips for d in found for t in d.tiles), domino_set)
         if best is None or _score(check) > _score(best.check):
             best = Enrolment(check, settings, found)

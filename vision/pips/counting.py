@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.pips.layouts import grid_layout
 from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import Blobs
 from vision.tiles.dividers import TileHypothesis
@@ -145,6 +146,36 @@ def _own_pip(
     return own if abs(own / ref_area - 1.0) > 0.2 else None
 
 
+def _pip_centres(
+    blobs: Blobs, idx: NDArray[np.intp], single: NDArray[np.bool_], merged: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """The centres of a half's pips: each single pip's, and k evenly along each chain
+    of k merged pips."""
+    pts = [np.column_stack([blobs.cx[idx[single]], blobs.cy[idx[single]]])]
+    for i, k in zip(idx[merged > 0], merged[merged > 0], strict=True):
+        step = float(blobs.length[i]) / float(k)
+        at = (np.arange(k, dtype=np.float64) - (k - 1) / 2.0) * step
+        pts.append(
+            np.column_stack([blobs.cx[i] + at * blobs.ux[i], blobs.cy[i] + at * blobs.uy[i]])
+        )
+    return np.concatenate(pts)
+
+
+def _on_grid(pts: NDArray[np.float64], tile: TileHypothesis, cfg: PipSettings) -> bool:
+    """Whether a half's single pips (image pixels) sit on its 3x3 grid as a standard
+    layout does (`vision.pips.layouts`), about their own centroid: every standard
+    layout is centred, and `symmetric` has checked it lies near the half's centre.
+    Only layouts up to `PipSettings.grid_pips` are looked at (larger ones differ from
+    set to set: two columns of four, lines of four)."""
+    n = len(pts)
+    if n <= 1 or n > cfg.grid_pips:
+        return True
+    rel = pts - pts.mean(axis=0)
+    along = rel[:, 0] * tile.nx + rel[:, 1] * tile.ny
+    across = rel[:, 0] * tile.dx + rel[:, 1] * tile.dy
+    return grid_layout(along, across, tile.width, most=cfg.grid_pips) is not None
+
+
 def _judge(
     blobs: Blobs,
     idx: NDArray[np.intp],
@@ -190,7 +221,12 @@ def _judge(
     pts = np.column_stack([blobs.cx[idx[marks]], blobs.cy[idx[marks]]])
     centre = tile.half_centres()[side]
     judged = whole_layout or not double.any()
-    if judged and not symmetric(pts, centre, cfg.symmetry_tolerance * tile.width):
+    # a layout no domino has: not symmetric about the half's centre, or its single
+    # pips not on the half's grid
+    lopsided = judged and not symmetric(pts, centre, cfg.symmetry_tolerance * tile.width)
+    if not lopsided and not whole_layout:
+        lopsided = not _on_grid(_pip_centres(blobs, idx, single, merged), tile, cfg)
+    if lopsided:
         confidence = min(confidence, 0.4)
     if pips > cfg.max_pips:
         confidence = min(confidence, 0.1)

@@ -1,6 +1,6 @@
 """The standard pip layouts of a half, shared by every pip reader.
 
-A half of a double-six set shows 0 to 6 pips on a 3x3 grid: each layout is a set of
+A half shows 0 to 7 pips on a 3x3 grid in every set (7 is 6 and the centre): each layout is a set of
 grid places (i along the tile, j across it, each -1, 0 or 1). A number may be drawn
 two ways (a 2 or a 3 on either diagonal, a 6 in rows along or across the tile).
 Every layout is centred on its half and symmetric under a half turn about its
@@ -31,19 +31,29 @@ LAYOUTS: dict[int, tuple[frozenset[Place], ...]] = {
         frozenset({*_CORNERS, (0, -1), (0, 1)}),
         frozenset({*_CORNERS, (-1, 0), (1, 0)}),
     ),
+    # 7 = 6 and the centre, in every set that has it (double-nine and up)
+    7: (
+        frozenset({*_CORNERS, (0, -1), (0, 1), (0, 0)}),
+        frozenset({*_CORNERS, (-1, 0), (1, 0), (0, 0)}),
+    ),
 }
 
 
 def grid_layout(
-    x: NDArray[np.float64], y: NDArray[np.float64], width: float, cfg: GridSettings = GRID
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    width: float,
+    cfg: GridSettings = GRID,
+    most: int = 6,
 ) -> tuple[int, float, frozenset[Place]] | None:
     """A half's pips (coordinates about its centre, along and across the tile, in
-    pixels of a tile `width` wide) as a standard layout: the count, the grid step and
-    the places; None when they are no standard layout."""
+    pixels of a tile `width` wide) as a standard layout of at most `most` pips (a
+    double-six set's 6): the count, the grid step and the places; None when they are
+    no standard layout."""
     n = len(x)
     if n == 0:
         return 0, cfg.grid * width, frozenset()
-    if n > 6:
+    if n > min(most, max(LAYOUTS)):
         return None
     r = np.maximum(np.abs(x), np.abs(y))
     outer = r[r > 0.1 * width]

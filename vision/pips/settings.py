@@ -43,6 +43,9 @@ class PipSettings:
     faint_min: int = 16
     faint_pip: float = 0.4  # a faint mark counts as a possible pip from this share ...
     faint_growth: float = 4.0  # ... up to this many times a pip's area
+    # a half of up to this many single pips must sit on its 3x3 grid as a standard
+    # layout does (`vision.pips.layouts`); larger ones differ from set to set
+    grid_pips: int = 7
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -66,15 +69,16 @@ class PipSettings:
                 "faint_min": (0, 254),
                 "faint_pip": (0.0, 10.0),
                 "faint_growth": (1.0, 100.0),
+                "grid_pips": (0, 12),
             },
         )
 
 
 @dataclass(frozen=True, slots=True)
 class GridSettings:
-    """Reading a tile of known size by its pips on the 3x3 grid of each half
-    (`vision.pips.grid`, run by the camera path's `known_size`). Lengths are in tile
-    widths."""
+    """Reading tiles of known size by their pips on the 3x3 grid of each half
+    (`vision.pips.grid`, `grid_read`: the camera path's `known_size`, the detector's
+    reading by the grid). Lengths are in tile widths."""
 
     kernel: float = 0.36  # the black-hat's disc (a pip is about half as wide)
     ring: float = 0.14  # a pip stands alone: at this distance all round it ...
@@ -99,6 +103,11 @@ class GridSettings:
     peak_share: float = 0.4  # ... and by this share of the strongest pips near it
     overlap: float = 0.8  # tiles overlap when their rectangles shrunk to this share do
     confidence: float = 0.9  # of a tile read so (the detector's own sure readings: 1)
+    covers: int = 64  # at most this many ways of explaining one group's pips are tried
+    mark_share: float = 0.5  # marks this share as dark as the pips ...
+    pip_area: float = 0.1  # ... and of at least this size squared must lie on a tile
+    line_share: float = 0.15  # a line this share as dark as the pips, ...
+    line_length: tuple[float, float] = (0.6, 1.2)  # ... this long and thin, on no tile
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -125,6 +134,11 @@ class GridSettings:
                 "peak_share": (0.0, 1.0),
                 "overlap": (0.1, 1.0),
                 "confidence": (0.0, 1.0),
+                "covers": (1, 100_000),
+                "mark_share": (0.0, 1.0),
+                "pip_area": (0.0, 1.0),
+                "line_share": (0.0, 1.0),
+                "line_length": (0.0, 10.0),
             },
         )
 

@@ -203,6 +203,7 @@ def consensus(
     trust: list[float] | None = None,
     known: float = 0.0,
     cfg: DividerSettings = DIVIDERS,
+    force: bool = False,
 ) -> tuple[list[TileHypothesis], float]:
     """Keep the hypotheses that agree on one tile size, all set to that size.
 
@@ -235,7 +236,8 @@ def consensus(
     weight = weight * np.where(plain, 1.0, cfg.bulged_weight)
     med_len = _typical(blobs.length[idx], weight, cfg.mode_tolerance)
     near = np.abs(blobs.length[idx] - med_len) <= cfg.length_tolerance * med_len
-    if known > 0 and not any(c.measured for c, ok in zip(cands, near, strict=True) if ok):
+    measured = any(c.measured for c, ok in zip(cands, near, strict=True) if ok)
+    if known > 0 and (force or not measured):
         # no line of that length had its tile's width measured: the width known
         # from an earlier look decides, and the lines that fit it are kept
         share = blobs.length[idx] / known

@@ -7,6 +7,8 @@ tile by its four sides, `inside` says whether a point lies on a tile.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -21,8 +23,9 @@ def outlined(
     others: list[TileHypothesis] | None = None,
     lighter_table: bool = False,
 ) -> bool:
-    """True when at least three of the tile's four sides show as a darker edge, or
-    every side shows and two of them clearly, on an even face.
+    """True when at least three of the tile's four sides show as a darker edge, on an
+    even face or strongly (`OutlineSettings.strong` steps), or every side shows and
+    two of them clearly, on an even face.
 
     A raised tile has a rim, a shadow or a gap to its neighbour all round; a stretch
     of table (wood grain taken for a blank tile's divider) does not. On a table as
@@ -36,6 +39,7 @@ def outlined(
     everywhere, and no even face.
     """
     darker = clear = faint = 0
+    steps: list[float] = []  # how many edge steps each darker side stands out by
     for along, across in ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5)):
         outside, inside = (
             _side_level(img, t, along, across, 0.08),
@@ -44,14 +48,18 @@ def outlined(
         step = _step(inside)
         if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
+            steps.append(abs(inside - outside) / step)
             continue
         beyond = [outside, *(_side_level(img, t, along, across, b) for b in cfg.rim)]
         edge = inside - min(beyond)
         clear += edge > step
         shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
         faint += shows or _against(t, along, across, others)
+
     if darker >= 3:
-        return True
+        # three sides darker: the face must be even, or the outline strong (wood
+        # grain beside a stretch of table is darker by a step or two, not more)
+        return sorted(steps)[-3] >= cfg.strong or _plain_face(img, t, cfg)
     return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t, cfg)
 
 
@@ -66,6 +74,14 @@ def _side_level(
     """The median grey level on the line `beyond` tile widths past the side of `t`
     at (`along`, `across`) (an end: along = +-1; a long side: across = +-0.5),
     negative inside it."""
+    return float(np.median(_side_values(img, t, along, across, beyond)))
+
+
+def _side_values(
+    img: NDArray[np.uint8], t: TileHypothesis, along: float, across: float, beyond: float
+) -> NDArray[np.uint8]:
+    """The grey levels at nine points on the line `beyond` tile widths past the side
+    of `t` at (`along`, `across`)."""
     h, w = img.shape
     steps = np.linspace(-0.35, 0.35, 9)
     reach = 1.0 + beyond / max(abs(along), 0.5)
@@ -75,7 +91,7 @@ def _side_level(
     ys = t.cy + (u * t.ny + v * t.dy) * t.width
     xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
-    return float(np.median(img[yi, xi]))
+    return np.asarray(img[yi, xi], dtype=np.uint8)
 
 
 def _against(
@@ -109,3 +125,43 @@ def inside(x: float, y: float, t: TileHypothesis) -> bool:
     along = (x - t.cx) * t.nx + (y - t.cy) * t.ny
     across = (x - t.cx) * t.dx + (y - t.cy) * t.dy
     return abs(along) <= 1.1 * t.width and abs(across) <= 0.6 * t.width
+
+
+def face_ends(
+    solid: NDArray[np.uint8], t: TileHypothesis, reach: tuple[float, float] = (0.6, 1.2)
+) -> tuple[float, float] | None:
+    """How far the tile's face runs from its divider to each end (half a's, half
+    b's), in pixels, measured on the tile material with its marks filled in
+    (`solid`, eroded 2 px: added back): along the tile's axis on three lines across
+    it, the first pixel off the material, the median of the three. None when an end
+    is not found within `reach` tile widths (a touching neighbour runs on, the table
+    is as light as the face) or the lines disagree by more than a tenth of a width."""
+    h, w = solid.shape
+    steps = np.arange(0.3 * t.width, reach[1] * t.width, 1.0)
+    out: list[float] = []
+    for sign in (-1.0, 1.0):
+        ends: list[float] = []
+        for across in (-0.25, 0.0, 0.25):
+            xs = t.cx + sign * steps * t.nx + across * t.width * t.dx
+            ys = t.cy + sign * steps * t.ny + across * t.width * t.dy
+            xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
+            yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
+            off = np.flatnonzero(solid[yi, xi] == 0)
+            if off.size == 0:
+                return None
+            ends.append(float(steps[off[0]]) + 2.0)
+        if max(ends) - min(ends) > 0.1 * t.width:
+            return None
+        end = float(np.median(ends))
+        if not reach[0] * t.width <= end <= reach[1] * t.width:
+            return None
+        out.append(end)
+    return out[0], out[1]
+
+
+def fitted_to_face(t: TileHypothesis, ends: tuple[float, float]) -> TileHypothesis:
+    """`t` with its halves where its face's ends (`face_ends`) put them: each half's
+    centre halfway between the divider and its end, the tile's width their mean."""
+    ea, eb = ends
+    shift = (eb - ea) / 4.0
+    return replace(t, cx=t.cx + shift * t.nx, cy=t.cy + shift * t.ny, width=(ea + eb) / 2.0)

@@ -143,9 +143,18 @@ class OutlineSettings:
     faint_edge: float = 0.4  # a side is faint when darker by this share of the step
     rim: tuple[float, ...] = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (widths)
     plain: float = 1.25  # ... and the face even: its spread at most this many steps
+    strong: float = 3.0  # ... unless three sides stand out by this many steps at least
 
     def __post_init__(self) -> None:
-        check_bounds(self, {"faint_edge": (0.0, 1.0), "rim": (0.0, 1.0), "plain": (0.0, 100.0)})
+        check_bounds(
+            self,
+            {
+                "faint_edge": (0.0, 1.0),
+                "rim": (0.0, 1.0),
+                "plain": (0.0, 100.0),
+                "strong": (0.0, 100.0),
+            },
+        )
 
 
 @dataclass(frozen=True, slots=True)

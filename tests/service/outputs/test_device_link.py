@@ -9,7 +9,7 @@ from pathlib import Path
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
-from tests.service.mqtt_recorder import Recorder, mqtt_settings, state_payload
+from tests.fixtures.mqtt_recorder import Recorder, mqtt_settings, state_payload
 
 APP, NOTIFY = "awtrix_t1/custom/domino", "awtrix_t1/notify"
 

@@ -20,13 +20,13 @@ from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.messages import TileAt
 from service.outputs.awtrix import ILLEGAL, SCORED, TURN
 from service.outputs.wled import RED, WHITE
+from tests.fixtures.board_table import Table
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.process import BIN, ChildProcess
-from tests.service.mqtt_recorder import Recorder, Seen
+from tests.fixtures.service_process import TOPICS, send
 from tests.service.outputs.device_schema import check, kind_of
 from tests.service.outputs.sound import null_sound_home
-from tests.service.test_board_end_to_end import Table
-from tests.service.test_service_run import TOPICS, send
 
 P = "domino/t1"
 AWTRIX = "awtrix_e2e"

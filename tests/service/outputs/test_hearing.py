@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.doctor.findings import Status
+from cli.doctor.voice import check_voice
 from config import load_settings
-from service.doctor import Status, check_voice
 from service.outputs.hearing import audio_outputs, hearing
 from tests.service.outputs.sound import null_sound_home
 

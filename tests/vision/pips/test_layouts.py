@@ -28,12 +28,11 @@ def test_the_shared_layouts_are_symmetric_and_read_back_by_the_grid_reader() -> 
             assert len(places) == n
             pts = np.array([(i * step, j * step) for i, j in sorted(places)], dtype=np.float64)
             assert symmetric(pts.reshape(-1, 2), (0.0, 0.0), 2.0), (n, places)
-            read = (
-                grid_layout(pts[:, 0], pts[:, 1], width)
-                if n
-                else grid_layout(np.zeros(0), np.zeros(0), width)
-            )
+            xs, ys = (pts[:, 0], pts[:, 1]) if n else (np.zeros(0), np.zeros(0))
+            read = grid_layout(xs, ys, width, most=7)
             assert read is not None and read[0] == n and read[2] == places, (n, places, read)
+            # a double-six reader (most=6) reads no 7
+            assert (grid_layout(xs, ys, width) is None) == (n == 7)
 
 
 def test_the_grid_reader_refuses_what_no_layout_has() -> None:

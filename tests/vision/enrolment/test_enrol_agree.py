@@ -1,0 +1,96 @@
+"""Several still frames of one view agreed on tile by tile (`vision.enrolment.agree`),
+and the pipeline's enrolment reading the still frames it read (issue 26 point 5: a
+pink double-six whose 6-6 read as 7-6 on some still frames was enrolled in 1 run of
+4 on the same frames)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.tiles import DominoSet
+from tablesim.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
+from tablesim.render.scene import Rendered
+from tests.vision.whole_sets import set_scene
+from vision.camera_path.pipeline import Pipeline, PipelineSettings
+from vision.detector.results import Detection, FoundTile, UnsureReason
+from vision.enrolment.agree import agreed
+from vision.frames import Frame
+
+SIX = DominoSet.DOUBLE_SIX
+
+
+def tile(a: int, b: int, x: float, y: float = 100.0) -> FoundTile:
+    return FoundTile((a, b), ((x, y), (x + 24.0, y)), 1.0)
+
+
+def test_most_frames_decide_each_place_and_a_number_the_set_has_not_never_wins() -> None:
+    first = Detection((tile(6, 6, 100), tile(3, 1, 200)))
+    turned = FoundTile((1, 3), ((224.5, 100.0), (200.5, 100.0)), 1.0)  # the 3-1, b first
+    second = Detection((tile(7, 6, 101), turned, tile(2, 2, 400)))
+    third = Detection((tile(6, 6, 99), tile(3, 1, 201)))
+    out = agreed([first, second, third], SIX)
+    assert sorted(t.pips for t in out.tiles) == [(3, 1), (6, 6)]  # the 2-2 in one of 3: no
+    # two frames, one 7-6: the 6-6 has one vote of two, a 7 none: the place is not read
+    assert sorted(t.pips for t in agreed([first, second], SIX).tiles) == [(3, 1)]
+    # one frame is read as it is, its 7-6 the misread the check reports
+    assert agreed([second], SIX) is second
+
+
+def pink_set() -> tuple[Rendered, Rendered]:
+    """The pink double-six with yellow pips on a wooden table, two still frames."""
+    style = RenderStyle(tiles=TileStyle.PINK_YELLOW, surface=Surface.WOOD, lighting=Lighting.LAMP)
+    scene = set_scene(SIX, tile_mm=style.tile_set.size_mm)
+    camera = Camera.overhead(resolution=(1280, 960))
+    return tuple(render_frame(scene, camera, style, seed=0, frame=i) for i in (1, 2))  # type: ignore[return-value]
+
+
+def with_a_seventh_pip(out: Rendered) -> np.ndarray:
+    """The frame with a yellow speck at the centre of the 6-6's first half: read alone,
+    that frame reads 7-6."""
+    six = next(t for t in out.truth.tiles if (t.tile.a, t.tile.b) == (6, 6))
+    (ax, ay), (bx, by) = six.a_px, six.b_px
+    radius = max(2, round(0.09 * float(np.hypot(bx - ax, by - ay))))
+    image = out.image.copy()
+    colour = tuple(int(c) for c in six.pip_colour_a)
+    cv2.circle(image, (round(ax), round(ay)), radius, colour, -1, cv2.LINE_AA)
+    return image
+
+
+def test_enrolment_agrees_on_the_still_frames_the_pipeline_read(tmp_path: Path) -> None:
+    clean, other = pink_set()
+    speck = with_a_seventh_pip(other)
+    at = datetime(2026, 11, 29, tzinfo=UTC)
+    pipeline = Pipeline(PipelineSettings(), tmp_path)
+    frames = [Frame(clean.image, 0.1 * i) for i in range(3)]
+    frames += [Frame(other.image, 0.3), Frame(speck, 0.4)]
+    for f in frames:
+        step = pipeline.step(f)
+    assert step.detection is not None and pipeline.still_read == 3
+    assert (7, 6) in {t.pips for t in step.detection.tiles} | {
+        t.pips[::-1] for t in step.detection.tiles
+    }  # the frame the timing picked reads 7-6 alone ...
+    enrolment = pipeline.enrol([frames[-1]], SIX, at)
+    assert enrolment.ok, enrolment.check.summary()  # ... the three agree on 6-6
+    # one frame alone (photos: nothing to agree with) is what it reads
+    alone = Pipeline(PipelineSettings(), tmp_path / "alone").enrol([Frame(speck, 0.0)], SIX, at)
+    assert not alone.ok
+    assert [(t.text, read.text) for t, read in alone.check.misread] == [("6-6", "7-6")]
+
+
+def test_with_a_set_enrolled_a_number_it_has_not_is_no_reading(tmp_path: Path) -> None:
+    clean, other = pink_set()
+    at = datetime(2026, 11, 29, tzinfo=UTC)
+    pipeline = Pipeline(PipelineSettings(), tmp_path)
+    for i in range(3):
+        pipeline.step(Frame(clean.image, 0.1 * i))
+    assert pipeline.enrol([Frame(clean.image, 0.2)], SIX, at).ok
+    speck = with_a_seventh_pip(other)
+    for i in range(3):
+        step = pipeline.step(Frame(speck, 1.0 + 0.1 * i))
+    assert step.detection is not None
+    assert all(max(t.pips) <= 6 for t in step.detection.tiles)
+    assert UnsureReason.NOT_IN_SET in {u.reason for u in step.detection.unsure}
