@@ -1,20 +1,24 @@
-"""Train the learned part on the project's own renders and export it for OpenCV's `dnn`.
+"""Train the learned veto on the project's own renders and export it for OpenCV's `dnn`.
 
-    nice -n 10 .venv/bin/python -m training.dataset /tmp/tiles/train0.npz --frames 2000 --start 0
-    nice -n 10 .venv/bin/python -m training.dataset /tmp/tiles/train1.npz --frames 2000 --start 2000
-    nice -n 10 .venv/bin/python -m training.dataset /tmp/tiles/val.npz --frames 300 --start 100000
-    nice -n 10 .venv/bin/python -m training.train /tmp/tiles/train0.npz /tmp/tiles/train1.npz \\
-        --val /tmp/tiles/val.npz --out vision/learned/tiles.onnx
+    for s in 0 150 300 ... 2250; do      # 16 chunks of 150 frames: seeds 0-2399
+        OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
+            /tmp/veto/c$s.npz --frames 150 --start $s
+    done
+    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
+        /tmp/veto/val.npz --frames 150 --start 100000
+    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.train /tmp/veto/c*.npz \\
+        --val /tmp/veto/val.npz --out vision/learned/veto.onnx --steps 3000
 
 Needs the `train` extra (`pip install -e ".[train]"`: PyTorch on the CPU, onnx). Every
-random choice is seeded (`--seed`): the crops' augmentation, the batches, the weights'
-start; torch runs on `--threads` threads (the shared machine has two cores). It trains
-`TileNet` (`training.model`) with cross-entropy per pixel (the divider and pips weigh
-more: they are few pixels and what a reading needs), AdamW and a one-cycle learning
-rate, prints the loss as it goes and each class's IoU on the validation crops at the
-end, folds the batch norms into the convolutions and writes the ONNX file (opset 11,
-any input size), which `vision.learned` loads. The ONNX file is checked by running it
-through OpenCV's `dnn` on a validation crop beside torch.
+random choice is seeded (`--seed`): the patches' augmentation, the batches, the
+weights' start; torch runs on `--threads` threads (one: the machine is shared). It
+trains `TileVeto` (`training.model`) with binary cross-entropy (tiles and not-tiles
+weigh alike overall), AdamW and a one-cycle learning rate, on patches turned half a
+turn and mirrored at random, with other colours, gamma, noise and blur; prints the loss
+as it goes and, on the validation patches (frames no training run draws), how many
+tiles and not-tiles each threshold keeps and drops; folds the batch norms into the
+convolutions and writes the ONNX file (opset 11, any batch), which `vision.learned`
+loads. The ONNX file is checked by running it through OpenCV's `dnn` beside torch.
 """
 
 from __future__ import annotations
@@ -31,83 +35,80 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from training.labels import IGNORE
-from training.model import CLASSES, TileNet, full_size
+from training.model import TileVeto
+from training.veto_data import KINDS
+from vision.learned.patches import net_input
 
-CLASS_WEIGHTS = (1.0, 1.0, 4.0, 3.0)  # table, face, divider, pip
+THRESHOLDS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+
+Data = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
 
 
-def load(paths: list[Path]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    """The crops and their classes of every `.npz` in `paths`, joined."""
-    images, labels = [], []
+def load(paths: list[Path]) -> Data:
+    """The patches, labels and kinds of every `.npz` in `paths`, joined."""
+    patches, labels, kinds = [], [], []
     for path in paths:
         with np.load(path) as data:
-            images.append(data["images"])
+            patches.append(data["patches"])
             labels.append(data["labels"])
-    return np.concatenate(images), np.concatenate(labels)
+            kinds.append(data["kinds"])
+    return np.concatenate(patches), np.concatenate(labels), np.concatenate(kinds)
 
 
-def to_input(images: npt.NDArray[np.uint8]) -> torch.Tensor:
-    """BGR uint8 (n, h, w, 3) to the net's input (n, 3, h, w), -1..1."""
-    x = torch.from_numpy(np.ascontiguousarray(images)).permute(0, 3, 1, 2).float()
-    return x / 127.5 - 1.0
-
-
-def augment(
-    images: npt.NDArray[np.uint8],
-    labels: npt.NDArray[np.uint8],
-    size: int,
-    rng: np.random.Generator,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """A batch: random crops of `size`, quarter turns and flips, light and colour changes."""
-    n, h, w = labels.shape
-    xs = np.empty((n, size, size, 3), dtype=np.float32)
-    ys = np.empty((n, size, size), dtype=np.int64)
-    for k in range(n):
-        y0, x0 = int(rng.integers(0, h - size + 1)), int(rng.integers(0, w - size + 1))
-        im: npt.NDArray[np.float64] = images[k, y0 : y0 + size, x0 : x0 + size].astype(np.float64)
-        lb = labels[k, y0 : y0 + size, x0 : x0 + size]
-        turns = int(rng.integers(4))
-        im, lb = np.rot90(im, turns), np.rot90(lb, turns)
+def augment(patches: npt.NDArray[np.uint8], rng: np.random.Generator) -> torch.Tensor:
+    """A batch as the net's input: each patch turned half a turn or mirrored across
+    (a tile has no up), in other colours, gamma, with noise or blur."""
+    out = np.empty_like(patches)
+    for k in range(len(patches)):
+        im = patches[k].astype(np.float32)
         if rng.uniform() < 0.5:
-            im, lb = im[:, ::-1], lb[:, ::-1]
+            im = im[::-1, ::-1]
+        if rng.uniform() < 0.5:
+            im = im[::-1]
         if rng.uniform() < 0.3:
-            im = im[:, :, rng.permutation(3)]  # a set and table of other colours
+            im = im[:, :, rng.permutation(3)]
         if rng.uniform() < 0.1:
             im = np.repeat(im.mean(axis=2, keepdims=True), 3, axis=2)
-        gain = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3)
-        im = im * gain + rng.uniform(-20, 20)
-        if rng.uniform() < 0.3:  # gamma
-            im = 255.0 * (np.clip(im, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
-        xs[k] = np.clip(im, 0, 255)
-        ys[k] = lb
-    x = torch.from_numpy(xs).permute(0, 3, 1, 2) / 127.5 - 1.0
-    return x, torch.from_numpy(ys)
+        im = im * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+        if rng.uniform() < 0.3:
+            im = 255.0 * (np.clip(im, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
+        if rng.uniform() < 0.2:
+            im = cv2.GaussianBlur(np.ascontiguousarray(im), (0, 0), rng.uniform(0.4, 1.0))
+        if rng.uniform() < 0.3:
+            im = im + rng.normal(0, rng.uniform(2, 10), im.shape).astype(np.float32)
+        out[k] = np.clip(im, 0, 255).astype(np.uint8)
+    return torch.from_numpy(net_input(out))
 
 
-def iou(
-    net: nn.Module, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.uint8]
-) -> list[float]:
-    """Each class's intersection over union on the validation crops."""
-    inter = np.zeros(CLASSES)
-    union = np.zeros(CLASSES)
+def odds(net: nn.Module, patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """The net's probability of a tile for each patch (as it runs: no augmentation)."""
     net.eval()
+    got = []
     with torch.no_grad():
-        for k in range(0, len(images), 32):
-            size = (images.shape[1] // 16) * 16
-            x = to_input(images[k : k + 32, :size, :size])
-            pred = full_size(net(x)).argmax(dim=1).numpy()
-            want = labels[k : k + 32, :size, :size]
-            keep = want != IGNORE
-            for c in range(CLASSES):
-                p, t = (pred == c) & keep, (want == c) & keep
-                inter[c] += np.sum(p & t)
-                union[c] += np.sum(p | t)
+        for k in range(0, len(patches), 512):
+            got.append(torch.sigmoid(net(torch.from_numpy(net_input(patches[k : k + 512])))))
     net.train()
-    return [float(i / max(1.0, u)) for i, u in zip(inter, union, strict=True)]
+    return torch.cat(got).numpy().ravel().astype(np.float64)
 
 
-def folded(net: TileNet) -> nn.Module:
+def report(p: npt.NDArray[np.float64], labels: npt.NDArray[np.uint8],
+           kinds: npt.NDArray[np.uint8]) -> list[str]:  # fmt: skip
+    """Per threshold: tiles kept (of each kind of tile) and not-tiles dropped (each kind)."""
+    lines = []
+    for t in THRESHOLDS:
+        parts = []
+        for k, name in enumerate(KINDS):
+            mine = kinds == k
+            if not mine.any():
+                continue
+            tile = bool(labels[mine][0])
+            share = float(np.mean(p[mine] >= t) if tile else np.mean(p[mine] < t))
+            parts.append(f"{name} {'kept' if tile else 'dropped'} {share:.1%} of {mine.sum()}")
+        lines.append(f"threshold {t}: " + ", ".join(parts))
+    return lines
+
+
+def folded(net: TileVeto) -> nn.Module:
     """A copy of `net` for inference with every batch norm folded into its convolution."""
     out = copy.deepcopy(net).eval()
     for module in out.modules():
@@ -120,63 +121,67 @@ def folded(net: TileNet) -> nn.Module:
     return out
 
 
-def export(net: TileNet, path: Path, sample: npt.NDArray[np.uint8]) -> float:
-    """Write the ONNX file; return the largest difference of OpenCV's logits from torch's
-    on `sample` (one crop)."""
+def export(net: TileVeto, path: Path, sample: npt.NDArray[np.uint8]) -> float:
+    """Write the ONNX file; return the largest difference of OpenCV's logits from
+    torch's on `sample` (a few patches)."""
     model = folded(net)
-    x = to_input(sample[None, :64, :64])
+    x = torch.from_numpy(net_input(sample))
     torch.onnx.export(
         model,
         (x,),
         str(path),
         dynamo=False,
         opset_version=11,
-        input_names=["image"],
+        input_names=["patches"],
         output_names=["logits"],
-        dynamic_axes={"image": {2: "height", 3: "width"}, "logits": {2: "h2", 3: "w2"}},
+        dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
     )
-    size = (sample.shape[0] // 16) * 16
-    x = to_input(sample[None, :size, :size])
     with torch.no_grad():
         want = model(x).numpy()
     cvnet = cv2.dnn.readNetFromONNX(str(path))
     cvnet.setInput(x.numpy())
-    got = cvnet.forward()
+    got = cvnet.forward().reshape(want.shape)
     return float(np.abs(got - want).max())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, nargs="+", help="training crops (.npz)")
-    parser.add_argument("--val", type=Path, required=True, help="validation crops (.npz)")
+    parser.add_argument("data", type=Path, nargs="+", help="training patches (.npz)")
+    parser.add_argument("--val", type=Path, required=True, help="validation patches (.npz)")
     parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
-    parser.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--size", type=int, default=112, help="training crop (multiple of 16)")
-    parser.add_argument("--width", type=int, default=12, help="the net's first width")
+    parser.add_argument("--steps", type=int, default=2500)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--width", type=int, default=8, help="the net's first width")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=26)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     began = time.perf_counter()
-    images, labels = load(args.data)
-    val_images, val_labels = load([args.val])
-    print(f"{len(images)} training crops, {len(val_images)} validation crops")
-    net = TileNet(args.width)
-    net.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # faster on a CPU
-    weights = torch.tensor(CLASS_WEIGHTS)
-    loss_fn = nn.CrossEntropyLoss(weight=weights, ignore_index=IGNORE)
+    patches, labels, _kinds = load(args.data)
+    val_patches, val_labels, val_kinds = load([args.val])
+    print(f"{len(patches)} training patches ({labels.mean():.1%} tiles), "
+          f"{len(val_patches)} validation patches")  # fmt: skip
+    net = TileVeto(args.width)
+    params = sum(p.numel() for p in net.parameters())
+    print(f"TileVeto width {args.width}: {params} parameters")
+    # tiles and not-tiles weigh alike overall, whatever their counts
+    pos = np.flatnonzero(labels == 1)
+    neg = np.flatnonzero(labels == 0)
+    loss_fn = nn.BCEWithLogitsLoss()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps)
     net.train()
     running = 0.0
     for step in range(1, args.steps + 1):
-        pick = rng.integers(0, len(images), args.batch)
-        x, y = augment(images[pick], labels[pick], args.size, rng)
-        loss = loss_fn(full_size(net(x.contiguous(memory_format=torch.channels_last))), y)
+        half = args.batch // 2
+        pick = np.concatenate([rng.choice(pos, half), rng.choice(neg, args.batch - half)])
+        x = augment(patches[pick], rng)
+        y = torch.from_numpy(labels[pick].astype(np.float32))[:, None]
+        loss = loss_fn(net(x), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -185,17 +190,14 @@ def main(argv: list[str] | None = None) -> int:
         running = 0.98 * running + 0.02 * value if step > 1 else value
         if step % 100 == 0:
             spent = time.perf_counter() - began
-            print(
-                f"step {step}/{args.steps}: loss {running:.4f} ({spent / 60:.1f} min)", flush=True
-            )
-    scores = iou(net, val_images, val_labels)
-    names = ("table", "face", "divider", "pip")
-    print(
-        "validation IoU: " + ", ".join(f"{n} {s:.3f}" for n, s in zip(names, scores, strict=True))
-    )
-    gap = export(net, args.out, val_images[0])
+            print(f"step {step}/{args.steps}: loss {running:.4f} ({spent / 60:.1f} min)",
+                  flush=True)  # fmt: skip
+    for line in report(odds(net, val_patches), val_labels, val_kinds):
+        print(line)
+    gap = export(net, args.out, val_patches[:8])
     kb = args.out.stat().st_size / 1024
-    print(f"wrote {args.out} ({kb:.0f} kB); OpenCV dnn vs torch: {gap:.2e} at most")
+    print(f"wrote {args.out} ({kb:.0f} kB, {params} parameters); OpenCV dnn vs torch: "
+          f"{gap:.2e} at most")  # fmt: skip
     print(f"training took {(time.perf_counter() - began) / 60:.1f} min", file=sys.stderr)
     return 0
 

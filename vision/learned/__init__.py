@@ -1,35 +1,34 @@
-"""The learned part of the camera (issue 26): a small net marks, per pixel, table, a
-tile's face, its divider and its pips; geometry reads tiles from those marks.
+"""The learned part of the camera (issue 26): a veto on the detector's tiles.
 
-Trained by `training/train.py` on the project's own renders only (never on photos),
-its weights (`tiles.onnx`, package data) run by OpenCV's `dnn` on the CPU:
+A small net, trained by `training/veto_train.py` on the project's own renders only
+(never on photos), looks at each tile the hand-tuned detector found, turned and scaled
+to a fixed patch (`vision.learned.patches`: the tile and half a width around it), and
+says how sure it is that a tile lies there: a face over the rectangle, a divider across
+its middle, table beyond its ends. Its weights (`veto.onnx`, package data) run through
+OpenCV's `dnn` on the CPU; nothing is downloaded.
 
-- `pixel_masks(frame, hint_width_px=None)`: the net's marks of a frame, at a scale
-  where its tiles are about 36 px wide (`Masks`; `Masks.width_px` the tiles' width it
-  found in the frame);
-- `Masks.tile_scores(tiles)`, `Masks.evidence(px)`: what the net sees of candidate
-  tiles given by their half centres (`Evidence`: tile material over the rectangle, a
-  divider across its middle, the pips per half; `score` 0..1);
-- `read_tiles(frame)`: the tiles the learned part reads alone (`Reading`).
+- `tile_scores(frame, tiles)`: 0..1 for each candidate given by its half centres;
+- `vetoed(frame, found, threshold)`: the tiles the net does not reject.
 """
 
 from __future__ import annotations
 
-from vision.learned.classes import PixelClass
-from vision.learned.evidence import Evidence
-from vision.learned.look import pixel_masks
-from vision.learned.masks import Masks
-from vision.learned.net import LearnedError, probabilities
-from vision.learned.reading import Reading, read_masks, read_tiles
+from collections.abc import Sequence
 
-__all__ = [
-    "Evidence",
-    "LearnedError",
-    "Masks",
-    "PixelClass",
-    "Reading",
-    "pixel_masks",
-    "probabilities",
-    "read_masks",
-    "read_tiles",
-]
+import numpy as np
+import numpy.typing as npt
+
+from vision.learned.net import LearnedError, tile_odds
+from vision.learned.patches import Candidate, Image, patch, patches
+
+__all__ = ["LearnedError", "patch", "patches", "tile_odds", "tile_scores"]
+
+
+def tile_scores(frame: Image, tiles: Sequence[Candidate]) -> npt.NDArray[np.float32]:
+    """How sure the net is that each candidate (`FoundTile.px`: its half centres, frame
+    pixels) is a tile: (n,) 0..1. `frame` is BGR (h, w, 3) uint8."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise LearnedError(
+            f"a BGR uint8 frame (h, w, 3) is needed, not {frame.dtype} {frame.shape}"
+        )
+    return tile_odds(patches(frame, tiles))
