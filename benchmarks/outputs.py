@@ -52,6 +52,7 @@ from config.loader import load_settings  # noqa: E402
 from engine import Game, Mode, rulesets  # noqa: E402
 from engine.game import Phase  # noqa: E402
 from engine.geometry import Placer  # noqa: E402
+from engine.inputs import Draw, Lead, NewGame, Pass  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 from engine.surface import SeenTile, Snapshot  # noqa: E402
 from service.app import TableService  # noqa: E402
@@ -130,7 +131,7 @@ class Driver:
         self.coords: list[SeenTile] = []
         self.surface: list[SeenTile] = []
         if not first:  # a new game, and the old one's tiles off the table
-            self._tell(cmd.NewGame(id=self._id(), rules=self.rules, seats=self.seats))
+            self._tell(cmd.GameCommand(self._id(), NewGame(rules=self.rules, seats=self.seats)))
             self._tell(Snapshot((), at=time.monotonic()))
 
     def _id(self) -> str:
@@ -157,17 +158,17 @@ class Driver:
                 self._tell(Snapshot(tuple(self.surface), at=time.monotonic()))
                 self.plays += 1
                 if len(self.surface) == 1:
-                    self._tell(cmd.Lead(id=self._id(), seat=int(seat or 0)))
+                    self._tell(cmd.GameCommand(self._id(), Lead(seat=int(seat or 0))))
                 return
             if full.can_draw():
                 n = 0
                 while not full.legal_moves() and full.can_draw():
                     assert full.draw().ok
                     n += 1
-                self._tell(cmd.Draw(id=self._id(), seat=seat, count=n))
+                self._tell(cmd.GameCommand(self._id(), Draw(seat=seat, count=n)))
             else:
                 assert full.pass_turn().ok
-                self._tell(cmd.Pass(id=self._id(), seat=seat))
+                self._tell(cmd.GameCommand(self._id(), Pass(seat=seat)))
         self._new_hand()
 
 

@@ -136,7 +136,7 @@ class TableService:
             BoardFault: self._on_fault,
             BoardIdentity: self._on_identity,
             _FromPanel: self._on_panel,
-            cmd.Command: self._on_command,  # every command: the handler of its base class
+            cmd.GameCommand: self._on_command,  # every command to the game
             **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
         self.outputs = outputs_for(settings.outputs, self.mqtt)  # lights and a voice
@@ -264,7 +264,7 @@ class TableService:
 
     # --- handlers (worker thread) ----------------------------------------------------------
 
-    def _on_command(self, command: cmd.Command) -> None:
+    def _on_command(self, command: cmd.GameCommand) -> None:
         try:
             error: str | None = self.core.command(command)
         except Exception as exc:  # a fault of ours: the sender still gets an answer

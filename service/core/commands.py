@@ -1,11 +1,15 @@
-"""Commands from `<prefix>/cmd`: parsed and checked into frozen values, one class per action.
+"""Commands from `<prefix>/cmd`: parsed and checked into frozen values.
 
-`parse_command(raw)` turns a payload into a `Command` (`Pass(id="c1", seat=2)`, ...)
-or raises `CommandError` whose `message` is the sentence for the reply's `error` and
-whose `cmd_id` is the command's id when one could be read ("" otherwise). Only the
-form is checked here; whether a command fits the game (a seat that exists, a hand in
-progress) is the service's call. `Command.as_dict()` gives the spec's JSON back, to
-journal the command as an input and replay it.
+`parse_command(raw)` turns a payload into a `Command` or raises `CommandError` whose
+`message` is the sentence for the reply's `error` and whose `cmd_id` is the command's id
+when one could be read ("" otherwise). A command to the game is a `GameCommand`: its id
+and what it tells the game in the one notation of `engine.inputs`
+(`GameCommand("c1", Pass(seat=2))`), which the journal keeps and the table core applies
+by its type; `snapshot`, `calibrate` and `enrol` are the camera's (`SnapshotNow`,
+`Calibrate`, `Enrol`). Only the form is checked here, within the spec's bounds (a seat
+from 0 to 9, names of 32 characters...); whether a command fits the game (a seat that
+exists, a hand in progress) is the game's judgement. `Command.as_dict()` gives the
+spec's JSON back.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
+from engine.inputs import Input, InputError, NewGame, read
 from mqttweb.envelope import parse_ts
 
 MAX_PAYLOAD_BYTES = 16 * 1024
@@ -54,162 +59,77 @@ class CommandError(ValueError):
         self.cmd_id = cmd_id
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Command:
-    """A checked command; `action` says which (one subclass per action)."""
+    """A checked command: its `id`, and what it asks (`GameCommand`, or the camera's)."""
 
-    action: ClassVar[Action]
     id: str
+
+    @property
+    def action(self) -> Action:
+        raise NotImplementedError
+
+    def fields(self) -> dict[str, Any]:
+        """The command's fields as spec/mqtt.md writes them (without `id` and `action`)."""
+        return {}
 
     def as_dict(self) -> dict[str, Any]:
         """The command as the spec writes it: `{"id", "action", ...fields}`."""
-        out: dict[str, Any] = {"id": self.id, "action": self.action.value}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "id" or value is None:
-                continue
-            out[f.metadata.get("json", f.name)] = list(value) if isinstance(value, tuple) else value
+        return {"id": self.id, "action": self.action.value, **self.fields()}
+
+
+@dataclass(frozen=True)
+class GameCommand(Command):
+    """A command that tells the table's game something: `told`, in the notation of
+    `engine.inputs` (`Pass`, `Count`, `NewGame`, ...), which the journal keeps."""
+
+    told: Input
+
+    @property
+    def action(self) -> Action:
+        return Action(self.told.action)
+
+    def fields(self) -> dict[str, Any]:
+        out = self.told.to_json()
+        del out["action"]
+        if isinstance(self.told, NewGame) and self.told.names is not None:
+            out["seats"] = out.pop("names")  # (the spec names the seats in `seats`)
         return out
 
-    def as_input(self) -> dict[str, Any]:
-        """The command as the journal keeps it: its fields and `"input": <action>`."""
-        body = self.as_dict()
-        del body["id"], body["action"]
-        return body | {"input": self.action.value}
 
-
-@dataclass(frozen=True, kw_only=True)
-class NewGame(Command):
-    action = Action.NEW_GAME
-    rules: str
-    seats: int
-    names: tuple[str, ...] | None = None
-    teams: tuple[int, ...] | None = None
-    target: int | None = None
-    language: str | None = None
-    # A tournament desk's seating (spec/mqtt.md; kept and echoed by `service.core.seating`):
-    tournament: str | None = None
-    round: int | None = None
-    players: tuple[str, ...] | None = None
-    ends_at: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        out = super().as_dict()
-        if self.names is not None:
-            out["seats"] = out.pop("names")
-        return out
-
-    def as_input(self) -> dict[str, Any]:
-        """A new game's input always says `seats` (a number), `names` and `teams`."""
-        body = super().as_input()
-        body["seats"] = self.seats
-        body["names"] = list(self.names) if self.names else None
-        body["teams"] = list(self.teams) if self.teams else None
-        return body
-
-
-@dataclass(frozen=True, kw_only=True)
-class NextHand(Command):
-    action = Action.NEXT_HAND
-
-
-@dataclass(frozen=True, kw_only=True)
-class Pass(Command):
-    action = Action.PASS
-    seat: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Draw(Command):
-    action = Action.DRAW
-    seat: int | None = None
-    count: int = 1
-
-
-@dataclass(frozen=True, kw_only=True)
-class Lead(Command):
-    action = Action.LEAD
-    seat: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class Out(Command):
-    action = Action.OUT
-    seat: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class Undo(Command):
-    action = Action.UNDO
-
-
-@dataclass(frozen=True, kw_only=True)
-class Correct(Command):
-    """Fix a misread tile: `tile` as read, `actual` as it really is (JSON field `as`)."""
-
-    action = Action.CORRECT
-    tile: str
-    actual: str = field(metadata={"json": "as"})
-
-
-@dataclass(frozen=True, kw_only=True)
-class Count(Command):
-    """A seat's tiles left, as `tiles` or as a total of `pips` (exactly one is set)."""
-
-    action = Action.COUNT
-    seat: int
-    tiles: tuple[str, ...] | None = None
-    pips: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Confirm(Command):
-    """Score the hand as the table counted it; after the game, `seat` confirms the result."""
-
-    action = Action.CONFIRM
-    seat: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class EndHand(Command):
-    action = Action.END_HAND
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rename(Command):
-    action = Action.RENAME
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Redeal(Command):
-    action = Action.REDEAL
-
-
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class SnapshotNow(Command):
     """Publish `camera/snapshot` now (tables with a camera)."""
 
-    action = Action.SNAPSHOT
+    @property
+    def action(self) -> Action:
+        return Action.SNAPSHOT
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Calibrate(Command):
     """Find the four corner markers on the next still frame (tables with a camera)."""
 
-    action = Action.CALIBRATE
+    @property
+    def action(self) -> Action:
+        return Action.CALIBRATE
 
 
 SETS = ("double-six", "double-nine", "double-twelve")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Enrol(Command):
     """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
 
-    action = Action.ENROL
-    set_name: str | None = field(default=None, metadata={"json": "set"})
+    set_name: str | None = None
+
+    @property
+    def action(self) -> Action:
+        return Action.ENROL
+
+    def fields(self) -> dict[str, Any]:
+        return {"set": self.set_name} if self.set_name is not None else {}
 
 
 # -- field checks: each returns the typed value or raises _FieldError with a sentence --------
@@ -346,29 +266,34 @@ _FIELDS: dict[str, _Check] = {
     "set": _set,
 }
 
-# action -> (class, required JSON fields, optional JSON fields)
-_ACTIONS: dict[Action, tuple[type[Command], tuple[str, ...], tuple[str, ...]]] = {
+# action -> (required JSON fields, optional JSON fields)
+_ACTIONS: dict[Action, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Action.NEW_GAME: (
-        NewGame,
         ("rules", "seats"),
         ("teams", "target", "language", "tournament", "round", "players", "ends_at"),
     ),
-    Action.NEXT_HAND: (NextHand, (), ()),
-    Action.PASS: (Pass, (), ("seat",)),
-    Action.DRAW: (Draw, (), ("seat", "count")),
-    Action.LEAD: (Lead, ("seat",), ()),
-    Action.OUT: (Out, ("seat",), ()),
-    Action.UNDO: (Undo, (), ()),
-    Action.CORRECT: (Correct, ("tile", "as"), ()),
-    Action.COUNT: (Count, ("seat",), ("tiles", "pips")),
-    Action.CONFIRM: (Confirm, (), ("seat",)),
-    Action.END_HAND: (EndHand, (), ()),
-    Action.RENAME: (Rename, ("seat", "name"), ()),
-    Action.REDEAL: (Redeal, (), ()),
-    Action.SNAPSHOT: (SnapshotNow, (), ()),
-    Action.CALIBRATE: (Calibrate, (), ()),
-    Action.ENROL: (Enrol, (), ("set",)),
+    Action.NEXT_HAND: ((), ()),
+    Action.PASS: ((), ("seat",)),
+    Action.DRAW: ((), ("seat", "count")),
+    Action.LEAD: (("seat",), ()),
+    Action.OUT: (("seat",), ()),
+    Action.UNDO: ((), ()),
+    Action.CORRECT: (("tile", "as"), ()),
+    Action.COUNT: (("seat",), ("tiles", "pips")),
+    Action.CONFIRM: ((), ("seat",)),
+    Action.END_HAND: ((), ()),
+    Action.RENAME: (("seat", "name"), ()),
+    Action.REDEAL: ((), ()),
+    Action.SNAPSHOT: ((), ()),
+    Action.CALIBRATE: ((), ()),
+    Action.ENROL: ((), ("set",)),
 }
+_CAMERA: dict[Action, Callable[..., Command]] = {
+    Action.SNAPSHOT: SnapshotNow,
+    Action.CALIBRATE: Calibrate,
+    Action.ENROL: lambda cmd_id, **values: Enrol(cmd_id, values.get("set")),
+}
+"""The camera's commands: not the game's inputs."""
 
 
 def _decode(raw: bytes) -> dict[str, Any]:
@@ -434,13 +359,6 @@ def _action_of(body: Mapping[str, Any], cmd_id: str) -> Action:
     raise CommandError(f"Unknown action {json.dumps(action)}; the actions are: {known}.", cmd_id)
 
 
-_PYTHON_NAMES = {"as": "actual", "set": "set_name"}  # JSON names that are Python keywords
-
-
-def _python_name(json_name: str) -> str:
-    return _PYTHON_NAMES.get(json_name, json_name)
-
-
 def parse_command(raw: bytes) -> Command:
     """Check one command payload and return it typed; raise `CommandError` if refused."""
     body = _decode(raw)
@@ -452,7 +370,7 @@ def parse_command(raw: bytes) -> Command:
             cmd_id,
         )
     action = _action_of(body, cmd_id)
-    cls, required, optional = _ACTIONS[action]
+    required, optional = _ACTIONS[action]
     unknown = sorted(set(body) - {"id", "action", *required, *optional})
     if unknown:
         allowed = ", ".join(f'"{f}"' for f in (*required, *optional)) or "none"
@@ -468,14 +386,26 @@ def parse_command(raw: bytes) -> Command:
     try:
         for name in (*required, *optional):
             if name in body and body[name] is not None:
-                values[_python_name(name)] = _FIELDS[name](name, body[name])
+                values[name] = _FIELDS[name](name, body[name])
     except _FieldError as exc:
         raise CommandError(str(exc), cmd_id) from None
     _cross_check(action, values, cmd_id)
+    camera = _CAMERA.get(action)
+    if camera is not None:
+        return camera(cmd_id, **values)
     if action is Action.NEW_GAME and isinstance(values["seats"], tuple):
         values["names"] = values["seats"]
         values["seats"] = len(values["names"])
-    return cls(id=cmd_id, **values)
+    try:
+        told = read({"action": action.value, **{k: _plain(v) for k, v in values.items()}})
+    except InputError as exc:
+        raise CommandError(str(exc), cmd_id) from None
+    return GameCommand(cmd_id, told)
+
+
+def _plain(value: Any) -> Any:
+    """A checked field as JSON again (tuples as lists) for `engine.inputs.read`."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _cross_check(action: Action, values: Mapping[str, Any], cmd_id: str) -> None:

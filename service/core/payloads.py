@@ -29,6 +29,7 @@ from engine.events import (
     UndoEvent,
 )
 from engine.game import Game
+from engine.inputs import Input
 from mqttweb.envelope import stamp
 from service.core.table_events import AlertRaised, AlertResolved, TableAlert, TableEvent
 from service.store.journal import Journal, JournalEvent
@@ -179,14 +180,14 @@ class Outbox:
 
     def record(
         self,
-        body: Mapping[str, Any] | None,
+        told: Input | None,
         events: Sequence[TableEvent],
         *,
         game_id: str,
         reply: Mapping[str, Any] | None = None,
         echo: Mapping[str, Any] | None = None,
     ) -> list[JournalEvent]:
-        """Store `body` (the input) and `events` as payloads; the stored events, in order.
+        """Store `told` (the input) and `events` as payloads; the stored events, in order.
 
         `echo`: fields every `game` event carries besides the engine's (a desk's seating).
         """
@@ -196,7 +197,7 @@ class Outbox:
             payload.setdefault("game_id", game_id)
             if kind == "game" and echo:
                 payload.update(echo)
-        stored = self.journal.record(dict(body) if body else None, made, reply=reply)
+        stored = self.journal.record(told, made, reply=reply)
         self.renumber(events, stored)
         return stored
 

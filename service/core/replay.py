@@ -1,11 +1,16 @@
 """`domino-table replay`: a game told line by line, judged in table mode.
 
-Input is JSON lines (see docs/replay.md): a header `{"rules": "walnut", "seats": 4}`
-(optional `target`, `names`, `teams`, `language`), then one input per line. Output is
-one JSON line per resulting event, the `event/<kind>` payload of spec/mqtt.md with
-`"type": "<kind>"`. An illegal input yields an `alert` (its output marked `refused`) and
-changes nothing; a malformed line yields an error naming its line number, and the
-replay goes on. Blank lines and lines starting with `#` (comments) are skipped.
+Input is JSON lines (see docs/replay.md), one input a line in the notation of
+`engine.inputs`: a `new_game` first (`{"action": "new_game", "rules": "walnut",
+"seats": 4}`), then plays, passes, draws, counts... (`{"action": "play", "tile": "5-0",
+"seat": 1, "to": "5-5"}`). The lines of replay files written before that notation
+(`{"rules": "walnut", "seats": 4}`, then `{"seat": 1, "play": "5-0", "to": "5-5"}`, with
+`end` for the number and `edge` for `side` or `arm`) are read too: each is converted to
+its input first (`legacy_input`). Output is one JSON line per resulting event, the
+`event/<kind>` payload of spec/mqtt.md with `"type": "<kind>"`. An illegal input yields
+an `alert` (its output marked `refused`) and changes nothing; a malformed line yields an
+error naming its line number, and the replay goes on. Blank lines and lines starting
+with `#` (comments) are skipped.
 """
 
 from __future__ import annotations
@@ -17,11 +22,10 @@ from datetime import datetime
 from typing import Any
 
 from engine import rulesets
-from engine.events import Event, Judgement
-from engine.game import Game, Mode, Phase, Target
-from engine.layout import EdgeKind
+from engine.events import Event, Judgement, Reason
+from engine.game import Game, Mode, Phase
+from engine.inputs import Input, InputError, NewGame, Play, Rename, read
 from engine.rules import Rules, RulesError
-from engine.tiles import Tile, TileError
 from service.core.payloads import Numbering
 
 
@@ -39,58 +43,12 @@ class Output:
     refused: bool = False  # the alert of an input the game refused
 
 
-def _int(obj: Mapping[str, Any], key: str, *, optional: bool = False) -> int | None:
-    value = obj.get(key)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ReplayError(f'"{key}" must be a whole number, not {json.dumps(value)}')
-    return value
+# --- the lines of replay files written before `engine.inputs` -------------------------------
 
 
-def _tile(obj: Mapping[str, Any], key: str) -> Tile:
-    return _parse_tile(obj.get(key), key)
-
-
-def _parse_tile(value: Any, key: str) -> Tile:
-    if not isinstance(value, str):
-        raise ReplayError(f'"{key}" must be a tile like "6-4", not {json.dumps(value)}')
-    try:
-        return Tile.parse(value)
-    except TileError as exc:
-        raise ReplayError(str(exc)) from None
-
-
-def _target(obj: Mapping[str, Any]) -> Target | None:
-    if "to" not in obj:
-        return None
-    kind = obj.get("edge")
-    if kind is not None and kind not in ("side", "arm"):
-        raise ReplayError(f'"edge" must be "side" or "arm", not {json.dumps(kind)}')
-    return Target(
-        _tile(obj, "to"),
-        _int(obj, "end", optional=True),
-        EdgeKind(kind) if kind is not None else None,
-    )
-
-
-def _counts(obj: Mapping[str, Any], seats: int) -> list[int | None]:
-    value = obj.get("count", [None] * seats)
-    if not isinstance(value, list) or not all(
-        v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in value
-    ):
-        raise ReplayError('"count" must be a list of pip counts, one per seat')
-    return list(value)
-
-
-def _shown(obj: Mapping[str, Any]) -> list[list[Tile] | None] | None:
-    """`tiles`: per seat the tiles it shows, or null for a seat that gives only pips."""
-    value = obj.get("tiles")
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(v is None or isinstance(v, list) for v in value):
-        raise ReplayError('"tiles" must be a list, per seat, of the tiles it shows (or null)')
-    return [None if seat is None else [_parse_tile(t, "tiles") for t in seat] for seat in value]
+def _target(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """Where a play joins: `to`, its number `end`, its `edge` (`side` or `arm`)."""
+    return {"to": obj.get("to"), "pip": obj.get("end"), "kind": obj.get("edge")}
 
 
 def _flag(obj: Mapping[str, Any], key: str) -> bool:
@@ -100,90 +58,130 @@ def _flag(obj: Mapping[str, Any], key: str) -> bool:
     return value
 
 
-def _play(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    if game.phase is Phase.HAND_OVER:
-        game.next_hand()
-    return game.play(_tile(obj, "play"), _target(obj), seat=_int(obj, "seat", optional=True))
+def _drawn(value: Any) -> Any:
+    """An old `draw`: the tiles drawn (`true`: one)."""
+    return 1 if value is True else value
 
 
-def _pass(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    return game.pass_turn(_int(obj, "seat", optional=True))
-
-
-def _draw(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    count = obj.get("draw")
-    count = 1 if count is True else count
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise ReplayError('"draw" must be the number of tiles drawn')
-    return game.draw(_int(obj, "seat", optional=True), count)
-
-
-def _lead(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    return game.name_leader(_int(obj, "lead") or 0)
-
-
-def _count(game: Game, obj: Mapping[str, Any]) -> Judgement:
-    """`count` (pips), `tiles` or both; `out` or `blocked` beside them says how it ended."""
-    out = _int(obj, "out", optional=True)
-    pips = _counts(obj, game.seats)
-    return game.count(pips, _shown(obj), out=out, blocked=_flag(obj, "blocked"))
-
-
-def _blocked(game: Game, obj: Mapping[str, Any]) -> Judgement:
+def _blocked(obj: Mapping[str, Any]) -> dict[str, Any]:
     if not _flag(obj, "blocked"):
         raise ReplayError('"blocked" ends a hand: write {"blocked": true}')
-    return game.end_hand()
+    return {"action": "end_hand"}
 
 
-# Each input line is recognised by the first of these keys it carries (a count's `out`
-# or `blocked` belongs to the count).
-_HANDLERS: dict[str, Callable[[Game, Mapping[str, Any]], Judgement]] = {
-    "play": _play,
-    "pass": _pass,
-    "draw": _draw,
-    "lead": _lead,
-    "count": _count,
-    "tiles": _count,
-    "out": lambda g, o: g.declare_out(_int(o, "out") or 0),
+def _counts(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """`count` (pips), `tiles` or both; `out` or `blocked` beside them says how it ended."""
+    return {
+        "action": "counts",
+        "pips": obj.get("count"),
+        "tiles": obj.get("tiles"),
+        "out": obj.get("out"),
+        "blocked": _flag(obj, "blocked") or None,
+    }
+
+
+# Each old line is recognised by the first of these keys it carries (a count's `out` or
+# `blocked` belongs to the count): the input it was.
+_LEGACY: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "play": lambda o: {"action": "play", "tile": o["play"], "seat": o.get("seat"), **_target(o)},
+    "pass": lambda o: {"action": "pass", "seat": o.get("seat")},
+    "draw": lambda o: {
+        "action": "draw",
+        "seat": o.get("seat"),
+        "count": 1 if o["draw"] is True else o["draw"],
+    },
+    "lead": lambda o: {"action": "lead", "seat": o["lead"]},
+    "count": _counts,
+    "tiles": _counts,
+    "out": lambda o: {"action": "out", "seat": o["out"]},
     "blocked": _blocked,
-    "end_hand": lambda g, o: g.end_hand(),
-    "undo": lambda g, o: g.undo(),
-    "next_hand": lambda g, o: g.next_hand(),
-    "redeal": lambda g, o: g.redeal(),
-    "correct": lambda g, o: g.correct(_tile(o, "correct"), _tile(o, "as")),
+    "end_hand": lambda o: {"action": "end_hand"},
+    "undo": lambda o: {"action": "undo"},
+    "next_hand": lambda o: {"action": "next_hand"},
+    "redeal": lambda o: {"action": "redeal"},
+    "correct": lambda o: {"action": "correct", "tile": o["correct"], "as": o.get("as")},
 }
 
 
-def _header(obj: Mapping[str, Any], find_rules: Callable[[str], Rules]) -> Game:
-    name = obj.get("rules")
-    if not isinstance(name, str):
-        raise ReplayError('the first line must name the rules: {"rules": "walnut", "seats": 4}')
-    seats = _int(obj, "seats")
-    assert seats is not None
-    names = obj.get("names")
-    teams = obj.get("teams")
-    if names is not None and not (
-        isinstance(names, list) and all(isinstance(n, str) for n in names)
-    ):
-        raise ReplayError('"names" must be a list of strings')
-    if teams is not None and not (
-        isinstance(teams, list)
-        and all(isinstance(t, list) and all(isinstance(s, int) for s in t) for t in teams)
-    ):
-        raise ReplayError('"teams" must be a list of lists of seats, e.g. [[0, 2], [1, 3]]')
-    language = obj.get("language", "en")
+def legacy_input(obj: Mapping[str, Any], *, first: bool) -> dict[str, Any]:
+    """An old replay line as its input's JSON form (`first`: the header, a new game)."""
+    if first:
+        return {"action": "new_game", **{k: v for k, v in obj.items() if k != "action"}}
+    key = next((k for k in _LEGACY if k in obj), None)
+    if key is None:
+        raise ReplayError(f"no input recognised; use one of: {', '.join(_LEGACY)}")
+    return {k: v for k, v in _LEGACY[key](obj).items() if v is not None}
+
+
+# --- judging ----------------------------------------------------------------------------------
+
+
+def _new_game(told: NewGame, find_rules: Callable[[str], Rules]) -> Game:
+    """The game a `new_game` line starts (teams: one team number per seat, or the
+    groups of seats of older files)."""
+    teams = told.teams
+    groups = None
+    if teams:
+        groups = [[s for s, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
     try:
         return Game(
-            find_rules(name),
-            seats,
+            find_rules(told.rules),
+            told.seats,
             mode=Mode.TABLE,
-            names=names,
-            teams=teams,
-            target=_int(obj, "target", optional=True),
-            language=language if language in ("en", "es") else "en",
+            names=told.names,
+            teams=groups,
+            target=told.target,
+            language=told.language if told.language in ("en", "es") else "en",
         )
     except RulesError as exc:
         raise ReplayError(str(exc)) from None
+
+
+def _header_teams(obj: dict[str, Any]) -> dict[str, Any]:
+    """An old header's `teams` are groups of seats (`[[0, 2], [1, 3]]`): one team
+    number per seat now."""
+    teams = obj.get("teams")
+    if isinstance(teams, list) and teams and all(isinstance(t, list) for t in teams):
+        given = obj.get("seats")
+        seats = given if isinstance(given, int) else 0
+        of = {s: n for n, group in enumerate(teams) for s in group if isinstance(s, int)}
+        if set(of) != set(range(seats)):
+            raise ReplayError('"teams" must be a list of lists of seats, e.g. [[0, 2], [1, 3]]')
+        obj = {**obj, "teams": [of[s] for s in range(seats)]}
+    return obj
+
+
+def _told(game: Game, told: Input) -> Judgement:
+    """An input judged by the game; a play after a hand's result starts the next hand."""
+    if isinstance(told, Play) and game.phase is Phase.HAND_OVER:
+        game.next_hand()
+    if isinstance(told, Rename):
+        if not 0 <= told.seat < game.seats:
+            raise ReplayError(f"there is no seat {told.seat}")
+        game.names[told.seat] = told.name
+        return Judgement(Reason.OK)
+    try:
+        return game.tell(told)
+    except TypeError as exc:
+        raise ReplayError(str(exc)) from None
+
+
+def _read(obj: Any, *, first: bool) -> Input:
+    """A line's input: in the notation of `engine.inputs`, or an old line converted."""
+    if not isinstance(obj, dict):
+        raise ReplayError("each line must be a JSON object")
+    if "action" not in obj:
+        obj = legacy_input(_header_teams(obj) if first else obj, first=first)
+    try:
+        told = read(obj)
+    except InputError as exc:
+        raise ReplayError(str(exc)) from None
+    if first and not isinstance(told, NewGame):
+        raise ReplayError(
+            'the first line must start the game: {"action": "new_game", "rules": "walnut", '
+            '"seats": 4}'
+        )
+    return told
 
 
 def replay(
@@ -207,17 +205,13 @@ def replay(
         if not text.strip() or text.lstrip().startswith("#"):
             continue  # blank lines and comments
         try:
-            obj = json.loads(text)
-            if not isinstance(obj, dict):
-                raise ReplayError("each line must be a JSON object")
-            if game is None:
-                game = _header(obj, find_rules)
+            told = _read(json.loads(text), first=game is None)
+            if isinstance(told, NewGame):
+                game = _new_game(told, find_rules)
                 yield from emit(number, game.start())
                 continue
-            key = next((k for k in _HANDLERS if k in obj), None)
-            if key is None:
-                raise ReplayError(f"no input recognised; use one of: {', '.join(_HANDLERS)}")
-            judgement = _HANDLERS[key](game, obj)
+            assert game is not None
+            judgement = _told(game, told)
             yield from emit(number, judgement.events, refused=not judgement.ok)
         except json.JSONDecodeError as exc:
             yield Output(number, error=f"line {number}: not JSON: {exc.msg}")

@@ -16,12 +16,13 @@ result, published again, then say `confirmed_by` (the seats, in order).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from engine.game import Game, Phase
+from engine.inputs import CallTime, NewGame
 from mqttweb.envelope import parse_ts, utc_ts
 from service.store.journal import JournalEvent
 
@@ -38,17 +39,11 @@ class Seating:
     ends_at: str | None = None
 
     @classmethod
-    def of(cls, body: Mapping[str, Any]) -> Seating | None:
+    def of(cls, told: NewGame) -> Seating | None:
         """The seating a `new_game` input names, or None for a game no desk seated."""
-        if all(body.get(name) is None for name in FIELDS):
+        if all(getattr(told, name) is None for name in FIELDS):
             return None
-        players = body.get("players")
-        return cls(
-            tournament=body.get("tournament"),
-            round=body.get("round"),
-            players=tuple(players) if players is not None else None,
-            ends_at=body.get("ends_at"),
-        )
+        return cls(told.tournament, told.round, told.players, told.ends_at)
 
     def fields(self) -> dict[str, Any]:
         """The four fields as `state` and `game` events carry them (null when not given)."""
@@ -75,9 +70,9 @@ class SeatedGame:
         self._deadline: datetime | None = None
         self._unsent = False  # a confirmation whose result is not republished yet
 
-    def begin(self, body: Mapping[str, Any]) -> None:
+    def begin(self, told: NewGame) -> None:
         """A new game (its `new_game` input) replaces everything the last one left."""
-        self.seating = Seating.of(body)
+        self.seating = Seating.of(told)
         self._deadline = self.seating.deadline() if self.seating is not None else None
         self.confirmed = []
         self.result = None
@@ -113,9 +108,9 @@ class SeatedGame:
             return False
         return self.now() >= deadline
 
-    def time_input(self) -> dict[str, Any]:
-        """The journal input that tells the game its time is up."""
-        return {"input": "time", "at": utc_ts(self.now())}
+    def time_input(self) -> CallTime:
+        """The input that tells the game its time is up (the journal keeps it)."""
+        return CallTime(utc_ts(self.now()))
 
     # --- confirming the result ---------------------------------------------------------
 

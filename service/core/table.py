@@ -2,11 +2,14 @@
 
 `TableCore` is the one place where the game changes. It takes commands (from MQTT,
 the panel or the display, all as `service.core.commands` values), settled snapshots of the
-surface (through the reconciler) and the sources' status; every change is written to the
-journal (inputs and the events they made, each event with the next `seq`, as payloads
-made by `service.core.payloads`) before its typed events go out on the core's `bus` to the
-subscribers (see `service.core.table_events` for what and in which order). Not thread-safe
-by design: the service's worker thread is its only caller (see `service.app`).
+surface (through the reconciler) and the sources' status. What changes the game is an
+input of `engine.inputs` (a command's, a play the reconciler accepted, the clock's end),
+applied by its type (`_apply`: the table's own, else `Game.tell`); every change is written
+to the journal (the input and the events it made, each event with the next `seq`, as
+payloads made by `service.core.payloads`) before its typed events go out on the core's
+`bus` to the subscribers (see `service.core.table_events` for what and in which order).
+Not thread-safe by design: the service's worker thread is its only caller (see
+`service.app`).
 
 Each change is one journal transaction, told only once it is stored. A change the
 journal cannot store leaves the table exactly as it was: the game is rebuilt from the
@@ -27,7 +30,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -44,13 +47,22 @@ from engine.events import (
     Reason,
     UndoEvent,
 )
-from engine.game import Game, Mode, Phase, PlayInput, Target
+from engine.game import Game, Mode, Phase, PlayInput
 from engine.geometry import GeometryError, TileSize, edge_positions
-from engine.layout import Edge, EdgeKind, OpenEnd
+from engine.inputs import (
+    Confirm,
+    Input,
+    NewGame,
+    NextHand,
+    Play,
+    Redeal,
+    Rename,
+    Undo,
+    tiles_per_seat,
+)
 from engine.messages import Case, message
 from engine.rules import Rules, RulesError
 from engine.surface import SeenTile, Snapshot
-from engine.tiles import Tile, TileError
 from mqttweb.envelope import stamp
 from service.core import commands as cmd
 from service.core import table_memory as memo
@@ -90,7 +102,7 @@ SIDES: dict[int, tuple[str, ...]] = {
 }
 NOT_SAVED = "storage"  # the key of the alert standing while the journal cannot store
 RETRY_S = 1.0  # how often the table tries the journal again while it cannot store
-HAND_STARTS = frozenset({"new_game", "next_hand", "redeal"})
+HAND_STARTS: frozenset[type[Input]] = frozenset({NewGame, NextHand, Redeal})
 """Inputs after which tiles still lying on the surface are no plays (until moved)."""
 
 
@@ -192,16 +204,9 @@ class TableCore:
             self._publish_confirmed()  # a confirmation replayed: its result again
             return
         c = self.config
-        body = {
-            "input": "new_game",
-            "rules": c.rules,
-            "seats": c.seats,
-            "names": list(c.names) or None,
-            "target": c.target,
-            "language": c.language,
-        }
+        told = NewGame(c.rules, c.seats, c.names or None, None, c.target, c.language)
         with self._change():
-            self._commit(body, self._apply(body))
+            self._commit(*self._apply(told))
 
     def _rebuild(self) -> bool:
         """The current game again from the journal, and what the core knew beyond it
@@ -214,7 +219,7 @@ class TableCore:
         self._replaying = True
         try:
             for item in inputs:
-                events = self._apply(item.body)
+                _, events = self._apply(item.told)
                 stored = [self.journal.event(s) for s in item.seqs]
                 self.outbox.renumber(events, stored)
                 self.seated.recall(stored)
@@ -305,17 +310,20 @@ class TableCore:
     # --- inputs ----------------------------------------------------------------------------
 
     def command(self, command: cmd.Command) -> str | None:
-        """Apply a command; None when done, else the reason it was refused (nothing changed)."""
+        """Apply a command to the game; None when done, else the reason it was refused
+        (nothing changed)."""
         if self._unsaved is not None:
             return self._unsaved.reason
-        body = command.as_input()
+        if not isinstance(command, cmd.GameCommand):
+            return f"{command.action.value} is for the camera: this table has none."
+        told = command.told
         lying = self.reconciler.surface if self.reconciler is not None else ()
 
         def change() -> None:
-            self._allowed(body)
-            events = self._apply(body)
-            self._follow(body["input"], lying)
-            self._commit(body, events, reply_id=command.id)
+            self._allowed(told)
+            kept, events = self._apply(told)
+            self._follow(type(told), lying)
+            self._commit(kept, events, reply_id=command.id)
 
         try:
             done = self._attempt(change)
@@ -326,7 +334,7 @@ class TableCore:
     def _why_not_saved(self) -> str:
         return self._unsaved.reason if self._unsaved is not None else "The table cannot save."
 
-    def _follow(self, kind: str, lying: Sequence[SeenTile]) -> None:
+    def _follow(self, kind: type[Input], lying: Sequence[SeenTile]) -> None:
         """The reconciler follows a command's change at once (its memory is kept with
         it); tiles still lying when a hand starts are no plays of it until moved."""
         if self.reconciler is None:
@@ -336,7 +344,7 @@ class TableCore:
         else:
             self.reconciler.follow()
 
-    def _allowed(self, body: Mapping[str, Any]) -> None:
+    def _allowed(self, told: Input) -> None:
         """Refuse what no command may ask, whatever its form (CommandRefused).
 
         A command names a shipped ruleset, or the table's own (which may be a house TOML
@@ -345,32 +353,35 @@ class TableCore:
         checked again: it was allowed when it came. Text that is not valid Unicode never
         gets here: `service.core.commands` refuses it.)
         """
-        if body["input"] == "new_game":
-            name = str(body["rules"])
+        if isinstance(told, NewGame):
+            name = told.rules
             shipped = rulesets.names()
             if name != self.config.rules and name not in shipped:
                 raise CommandRefused(f"Unknown rules {name!r}: choose one of {', '.join(shipped)}.")
 
-    def _apply(self, body: dict[str, Any]) -> list[Event]:
-        """Apply one journaled input to the game; raises CommandRefused (nothing changed)."""
-        kind = body["input"]
-        if kind == "new_game":
-            return self._new_game(body)
+    def _apply(self, told: Input) -> tuple[Input, list[Event]]:
+        """Apply one input to the game, by its type: the table's own (a new game, a
+        confirmation, a name), else the game's (`Game.tell`). The input as the journal
+        keeps it (a new game with its id, a confirmation with the tiles counted) and its
+        events; raises CommandRefused (nothing changed)."""
+        if isinstance(told, NewGame):
+            return self._new_game(told)
         game = self._require_game()
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise CommandRefused(f"Unknown input {kind!r}.")
-        judged = handler(self, game, body)
+        own = _TABLES_OWN.get(type(told))
+        if own is not None:
+            told, judged = own(self, game, told)
+        else:
+            judged = game.tell(told)
         if not judged.ok:
             alert = next((e for e in judged.events if isinstance(e, AlertEvent)), None)
             raise CommandRefused(alert.message if alert else judged.reason.value)
-        return list(judged.events)
+        return told, list(judged.events)
 
-    def _new_game(self, body: dict[str, Any]) -> list[Event]:
+    def _new_game(self, told: NewGame) -> tuple[Input, list[Event]]:
         try:
-            rules = self.find_rules(str(body["rules"]))
-            seats = int(body["seats"])
-            teams = body.get("teams")
+            rules = self.find_rules(told.rules)
+            seats = told.seats
+            teams = told.teams
             groups = None
             if teams:
                 groups = [
@@ -380,10 +391,10 @@ class TableCore:
                 rules,
                 seats,
                 mode=Mode.TABLE,
-                names=body.get("names"),
+                names=told.names,
                 teams=groups,
-                target=body.get("target"),
-                language=body.get("language") or self.config.language,
+                target=told.target,
+                language=told.language or self.config.language,
             )
         except (RulesError, ValueError, KeyError) as exc:
             raise CommandRefused(str(exc)) from None
@@ -397,12 +408,13 @@ class TableCore:
             self.clock,
             zones=[SeatZone(seat, *rect) for seat, rect in self.config.zones],
         )
-        if not body.get("game_id"):
-            body["game_id"] = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
-        self.game_id = str(body["game_id"])
-        self.seated.begin(body)
+        if not told.game_id:
+            made = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
+            told = replace(told, game_id=made)
+        self.game_id = str(told.game_id)
+        self.seated.begin(told)
         self._standing = []
-        return list(game.start())
+        return told, list(game.start())
 
     # --- observations and sources ----------------------------------------------------------
 
@@ -432,8 +444,8 @@ class TableCore:
             self._attempt(lambda: self._outcomes(reconciler.tick()))
         game = self.game
         if game is not None and self._unsaved is None and self.seated.time_is_up(game):
-            body = self.seated.time_input()
-            self._attempt(lambda: self._commit(body, self._apply(body)))
+            told = self.seated.time_input()
+            self._attempt(lambda: self._commit(*self._apply(told)))
 
     def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
         for outcome in outcomes:
@@ -443,14 +455,14 @@ class TableCore:
         game = self._require_game()
         inputs = {a.ref: a for a in game.hand_inputs() if isinstance(a, PlayInput)}
         events = outcome.judgement.events
-        body: dict[str, Any] | None = None
+        told: Input | None = None
         for event in events:
             journaled = _JOURNALED.get(type(event))
             if journaled is not None:
-                body = journaled(event, inputs)
-        if body is None:
+                told = journaled(event, inputs)
+        if told is None:
             log.warning("table: an accepted input could not be journaled: %s", events)
-        self._commit(body, events)
+        self._commit(told, events)
 
     def _problem(self, problem: SurfaceAlert) -> None:
         tile = str(problem.tile) if problem.tile is not None else None
@@ -473,10 +485,9 @@ class TableCore:
 
     def _cleared(self, cleared: Cleared) -> None:
         if self._require_game().phase is Phase.HAND_OVER:
-            body = {"input": "next_hand"}
-            events = self._apply(body)
-            self._follow("next_hand", ())
-            self._commit(body, events)
+            told, events = self._apply(NextHand())
+            self._follow(NextHand, ())
+            self._commit(told, events)
 
     def source_status(self, source: str, online: bool, detail: str = "") -> None:
         """The board or the camera went offline or came back: a standing fault alert."""
@@ -691,7 +702,7 @@ class TableCore:
 
     def _commit(
         self,
-        body: Mapping[str, Any] | None,
+        kept: Input | None,
         events: Sequence[Event] = (),
         *,
         alerts: Sequence[AlertRaised | AlertResolved] = (),
@@ -705,7 +716,7 @@ class TableCore:
         with self._change():
             told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
             stored = self.outbox.record(
-                body, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
+                kept, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
             )
             self.seated.recall(stored)
             if stored:
@@ -740,115 +751,53 @@ _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
 """What the core does with each of the reconciler's outcomes."""
 
 
-# --- journal inputs ---------------------------------------------------------------------------
+# --- the table's own inputs --------------------------------------------------------------------
 
 
-def _tile(value: Any) -> Tile:
-    try:
-        return Tile.parse(str(value))
-    except TileError as exc:
-        raise CommandRefused(str(exc)) from None
-
-
-def _play(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    where: OpenEnd | Target | None = None
-    if body.get("node") is not None:
-        where = OpenEnd(int(body["node"]), Edge(int(body["edge"])), int(body["pip"]))
-    elif body.get("to") is not None:
-        kind = EdgeKind(body["kind"]) if body.get("kind") else None
-        where = Target(_tile(body["to"]), body.get("end"), kind)
-    coords = None
-    if body.get("coords"):
-        coords = Coords(*body["coords"])
-    return game.play(_tile(body["tile"]), where, coords=coords)
-
-
-def _count(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
-    """One seat's count: the game checks it as it comes (against the set, the table, the
-    other seats' counts and what the seat can hold, and that the hand is over) and keeps
-    it until every seat that may hold tiles has one, then scores the hand
-    (`Game.count_seat`); a count it refuses changes nothing."""
-    tiles = [_tile(t) for t in body["tiles"]] if body.get("tiles") is not None else None
-    pips = int(body["pips"]) if body.get("pips") is not None else None
-    return game.count_seat(int(body["seat"]), pips, tiles)
-
-
-def _confirm(core: TableCore, game: Game, body: Mapping[str, Any]) -> Judgement:
+def _confirm(core: TableCore, game: Game, told: Confirm) -> tuple[Input, Judgement]:
     """The counts the table made from the seat zones are right: score the hand. After the
     game: `seat` confirms its result (`service.core.seating`).
 
-    The journal keeps the tiles counted (`tiles`), so a replay scores the same hand.
+    The journal keeps the tiles counted (`Confirm.tiles`), so a replay scores the same hand.
     """
     if game.phase is Phase.OVER:
         try:
-            core.seated.confirm(game, _seat_or_turn(body))
+            core.seated.confirm(game, told.seat)
         except ConfirmError as exc:
             raise CommandRefused(str(exc)) from None
-        return Judgement(Reason.OK)
-    if "tiles" not in body:
+        return told, Judgement(Reason.OK)
+    if told.tiles is None:
         counts = core._zone_counts
         if counts is None:
             raise CommandRefused("The table has not counted any tiles: lay them in the zones.")
-        assert isinstance(body, dict)  # journal inputs are dicts: the tiles go into it
-        body["tiles"] = [[t.text for t in seat] for seat in counts.tiles]
-    return game.count_tiles([[_tile(t) for t in seat] for seat in body["tiles"]])
+        told = replace(told, tiles=tiles_per_seat(counts.tiles))
+    assert told.tiles is not None
+    return told, game.count_tiles([list(seat or ()) for seat in told.tiles])
 
 
-def _seat_or_turn(body: Mapping[str, Any]) -> int | None:
-    seat = body.get("seat")
-    return int(seat) if seat is not None else None
+def _rename(core: TableCore, game: Game, told: Rename) -> tuple[Input, Judgement]:
+    if not 0 <= told.seat < game.seats:
+        raise CommandRefused(f"There is no seat {told.seat}.")
+    game.names[told.seat] = told.name
+    return told, Judgement(Reason.OK)
 
 
-_HANDLERS: dict[str, Callable[[TableCore, Game, Mapping[str, Any]], Judgement]] = {
-    "play": _play,
-    "pass": lambda c, g, b: g.pass_turn(_seat_or_turn(b)),
-    "draw": lambda c, g, b: g.draw(_seat_or_turn(b), int(b.get("count", 1))),
-    "lead": lambda c, g, b: g.name_leader(int(b["seat"])),
-    "out": lambda c, g, b: g.declare_out(int(b["seat"])),
-    "undo": lambda c, g, b: g.undo(),
-    "correct": lambda c, g, b: g.correct(_tile(b["tile"]), _tile(b["as"])),
-    "count": _count,
-    "confirm": _confirm,
-    "count_tiles": lambda c, g, b: g.count_tiles([[_tile(t) for t in seat] for seat in b["tiles"]]),
-    "end_hand": lambda c, g, b: g.end_hand(),
-    "next_hand": lambda c, g, b: g.next_hand(),
-    "redeal": lambda c, g, b: g.redeal(),
-    "rename": lambda c, g, b: _rename(g, int(b["seat"]), str(b["name"])),
-    "time": lambda c, g, b: g.call_time(),  # the round's clock ran out (`service.core.seating`)
+_TABLES_OWN: dict[type[Input], Callable[[TableCore, Game, Any], tuple[Input, Judgement]]] = {
+    Confirm: _confirm,
+    Rename: _rename,
 }
+"""The inputs the table core takes itself (a new game aside); the game takes the rest
+(`Game.tell`)."""
 
 
-def _rename(game: Game, seat: int, name: str) -> Judgement:
-    if not 0 <= seat < game.seats:
-        raise CommandRefused(f"There is no seat {seat}.")
-    game.names[seat] = name
-    return Judgement(Reason.OK)
+def play_input(action: PlayInput) -> Play:
+    """A play accepted by the engine as the journal keeps it: it replays exactly."""
+    return Play(action.tile, action.where, coords=action.coords)
 
 
-def play_input(action: PlayInput) -> dict[str, Any]:
-    """A play accepted by the engine as a journal input that replays exactly."""
-    body: dict[str, Any] = {"input": "play", "tile": action.tile.text}
-    body |= _WHERE[type(action.where)](action.where)
-    if action.coords is not None:
-        body["coords"] = list(action.coords)
-    return body
-
-
-def _target(where: Target) -> dict[str, Any]:
-    body = {"to": where.to.text, "end": where.pip}
-    return body | ({"kind": where.kind.value} if where.kind is not None else {})
-
-
-_WHERE: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
-    OpenEnd: lambda end: {"node": end.node, "edge": int(end.edge), "pip": end.pip},
-    Target: _target,
-    type(None): lambda _: {},
-}
-"""A play's `where` (an open end, a tile to join, or none for a lead) as journal fields."""
-
-_JOURNALED: dict[type[Any], Callable[[Any, Mapping[int, PlayInput]], dict[str, Any] | None]] = {
+_JOURNALED: dict[type[Any], Callable[[Any, Mapping[int, PlayInput]], Input | None]] = {
     PlayEvent: lambda e, inputs: play_input(inputs[e.ref]) if e.ref in inputs else None,
-    UndoEvent: lambda e, inputs: {"input": "undo"},
+    UndoEvent: lambda e, inputs: Undo(),
 }
 """The journal input of an event the reconciler's play or take-back made (by the
 play's engine input, `ref` -> `PlayInput`)."""

@@ -1,11 +1,13 @@
 """The game's journal: an SQLite file in the state directory, the single source of truth.
 
 Event-sourced. Each accepted input (the command or observation that changed the game)
-is stored as JSON with the events it produced, in one transaction, before anything is
-published; replaying `inputs()` through the engine rebuilds the game. Each event takes
-the next `seq` (1, 2, 3, ... never reused, across restarts) and is stored exactly as it
-will be published (`v`, `table`, `ts`, `seq` stamped), so a republished event is
-byte-for-byte the first one. An event stays `pending` until the broker acknowledged it.
+is stored in its `engine.inputs` JSON form with the events it produced, in one
+transaction, before anything is published; replaying `inputs()` through the engine
+rebuilds the game. Each event takes the next `seq` (1, 2, 3, ... never reused, across
+restarts) and is stored exactly as it will be published (`v`, `table`, `ts`, `seq`
+stamped), so a republished event is byte-for-byte the first one. An event stays
+`pending` until the broker acknowledged it. A journal written before the inputs had
+their notation (schema 1) is converted when it is opened (`service.store.upgrade`).
 
 SQLite runs in WAL mode with `synchronous=FULL` (the default): a committed `append`
 survives a `kill -9` or a power cut. With `synchronous=NORMAL` it survives a `kill -9`;
@@ -34,13 +36,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from engine.inputs import Input, read
 from mqttweb.envelope import stamp
 from service.store.seq_mark import SeqMark, SeqMarkError, boot_id
+from service.store.upgrade import UpgradeError, converted
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: inputs in their `engine.inputs` JSON form (1 is converted on open)
 REPLIES_KEPT = 1000
 
 _SCHEMA = """
@@ -129,7 +133,7 @@ class JournalInput:
     """One accepted input, and the seqs of the events it produced."""
 
     id: int
-    body: dict[str, Any]
+    told: Input
     seqs: tuple[int, ...]
 
 
@@ -191,12 +195,32 @@ class Journal:
         db.execute(f"PRAGMA synchronous={self.synchronous}")
         db.execute("PRAGMA foreign_keys=ON")
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise JournalError(
                 f"journal: {self.path} has schema version {version}, this program knows "
                 f"{SCHEMA_VERSION}: upgrade domino-table or move the file away"
             )
+        if version == 1:
+            self._upgrade(db)
         db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+
+    def _upgrade(self, db: sqlite3.Connection) -> None:
+        """A journal written before `engine.inputs`: its inputs in their JSON form now,
+        all of them and the version in one transaction (`service.store.upgrade`)."""
+        rows = db.execute("SELECT id, body FROM inputs ORDER BY id").fetchall()
+        try:
+            new = [(_dump(converted(json.loads(body))), input_id) for input_id, body in rows]
+        except (UpgradeError, ValueError) as exc:
+            raise JournalError(
+                f"journal: {self.path} was written by an older domino-table and one of its "
+                f"inputs cannot be read ({exc}): move it aside (keep it to look into) to start "
+                "a new game"
+            ) from None
+        db.execute("BEGIN")
+        db.executemany("UPDATE inputs SET body=? WHERE id=?", new)
+        db.execute("PRAGMA user_version=2")
+        db.execute("COMMIT")
+        log.warning("journal: %s converted to schema 2 (%d inputs)", self.path, len(new))
 
     def _go_on(self, new: bool) -> None:
         """Seqs go on after every seq handed out before (`service.store.seq_mark`)."""
@@ -278,7 +302,7 @@ class Journal:
 
     def append(
         self,
-        inputs: Mapping[str, Any] | None,
+        inputs: Input | None,
         events: Sequence[tuple[str, Mapping[str, Any]]],
         *,
         reply: Mapping[str, Any] | None = None,
@@ -288,7 +312,7 @@ class Journal:
 
     def record(
         self,
-        inputs: Mapping[str, Any] | None,
+        inputs: Input | None,
         events: Sequence[tuple[str, Mapping[str, Any]]],
         *,
         reply: Mapping[str, Any] | None = None,
@@ -303,7 +327,7 @@ class Journal:
         with self._transaction() as db:
             input_id = None
             if inputs is not None:
-                cur = db.execute("INSERT INTO inputs (body) VALUES (?)", (_dump(inputs),))
+                cur = db.execute("INSERT INTO inputs (body) VALUES (?)", (_dump(inputs.to_json()),))
                 input_id = cur.lastrowid
             last = self._last(db)
             seqs = list(range(last + 1, last + 1 + len(events)))
@@ -404,14 +428,14 @@ class Journal:
         return [
             JournalInput(
                 id=row[0],
-                body=json.loads(row[1]),
+                told=read(json.loads(row[1])),
                 seqs=tuple(sorted(int(s) for s in row[2].split(","))) if row[2] else (),
             )
             for row in rows
         ]
 
-    def last_input_id(self, kind: str) -> int:
-        """The id of the latest input of `kind` (`new_game`, say), or 0 when there is none.
+    def last_input_id(self, action: str) -> int:
+        """The id of the latest input of `action` (`new_game`, say), or 0 when there is none.
 
         Read newest first and stopped there: the cost is the current game, not the years
         of games before it.
@@ -419,7 +443,7 @@ class Journal:
         with self._lock:
             rows = self._conn().execute("SELECT id, body FROM inputs ORDER BY id DESC")
             for input_id, body in rows:
-                if json.loads(body).get("input") == kind:
+                if json.loads(body).get("action") == action:
                     return int(input_id)
         return 0
 

@@ -20,6 +20,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from playwright.sync_api import Browser, Page, expect
 
+from engine.inputs import Lead
 from engine.surface import SeenTile
 from service.core import commands as cmd
 from tests.display.conftest import DisplayServer, screenshot, wait_for
@@ -63,7 +64,7 @@ def leaflet_payloads(tmp_path: Path) -> list[tuple[str, bytes]]:
     table = Table(tmp_path, rules="walnut")
     try:
         table.lay("5-5")
-        table.command(cmd.Lead(id="lead", seat=0))
+        table.command(cmd.GameCommand("lead", Lead(seat=0)))
         table.lay("5-0", "5-5")
         table.lay("3-5", "5-5")
         table.lay("0-2", "5-0")

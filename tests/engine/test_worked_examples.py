@@ -95,6 +95,6 @@ def test_replay_reads_stdin_and_reports_malformed_lines() -> None:
     result = CliRunner().invoke(replay, ["-"], input=text)
     assert result.exit_code == 1
     assert "line 3: not JSON" in result.stderr
-    assert "line 4:" in result.stderr and "'6-x' is not a tile" in result.stderr
+    assert 'line 4: "tile" must be a tile such as "6-4", not "6-x"' in result.stderr
     kinds = [json.loads(line)["type"] for line in result.stdout.splitlines()]
     assert kinds == ["game", "play", "play"]  # the replay went on after the bad lines

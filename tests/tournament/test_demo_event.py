@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from engine.inputs import Confirm, NewGame
 from service.store.journal import Journal
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.spec import validate
@@ -156,10 +157,11 @@ def _table_games(state_dir: Path, name: str) -> dict[int, tuple[Any, Any, list[i
     confirmed: dict[int, list[int]] = {}
     game_round = 0
     for item in inputs:
-        if item.body["input"] == "new_game":
-            game_round = item.body.get("round") or 0
-        elif item.body["input"] == "confirm" and "seat" in item.body:
-            confirmed.setdefault(game_round, []).append(item.body["seat"])
+        told = item.told
+        if isinstance(told, NewGame):
+            game_round = told.round or 0
+        elif isinstance(told, Confirm) and told.seat is not None:
+            confirmed.setdefault(game_round, []).append(told.seat)
     out = {}
     for game in games.values():
         number = game["started"]["round"]

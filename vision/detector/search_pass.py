@@ -46,6 +46,7 @@ from vision.tiles.dividers import (
     consensus,
     hypotheses,
     overlap,
+    with_pins,
 )
 from vision.tiles.face_down import leftovers
 from vision.tiles.meeting_lines import line_kernel, split_junctions
@@ -116,12 +117,13 @@ def _pass(
             faint = _thin(faint, planes.pip, s.search)
     else:
         faint = planes.marks
-    lines = planes.blobs if faint is planes.marks else find_blobs(faint, img, bright, max_area)
+    own = faint is not planes.marks
+    lines = find_blobs(faint, img, bright, max_area) if own else planes.blobs
+    # a spinner pin's head is part of its divider (measured by the line's arms)
+    lines = with_pins(lines, s.dividers)
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
-    split = split_junctions(
-        lines, planes.pip, img, bright, max_area, lines is not planes.blobs, s.meeting, s.dividers
-    )
+    split = split_junctions(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)
     if split is not None:
         lines = split
     cands = [

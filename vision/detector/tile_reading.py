@@ -241,7 +241,7 @@ def read_tiles(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes
             continue
         placed: tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None = (t, (ra, rb))
         if not _whole(planes, near, t):
-            placed = _smaller(blobs, t, (ra, rb), ref, planes, near)
+            placed = _smaller(blobs, t, (ra, rb), ref, planes, near, width)
         if placed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, UnsureReason.COVERED))
             continue
@@ -260,9 +260,22 @@ def _blank_outlined(planes: Planes, t: TileHypothesis, kept: list[TileHypothesis
     cfg = planes.s.outline
     if outlined(planes.img, t, cfg, kept, planes.lighter_table):
         return True
-    if t.own <= 0 or abs(t.own - t.width) <= 0.03 * t.width:
+    if t.own <= 0:
         return False
-    return outlined(planes.img, replace(t, width=t.own), cfg, kept, planes.lighter_table)
+    if abs(t.own - t.width) > 0.03 * t.width and outlined(
+        planes.img, replace(t, width=t.own), cfg, kept, planes.lighter_table
+    ):
+        return True
+    # ... or at its face's own size: a tile longer than twice the width measured
+    # at its divider (a pinned blank seen nearer than most, its divider's ends
+    # blurred into the rim) has its ends beyond both; a tile up to the frame's
+    # tolerance wider than its width is one of its tiles
+    reach = (0.6, 1.0 + planes.s.dividers.width_tolerance)
+    ends = face_ends(planes.solid, t, reach)
+    if ends is None or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
+        return False
+    fitted = fitted_to_face(t, ends)
+    return outlined(planes.img, fitted, cfg, kept, planes.lighter_table)
 
 
 def _whole(planes: Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
@@ -281,6 +294,7 @@ def _smaller(
     ref: float,
     planes: Planes,
     near: NDArray[np.bool_],
+    width: float,
 ) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
     """`t` at a smaller width (`SHRINK`) when its own divider measured it so, and
     there its face shows whole and it reads the same pips surely: a tile farther
@@ -295,7 +309,7 @@ def _smaller(
         again = _read_whole(blobs, other, reading, ref, planes, near)
         if again is not None:
             return other, again
-    return _fitted(blobs, t, reading, ref, planes, near)
+    return _fitted(blobs, t, reading, ref, planes, near, width)
 
 
 def _read_whole(
@@ -322,6 +336,7 @@ def _fitted(
     ref: float,
     planes: Planes,
     near: NDArray[np.bool_],
+    width: float,
 ) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
     """`t` with its halves where its face's ends put them (`outline.face_ends`), when
     that face is a whole tile's: twice as long as the width measured across its
@@ -329,8 +344,11 @@ def _fitted(
     divider is not quite at its middle, or which lies farther than most, looked
     covered at the frame's width: the table beyond its end was sampled. A hand over
     its end shortens the face and is still covered. Its reading there, when sure and
-    the same as at the frame's width; else the reading at the frame's width, when
-    that was sure (the pips lay within the face)."""
+    the same as at the frame's width (`width`); else the reading at the frame's
+    width when that was sure, or at another width (`_resized`: a face seen at a
+    slant, its nearer half the larger, whose pips sit off the fitted halves'
+    centres) when that was (its confidence capped at `resized`): the pips lay
+    within the face."""
     cfg = planes.s.search
     ends = face_ends(planes.solid, t)
     if ends is None or t.own <= 0 or abs(sum(ends) / (2.0 * t.own) - 1.0) > 0.1:
@@ -341,7 +359,8 @@ def _fitted(
     again = _read_whole(blobs, other, reading, ref, planes, near)
     if again is not None:
         return other, again
-    if min(r.confidence for r in reading) >= cfg.sure and not any(r.foreign for r in reading):
+    sure = cfg.resized if abs(t.width - width) > 0.05 * width else cfg.sure
+    if min(r.confidence for r in reading) >= sure and not any(r.foreign for r in reading):
         return other, reading
     return None
 

@@ -70,6 +70,81 @@ def line_like(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.bool_
     return np.asarray(thin | bulged, dtype=np.bool_)
 
 
+def _pin_line(blobs: Blobs, i: int, cfg: DividerSettings) -> tuple[float, float, float] | None:
+    """(length, arms' thickness, middle along the axis) of blob `i` when it is a thin
+    line with a round head at its middle, else None: its outer halves (the arms) on
+    both sides of the head, thin (pixels per unit of their length) and straight (their
+    own second moments across), the head no wider than `pin_head` of the line's
+    extent (two lines crossing are as wide as long)."""
+    assert blobs.box is not None
+    x0, y0, x1, y1 = (int(v) for v in blobs.box[i])
+    ys, xs = np.nonzero(blobs.labels[y0:y1, x0:x1] == i)
+    dx, dy = xs + x0 - blobs.cx[i], ys + y0 - blobs.cy[i]
+    along = dx * blobs.ux[i] + dy * blobs.uy[i]
+    across = dy * blobs.ux[i] - dx * blobs.uy[i]
+    lo, hi = float(along.min()), float(along.max())
+    extent, middle = hi - lo + 1.0, (hi + lo) / 2.0
+    along = along - middle
+    outer = np.abs(along) >= extent / 4.0
+    sides = (int(np.count_nonzero(outer & (along > 0))), int(np.count_nonzero(outer & (along < 0))))
+    if min(sides) < max(2.0, cfg.pin_arm_share * sum(sides)):
+        return None
+    arms = sum(sides) / (extent / 2.0)
+    # the arms' own line (a head off the line's middle tilts the blob's axis a
+    # little): thin about it, and the head on it (the corner of an L is not)
+    pts = np.stack([dx[outer], dy[outer]])
+    spread, axes = np.linalg.eigh(np.cov(pts))
+    straight = float(np.sqrt(12.0 * max(float(spread[0]), 0.0) + 1.0))
+    normal = axes[:, 0]
+    off = 0.0
+    if (~outer).any():
+        centre = np.array([dx[~outer].mean(), dy[~outer].mean()])
+        off = float(abs((centre - pts.mean(axis=1)) @ normal))
+    head = across[~outer]
+    wide = float(head.max() - head.min() + 1.0) if head.size else 0.0
+    # a line's length from its second moments, as a plain line's (`find_blobs`), but
+    # over its arms alone: along a uniform line's outer halves the mean square
+    # distance from its middle is 7/48 of its length squared
+    length = float(np.sqrt(48.0 / 7.0 * float(np.mean(along[outer] ** 2)) + 1.0))
+    if (
+        arms <= cfg.pin_arms * float(blobs.thickness[i])
+        and max(straight, 2.0 * off) <= cfg.pin_straight * extent
+        and wide <= cfg.pin_head * extent
+        and length >= cfg.min_elongation * arms
+    ):
+        return length, arms, middle
+    return None
+
+
+def with_pins(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> Blobs:
+    """`blobs` with every line that has a round head at its middle measured by its
+    arms: a spinner pin's domed head, larger than a pip beside a thin divider seen
+    from far, weighs in its second moments as much as the line and made it too short
+    and thick for a divider (a line bulged at its middle, `line_like`, only when the
+    head is slight). Such a line's length and thickness are its arms', its centre
+    the middle of its extent: a divider whose pin is part of it."""
+    if blobs.box is None:
+        return blobs
+    maybe = (
+        (blobs.area >= cfg.min_divider_area)
+        & (blobs.length >= 1.5 * blobs.thickness)
+        & (blobs.length < cfg.min_elongation * blobs.thickness)  # not a plain line
+        & ~blobs.touches_edge
+    )
+    maybe[0] = False
+    found = [(int(i), _pin_line(blobs, int(i), cfg)) for i in np.flatnonzero(maybe)]
+    pinned = [(i, m) for i, m in found if m is not None]
+    if not pinned:
+        return blobs
+    length, thickness = blobs.length.copy(), blobs.thickness.copy()
+    cx, cy = blobs.cx.copy(), blobs.cy.copy()
+    for i, (line, arms, middle) in pinned:
+        length[i], thickness[i] = line, arms
+        cx[i] += middle * blobs.ux[i]
+        cy[i] += middle * blobs.uy[i]
+    return replace(blobs, length=length, thickness=thickness, cx=cx, cy=cy)
+
+
 def elongated(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.intp]:
     """Indices of blobs shaped like a divider line."""
     ok = (

@@ -75,6 +75,13 @@ class DividerSettings:
     bulged_elongation: float = 3.0  # ... as long as this many times its thickness
     min_length_per_area: float = 5.0  # ... and of length**2 / area at least this
     bulged_weight: float = 0.5  # ... weighs this much in agreeing on the tile size
+    # a line with a round head at its middle (a domed spinner pin, larger than a pip
+    # beside a thin divider seen from far): its arms, the outer halves of its extent,
+    # are at most this share of its thickness thick (pixels per unit length) ...
+    pin_arms: float = 0.5
+    pin_arm_share: float = 0.3  # ... and each side holds at least this share of them
+    pin_head: float = 0.5  # ... and its head is at most this share of its extent wide
+    pin_straight: float = 0.25  # ... and its arms' thickness about their own axis too
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -95,6 +102,10 @@ class DividerSettings:
                 "bulged_elongation": (1.0, 100.0),
                 "min_length_per_area": (0.0, 100.0),
                 "bulged_weight": (0.0, 1.0),
+                "pin_arms": (0.0, 1.0),
+                "pin_arm_share": (0.0, 0.5),
+                "pin_head": (0.0, 1.0),
+                "pin_straight": (0.0, 1.0),
             },
         )
 
@@ -144,6 +155,9 @@ class OutlineSettings:
     rim: tuple[float, ...] = (0.0, 0.03, 0.05, 0.11)  # ... on one of these lines (widths)
     plain: float = 1.25  # ... and the face even: its spread at most this many steps
     strong: float = 3.0  # ... unless three sides stand out by this many steps at least
+    # a blank is also judged at its face's size when its half length is within this
+    # share of the width its divider measured (sets run 1.9-2.2 times as long as wide)
+    face_fit: float = 0.15
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -153,6 +167,7 @@ class OutlineSettings:
                 "rim": (0.0, 1.0),
                 "plain": (0.0, 100.0),
                 "strong": (0.0, 100.0),
+                "face_fit": (0.0, 1.0),
             },
         )
 

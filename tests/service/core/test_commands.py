@@ -7,19 +7,14 @@ from typing import Any
 
 import pytest
 
+from engine import Tile
+from engine.inputs import Correct, Count, Draw, Lead, NewGame, Pass, Rename, Undo
 from service.core.commands import (
     MAX_PAYLOAD_BYTES,
     Action,
     Command,
     CommandError,
-    Correct,
-    Count,
-    Draw,
-    Lead,
-    NewGame,
-    Pass,
-    Rename,
-    Undo,
+    GameCommand,
     parse_command,
 )
 from tests.fixtures.spec import validate
@@ -39,23 +34,26 @@ def refused(raw: bytes | object) -> CommandError:
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ({"id": "1", "action": "pass"}, Pass(id="1", seat=None)),
-        ({"id": "2", "action": "pass", "seat": 3}, Pass(id="2", seat=3)),
-        ({"id": "3", "action": "draw", "seat": 1}, Draw(id="3", seat=1, count=1)),
-        ({"id": "4", "action": "lead", "seat": 0}, Lead(id="4", seat=0)),
-        ({"id": "5", "action": "undo"}, Undo(id="5")),
+        ({"id": "1", "action": "pass"}, GameCommand("1", Pass(seat=None))),
+        ({"id": "2", "action": "pass", "seat": 3}, GameCommand("2", Pass(seat=3))),
+        ({"id": "3", "action": "draw", "seat": 1}, GameCommand("3", Draw(seat=1, count=1))),
+        ({"id": "4", "action": "lead", "seat": 0}, GameCommand("4", Lead(seat=0))),
+        ({"id": "5", "action": "undo"}, GameCommand("5", Undo())),
         (
             {"id": "6", "action": "correct", "tile": "4-6", "as": "6-5"},
-            Correct(id="6", tile="6-4", actual="6-5"),
+            GameCommand("6", Correct(tile=Tile(6, 4), actual=Tile(6, 5))),
         ),
         (
             {"id": "7", "action": "count", "seat": 2, "tiles": ["1-2", "5-5"]},
-            Count(id="7", seat=2, tiles=("2-1", "5-5")),
+            GameCommand("7", Count(seat=2, tiles=(Tile(2, 1), Tile(5, 5)))),
         ),
-        ({"id": "8", "action": "count", "seat": 2, "pips": 13}, Count(id="8", seat=2, pips=13)),
+        (
+            {"id": "8", "action": "count", "seat": 2, "pips": 13},
+            GameCommand("8", Count(seat=2, pips=13)),
+        ),
         (
             {"id": "9", "action": "rename", "seat": 1, "name": " Ana "},
-            Rename(id="9", seat=1, name="Ana"),
+            GameCommand("9", Rename(seat=1, name="Ana")),
         ),
         (
             {
@@ -65,8 +63,9 @@ def refused(raw: bytes | object) -> CommandError:
                 "seats": ["A", "B", "C", "D"],
                 "teams": [0, 1, 0, 1],
             },
-            NewGame(
-                id="10", rules="walnut", seats=4, names=("A", "B", "C", "D"), teams=(0, 1, 0, 1)
+            GameCommand(
+                "10",
+                NewGame(rules="walnut", seats=4, names=("A", "B", "C", "D"), teams=(0, 1, 0, 1)),
             ),
         ),
         (
@@ -78,7 +77,7 @@ def refused(raw: bytes | object) -> CommandError:
                 "target": 100,
                 "language": "es",
             },
-            NewGame(id="11", rules="wooden", seats=2, target=100, language="es"),
+            GameCommand("11", NewGame(rules="wooden", seats=2, target=100, language="es")),
         ),
     ],
 )

@@ -28,6 +28,7 @@ from gpiozero.pins.mock import MockFactory
 from config.panel import PanelSettings
 from engine import Tile, rulesets
 from engine.geometry import Placer
+from engine.inputs import Lead, Rename
 from engine.layout import OpenEnd
 from engine.surface import SeenTile, Snapshot
 from hardware.panel import Panel
@@ -179,7 +180,7 @@ def test_a_failed_write_leaves_the_table_exactly_as_it_was(small_disk: SmallDisk
     table = Table(small_disk.path, factory)
     try:
         table.lay("6-6", None)
-        assert table.core.command(cmd.Lead(id="c1", seat=1)) is None  # seat 1 led
+        assert table.core.command(cmd.GameCommand("c1", Lead(seat=1))) is None  # seat 1 led
         table.lay("6-5", table.end("6-5"))
         assert len(table.core.game.layout) == 2  # type: ignore[union-attr]
         before, seq = table.everything(), table.journal.last_seq()
@@ -197,7 +198,7 @@ def test_a_failed_write_leaves_the_table_exactly_as_it_was(small_disk: SmallDisk
         assert table.recorded[-1].stored is False and table.recorded[-1].events[0].seq == seq + 1
         assert table.panel.status()["alert"] == "fault"  # the alert LED blinks its pattern
         assert table.sounded == [PanelSeverity.FAULT]  # and the buzzer sounded it
-        refused = table.core.command(cmd.Rename(id="c2", seat=0, name="Ana"))
+        refused = table.core.command(cmd.GameCommand("c2", Rename(seat=0, name="Ana")))
         assert refused is not None and "cannot save" in refused
         assert table.everything() == before
 
@@ -222,7 +223,7 @@ def test_a_failed_write_leaves_the_table_exactly_as_it_was(small_disk: SmallDisk
         resolved = [e for e in events if e.payload.get("id") == alert["id"]][-1]
         assert resolved.payload["resolved"] is True
         assert table.panel.status()["alert"] is None
-        assert table.core.command(cmd.Rename(id="c3", seat=0, name="Ana")) is None
+        assert table.core.command(cmd.GameCommand("c3", Rename(seat=0, name="Ana"))) is None
         for event in events:
             validate(event.kind, event.payload)
     finally:

@@ -139,7 +139,7 @@ def test_the_clock_makes_the_hand_in_play_the_last_one(tmp_path: Path, clock: Cl
     state = table.state()
     assert state["last_hand"] is True and state["phase"] == "play"
     table.core.tick()  # told once
-    inputs = [i.body["input"] for i in table.core.journal.inputs()]
+    inputs = [i.told.action for i in table.core.journal.inputs()]
     assert inputs.count("time") == 1
     end_of_hand(table)
     over = table.events("game")[-1]
@@ -228,7 +228,7 @@ def test_a_restart_keeps_the_seating_the_last_hand_and_the_confirmations(
     for key in (*SEATED, "last_hand", "game_id", "seq", "seats", "layout", "phase"):
         assert after[key] == before[key], key
     table.core.tick()
-    assert [i.body["input"] for i in table.core.journal.inputs()].count("time") == 1
+    assert [i.told.action for i in table.core.journal.inputs()].count("time") == 1
     end_of_hand(table)
     over = table.events("game")[-1]
     assert (over["reason"], over["round"], over["players"]) == ("time", 2, ["p7", "p3"])

@@ -8,6 +8,7 @@ import pytest
 
 from engine import Game, rulesets
 from engine.game import PlayInput
+from engine.inputs import Count, Draw, Lead, Pass, Undo
 from service.core import commands as cmd
 from service.core.table import TableConfig, TableCore, play_input
 from service.core.table_events import Recorded
@@ -57,10 +58,10 @@ def test_commands_and_plays_are_journaled_and_replayed_after_a_restart(tmp_path:
     assert judged.ok
     core._commit(play_input(last_play(game)), judged.events)
     assert any(a["code"] == "LEAD_UNKNOWN" for a in core.state()["alerts"])
-    assert core.command(cmd.Lead(id="c1", seat=1)) is None
+    assert core.command(cmd.GameCommand("c1", Lead(seat=1))) is None
     assert not core.state()["alerts"]
-    assert core.command(cmd.Pass(id="c2", seat=1)) is not None  # seat 0's turn: refused
-    assert core.command(cmd.Pass(id="c3")) is None
+    assert core.command(cmd.GameCommand("c2", Pass(seat=1))) is not None  # seat 0's turn: refused
+    assert core.command(cmd.GameCommand("c3", Pass())) is None
     before = core.state()
     check_all(core)
     core.journal.close()
@@ -70,14 +71,14 @@ def test_commands_and_plays_are_journaled_and_replayed_after_a_restart(tmp_path:
     assert after["rules"] == "straight-block"
     for key in ("seq", "game_id", "phase", "turn", "seats", "layout", "hand"):
         assert after[key] == before[key], key
-    assert again.command(cmd.Pass(id="c4")) is None
+    assert again.command(cmd.GameCommand("c4", Pass())) is None
     assert again.state()["seq"] == before["seq"] + 1
 
 
 def test_a_refused_command_changes_nothing(tmp_path: Path) -> None:
     core, heard = core_at(tmp_path, rules="walnut", seats=4)
     seq = core.journal.last_seq()
-    error = core.command(cmd.Undo(id="u1"))
+    error = core.command(cmd.GameCommand("u1", Undo()))
     assert error == "Nothing to take back."
     assert core.journal.last_seq() == seq and len(heard) == 1
 
@@ -93,10 +94,10 @@ def test_counts_score_the_hand_once_every_seat_is_counted(tmp_path: Path, rules:
     judged = game.play(Tile.parse(lead), seat=0)
     core._commit(play_input(last_play(game)), judged.events)
     for n in range(4):
-        assert core.command(cmd.Pass(id=f"p{n}")) is None
+        assert core.command(cmd.GameCommand(f"p{n}", Pass())) is None
     assert core.state()["phase"] == "counting"
     for seat, pips in enumerate([3, 5, 11, 13]):
-        assert core.command(cmd.Count(id=f"c{seat}", seat=seat, pips=pips)) is None
+        assert core.command(cmd.GameCommand(f"c{seat}", Count(seat=seat, pips=pips))) is None
     state = core.state()
     assert state["phase"] == "hand_over"
     assert state["history"][0]["pips"] == [3, 5, 11, 13]
@@ -126,9 +127,9 @@ def test_an_undo_says_how_many_drawn_tiles_go_back_to_the_boneyard(tmp_path: Pat
     assert judged.ok
     core._commit(play_input(last_play(game)), judged.events)
     boneyard = core.state()["boneyard"]
-    assert core.command(cmd.Draw(id="d1", seat=1)) is None
+    assert core.command(cmd.GameCommand("d1", Draw(seat=1))) is None
     assert core.state()["boneyard"] == boneyard - 1
-    assert core.command(cmd.Undo(id="u1")) is None
+    assert core.command(cmd.GameCommand("u1", Undo())) is None
     (undo,) = [e for e in core.journal.pending() if e.kind == "undo"]
     assert undo.payload["draws"] == 1 and undo.payload["points"] == 0  # straight: no points
     assert core.state()["boneyard"] == boneyard  # the drawn tile is back
@@ -136,7 +137,7 @@ def test_an_undo_says_how_many_drawn_tiles_go_back_to_the_boneyard(tmp_path: Pat
     check_all(core)  # every payload against the schema
     judged = game.play(Tile.parse("6-6"), seat=0)
     core._commit(play_input(last_play(game)), judged.events)
-    assert core.command(cmd.Undo(id="u2")) is None
+    assert core.command(cmd.GameCommand("u2", Undo())) is None
     undos = [e.payload for e in core.journal.pending() if e.kind == "undo"]
     assert [u["draws"] for u in undos] == [1, 0]  # nothing drawn after the second
     check_all(core)

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONNECTED = """
 import sys, time
 from pathlib import Path
+from engine.inputs import Undo
 from service.store.journal import Journal
 from service.mqtt.link import MqttLink
 from tests.fixtures.mqtt_recorder import mqtt_settings, play_payload, state_payload

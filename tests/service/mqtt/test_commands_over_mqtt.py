@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.core.commands import Pass, Undo
+from engine.inputs import Pass, Undo
+from service.core.commands import GameCommand
 from service.core.payloads import reply_payload
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder, Seen
@@ -81,7 +82,7 @@ def test_retained_commands_are_ignored(table: Table, desk: Recorder, broker: Mos
     table.link.reply("c1", True)
     got = wait_replies(desk, 1)
     assert [r["id"] for r in got] == ["c1"]
-    assert table.commands == [Undo(id="c1")]
+    assert table.commands == [GameCommand("c1", Undo())]
     # A retained command sitting on the broker when a table connects is ignored too.
     table.link.stop()
     later = Table(table.journal.path.parent.parent / "other", broker)
@@ -93,7 +94,7 @@ def test_retained_commands_are_ignored(table: Table, desk: Recorder, broker: Mos
         later.link.reply("c2", True)
         got = wait_replies(desk, 2)
         assert [r["id"] for r in got] == ["c1", "c2"]
-        assert later.commands == [Undo(id="c2")]
+        assert later.commands == [GameCommand("c2", Undo())]
     finally:
         later.close()
         desk.client.publish(CMD, b"", qos=1, retain=True).wait_for_publish(5)
@@ -112,7 +113,7 @@ def test_a_duplicate_id_gets_the_same_reply_and_is_applied_once(
     assert wait_replies(desk, 3)[2] == first
     send(desk, {"id": "c1", "action": "shuffle"})  # same id, even malformed: same reply
     assert wait_replies(desk, 4)[3] == first
-    assert table.commands == [Pass(id="c1", seat=1)]
+    assert table.commands == [GameCommand("c1", Pass(seat=1))]
 
     # The reply is in the journal: a restarted table answers the same and applies nothing.
     table.link.stop()
@@ -141,7 +142,7 @@ def test_reply_stored_with_the_events_is_the_one_published(table: Table, desk: R
     send(desk, {"id": "c5", "action": "undo"})
     table.wait_commands(1)
     stored = reply_payload("t1", "c5", True)
-    table.journal.append({"cmd": "c5"}, [], reply=stored)
+    table.journal.append(Undo(), [], reply=stored)
     table.link.reply("c5", True)
     (got,) = wait_replies(desk, 1)
     assert got == stored

@@ -18,7 +18,7 @@ KEEP_PUBLISHING = """
 n = 0
 while True:
     n += 1
-    seqs = journal.append({"n": n}, [("play", play_payload(n))])
+    seqs = journal.append(Undo(), [("play", play_payload(n))])
     link.publish_journaled(seqs)
     print(seqs[-1], flush=True)
 """

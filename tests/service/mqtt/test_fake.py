@@ -13,7 +13,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from service.core.commands import Command, Undo
+from engine.inputs import Undo
+from service.core.commands import Command, GameCommand
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mqtt_fake import FakeBroker, FakeClient, topic_matches
@@ -98,7 +99,7 @@ def test_link_over_the_fake(tmp_path: Path) -> None:
         assert link.wait_connected(5)
         assert last_parts(watcher.wait(lambda s: len(s) >= 2)) == ["state", "status"]
         for n in range(5):
-            link.publish_journaled(journal.append({"n": n}, [("play", play_payload(n))]))
+            link.publish_journaled(journal.append(Undo(), [("play", play_payload(n))]))
         seen = watcher.wait(lambda s: len(s) >= 7)
         assert [json.loads(p)["seq"] for t, p, _ in seen if "/event/" in t] == [1, 2, 3, 4, 5]
         deadline = time.monotonic() + 5
@@ -114,7 +115,7 @@ def test_link_over_the_fake(tmp_path: Path) -> None:
         link.reply("c1", True)
         seen = watcher.wait(lambda s: "reply" in last_parts(s))
         replies = [json.loads(p) for t, p, _ in seen if t.endswith("/cmd/reply")]
-        assert commands == [Undo(id="c1")]
+        assert commands == [GameCommand("c1", Undo())]
         assert [(r["id"], r["ok"]) for r in replies] == [("c1", True)]
 
         before = len(seen)

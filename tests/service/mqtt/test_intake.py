@@ -6,7 +6,8 @@ import json
 import threading
 from pathlib import Path
 
-from service.core.commands import Command, Undo
+from engine.inputs import Undo
+from service.core.commands import Command, GameCommand
 from service.mqtt.intake import CommandIntake
 from service.store.journal import Journal
 
@@ -23,7 +24,7 @@ def test_a_malformed_repeat_while_waiting_does_not_replace_the_answer(tmp_path: 
         assert intake.receive(raw({"id": "c1", "action": "shuffle"})) == []  # waits too
         replies = intake.answer("c1", True)
         assert [(r["id"], r["ok"]) for r in replies] == [("c1", True), ("c1", True)]
-        assert handed == [Undo(id="c1")]
+        assert handed == [GameCommand("c1", Undo())]
 
 
 def test_racing_repeats_are_handed_on_once(tmp_path: Path) -> None:
@@ -52,6 +53,6 @@ def test_racing_repeats_are_handed_on_once(tmp_path: Path) -> None:
             t.start()
         for t in threads:
             t.join(10)
-        assert handed == [Undo(id="same")]
+        assert handed == [GameCommand("same", Undo())]
         assert len(replies) == 150  # one reply per receipt, all the same
         assert all(r == replies[0] for r in replies)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine.inputs import Undo
 from service.core.commands import Command
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
@@ -36,7 +37,7 @@ class Table:
         )
 
     def play(self, n: int) -> int:
-        (seq,) = self.journal.append({"n": n}, [("play", play_payload(n))])
+        (seq,) = self.journal.append(Undo(), [("play", play_payload(n))])
         self.state = state_payload(seq=seq)
         self.link.publish_journaled([seq])
         self.link.publish_state(self.state)

@@ -11,6 +11,7 @@ from typing import Any
 from config.outputs import AwtrixSettings, WledSettings
 from engine import Tile, rulesets
 from engine.geometry import Placer
+from engine.inputs import NewGame
 from engine.surface import SeenTile, Snapshot
 from service.core import commands as cmd
 from service.core.table import TableConfig, TableCore
@@ -111,8 +112,9 @@ class Table:
         self.core.start()
         if teams:  # partners are set by a new game (the settings' teams do the same)
             c = self.core.config
-            partners = cmd.NewGame(id="partners", rules=c.rules, seats=seats, names=c.names,
-                                   teams=teams, target=c.target, language=c.language)  # fmt: skip
+            game = NewGame(rules=c.rules, seats=seats, names=c.names or None, teams=teams,
+                           target=c.target, language=c.language)  # fmt: skip
+            partners = cmd.GameCommand("partners", game)
             self.command(partners)
         self.placer = Placer(900, 600)
         self.surface: list[SeenTile] = []

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.inputs import Count, EndHand, Lead
 from engine.surface import SeenTile
 from service.core import commands as cmd
 from service.outputs.awtrix import ILLEGAL, NAME, SCORE, SCORED, TURN, WON
@@ -30,7 +31,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
 def leaflet_hand(table: Table) -> None:
     """The walnut leaflet's examples A-C: 5-5 led by Ximena, 5-0, 3-5, 0-2."""
     table.lay("5-5")
-    table.command(cmd.Lead(id="lead", seat=0))
+    table.command(cmd.GameCommand("lead", Lead(seat=0)))
     table.lay("5-0", "5-5")
     table.lay("3-5", "5-5")
     table.lay("0-2", "5-0")
@@ -109,9 +110,9 @@ def test_the_voice_says_each_scoring_play_the_illegal_tile_and_the_blocked_hand(
     table.lay_at(SeenTile(6, 4, 570, 300, 594, 300))
     table.lift("6-4")
     # example 5: blocked, the winner holds 3 pips, the others 5, 11 and 13: +5
-    table.command(cmd.EndHand(id="end"))
+    table.command(cmd.GameCommand("end", EndHand()))
     for seat, pips in enumerate((3, 5, 11, 13)):
-        table.command(cmd.Count(id=f"count-{seat}", seat=seat, pips=pips))
+        table.command(cmd.GameCommand(f"count-{seat}", Count(seat=seat, pips=pips)))
     assert table.heard.texts() == [
         "10.",  # the lead, before the table knew whose
         "Bo, 10",
@@ -126,7 +127,7 @@ def test_game_over_shows_the_winner_green_and_says_so(tmp_path: Path) -> None:
     table = Table(tmp_path, rules="walnut", target=10)
     try:
         table.lay("5-5")
-        table.command(cmd.Lead(id="lead", seat=0))  # 10 points: the game is won
+        table.command(cmd.GameCommand("lead", Lead(seat=0)))  # 10 points: the game is won
         assert table.events[-2][0] == "game" and table.events[-2][1]["event"] == "over"
         app = table.devices.apps()[-1]
         assert colours_of(app) == [
@@ -143,7 +144,7 @@ def test_partners_show_as_teams_in_their_colours_and_in_spanish(tmp_path: Path) 
     table = Table(tmp_path, rules="walnut", teams=(0, 1, 0, 1), language="es", target=10)
     try:
         table.lay("5-5")
-        table.command(cmd.Lead(id="lead", seat=0))
+        table.command(cmd.GameCommand("lead", Lead(seat=0)))
         app = table.devices.apps()[-1]
         assert colours_of(app) == [
             ("Ganan Ximena y Carla:", WON), ("XC", WON), ("10", WON), ("BD", NAME), ("0", SCORE),
@@ -159,7 +160,7 @@ def test_a_partners_turn_is_lit_in_the_teams_colour(tmp_path: Path) -> None:
     table = Table(tmp_path, rules="walnut", teams=(0, 1, 0, 1))
     try:
         table.lay("5-5")
-        table.command(cmd.Lead(id="lead", seat=0))
+        table.command(cmd.GameCommand("lead", Lead(seat=0)))
         assert table.devices.strips()[-1] == [OFF, (True, TEAM_COLOURS[1]), OFF, OFF]
         table.lay("5-0", "5-5")
         assert table.devices.strips()[-1] == [OFF, OFF, (True, TEAM_COLOURS[0]), OFF]

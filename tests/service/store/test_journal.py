@@ -17,11 +17,18 @@ import pytest
 from config.errors import SettingsError
 from config.loader import load_settings
 from config.settings import Synchronous
-from service.store.journal import FILE_NAME, Journal, JournalError, JournalEvent
+from engine.inputs import Draw, Undo
+from service.store.journal import FILE_NAME, Journal, JournalError, JournalEvent, JournalInput
 from service.store.seq_mark import RESERVE
 from tests.fixtures.spec import validate
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def drawn(stored: JournalInput) -> int:
+    """The tiles of a stored `Draw` (the inputs these tests number)."""
+    assert isinstance(stored.told, Draw)
+    return stored.told.count
 
 
 def play(n: int) -> dict[str, object]:
@@ -41,10 +48,10 @@ def test_seqs_count_up_and_events_are_stamped(tmp_path: Path) -> None:
     with Journal(tmp_path, "kitchen") as j:
         assert j.last_seq() == 0
         assert j.append(
-            {"cmd": "a"}, [("play", play(1)), ("pass", {"hand": 1, "seat": 2, "game_id": "g1"})]
+            Undo(), [("play", play(1)), ("pass", {"hand": 1, "seat": 2, "game_id": "g1"})]
         ) == [1, 2]
         assert j.append(None, [("play", play(2))]) == [3]
-        assert j.append({"cmd": "nothing happened"}, []) == []
+        assert j.append(Undo(), []) == []
         assert j.last_seq() == 3
         events = j.pending()
         assert [(e.seq, e.kind) for e in events] == [(1, "play"), (2, "pass"), (3, "play")]
@@ -89,23 +96,23 @@ def test_mark_acked_from_other_threads(tmp_path: Path) -> None:
 
 def test_inputs_replay_in_order_with_their_seqs(tmp_path: Path) -> None:
     with Journal(tmp_path, "t") as j:
-        j.append({"n": 1}, [("play", play(1))])
-        j.append({"n": 2}, [])
-        j.append({"n": 3}, [("play", play(2)), ("play", play(3))])
+        j.append(Draw(count=1), [("play", play(1))])
+        j.append(Draw(count=2), [])
+        j.append(Draw(count=3), [("play", play(2)), ("play", play(3))])
         got = j.inputs()
-        assert [(i.body, i.seqs) for i in got] == [
-            ({"n": 1}, (1,)),
-            ({"n": 2}, ()),
-            ({"n": 3}, (2, 3)),
+        assert [(i.told, i.seqs) for i in got] == [
+            (Draw(count=1), (1,)),
+            (Draw(count=2), ()),
+            (Draw(count=3), (2, 3)),
         ]
-        assert [i.body["n"] for i in j.inputs(after=got[0].id)] == [2, 3]
+        assert [drawn(i) for i in j.inputs(after=got[0].id)] == [2, 3]
 
 
 def test_replies_survive_restarts_and_are_bounded(tmp_path: Path) -> None:
     with Journal(tmp_path, "t", replies_kept=10) as j:
         for i in range(25):
             j.put_reply(f"c{i}", {"id": f"c{i}", "ok": True})
-        j.append({"cmd": "x"}, [("play", play(1))], reply={"id": "cx", "ok": True, "error": None})
+        j.append(Undo(), [("play", play(1))], reply={"id": "cx", "ok": True, "error": None})
     with Journal(tmp_path, "t", replies_kept=10) as j:
         assert j.get_reply("c24") == {"id": "c24", "ok": True}
         assert j.get_reply("cx") == {"id": "cx", "ok": True, "error": None}
@@ -151,6 +158,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
+from engine.inputs import Draw
 from service.store.journal import Journal
 j = Journal(Path(sys.argv[1]), "t")
 n = 0
@@ -158,7 +166,7 @@ while True:
     n += 1
     payload = {"game_id": "g", "i": n, "pad": "x" * 500}
     events = [("play", payload) for k in range(1 + n % 3)]
-    seqs = j.append({"input": n}, events)
+    seqs = j.append(Draw(count=n), events)
     print(seqs[-1], flush=True)
 """
 
@@ -187,9 +195,9 @@ def test_kill_9_mid_write_loses_nothing_committed(tmp_path: Path) -> None:
         events = j.pending()
         assert [e.seq for e in events] == list(range(1, last + 1))  # contiguous, none half-written
         inputs = j.inputs()
-        assert [i.body["input"] for i in inputs] == list(range(1, len(inputs) + 1))
+        assert [drawn(i) for i in inputs] == list(range(1, len(inputs) + 1))
         for i in inputs:  # each input has exactly the events it produced
-            n = i.body["input"]
+            n = drawn(i)
             assert len(i.seqs) == 1 + n % 3
             assert [events[s - 1].payload["i"] for s in i.seqs] == [n] * len(i.seqs)
         assert j.append(None, [("play", {"game_id": "g"})]) == [last + 1]
@@ -205,12 +213,12 @@ def test_pending_since_adds_recent_acked_events(tmp_path: Path) -> None:
 
 def test_a_failed_append_stores_nothing_and_uses_no_seq(tmp_path: Path) -> None:
     with Journal(tmp_path, "t") as j:
-        j.append({"n": 1}, [("play", play(1))])
+        j.append(Draw(count=1), [("play", play(1))])
         with pytest.raises(TypeError):
-            j.append({"n": 2}, [("play", play(2)), ("play", {"bad": object()})])
+            j.append(Draw(count=2), [("play", play(2)), ("play", {"bad": object()})])
         assert j.last_seq() == 1
-        assert [i.body for i in j.inputs()] == [{"n": 1}]
-        assert j.append({"n": 3}, [("play", play(3))]) == [2]
+        assert [i.told for i in j.inputs()] == [Draw(count=1)]
+        assert j.append(Draw(count=3), [("play", play(3))]) == [2]
 
 
 def crash(j: Journal) -> None:
@@ -273,14 +281,14 @@ def test_a_seq_handed_out_unstored_is_never_handed_out_again(tmp_path: Path) -> 
 def test_a_batch_is_one_transaction(tmp_path: Path) -> None:
     with Journal(tmp_path, "t") as j:
         with pytest.raises(RuntimeError), j.batch():
-            j.append({"n": 1}, [("play", play(1))])
+            j.append(Draw(count=1), [("play", play(1))])
             j.put_reply("c1", {"id": "c1", "ok": True})
             raise RuntimeError("the table failed half way")
         assert j.last_seq() == 0 and not j.inputs() and j.get_reply("c1") is None
         with j.batch():
-            j.append({"n": 2}, [("play", play(2))])
-            j.append({"n": 3}, [("play", play(3))])
-        assert [i.body["n"] for i in j.inputs()] == [2, 3] and j.last_seq() == 2
+            j.append(Draw(count=2), [("play", play(2))])
+            j.append(Draw(count=3), [("play", play(3))])
+        assert [drawn(i) for i in j.inputs()] == [2, 3] and j.last_seq() == 2
 
 
 def test_synchronous_is_a_setting(tmp_path: Path) -> None:

@@ -28,9 +28,10 @@ def read(kind: Kind, seed: int) -> tuple[int, int, int]:
         # leather, damask, plaid or a speckled mat: two false tiles in the texture
         (Kind.PINK_CLOSE_UP, range(8)),
         (Kind.IVORY_ON_TEXTURE, (0, 1, 2, 3, 4, 5, 7)),  # seed 6's tile is not read
-        # domed pins at every divider: no divider is read, the tiles are read by their
-        # pips' grid at the width their spacing suggests (before 14 of the 32 read)
-        (Kind.BRASS_PINS, (0, 1, 2, 3, 4)),  # seeds 5-7: 0, 3, 3 of 4 read
+        # domed pins at every divider: each divider is measured by its arms on both
+        # sides of its pin (`dividers.with_pins`); before, no divider was read and
+        # the tiles were read by their pips' grid where they were (27 of the 32)
+        (Kind.BRASS_PINS, range(8)),
         (Kind.LONE_SMALL, range(8)),
         (Kind.SILVER_PIN_CLOSE_UP, range(8)),
     ],
