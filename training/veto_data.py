@@ -92,12 +92,12 @@ def _empty(seed: int) -> Frame:
     return Frame(out.image, [], [])
 
 
-def frame(seed: int) -> Frame:
-    """The training frame of `seed`."""
+def frame(seed: int, lookalike_every: int = LOOKALIKE_EVERY) -> Frame:
+    """The training frame of `seed` (one in `lookalike_every` a lookalike)."""
     if seed % EMPTY_EVERY == EMPTY_EVERY - 1:
         return _empty(seed)
-    if seed % LOOKALIKE_EVERY == LOOKALIKE_EVERY - 1:
-        kind = list(Kind)[seed // LOOKALIKE_EVERY % len(Kind)]
+    if seed % lookalike_every == lookalike_every - 1:
+        kind = list(Kind)[seed // lookalike_every % len(Kind)]
         drawn = lookalike(kind, seed).rendered
         return _frame_of(drawn.image, drawn.truth.tiles)
     sample = random_frame(seed)
@@ -172,10 +172,12 @@ def anywhere(f: Frame, width: float, rng: np.random.Generator) -> Candidate:
     return _candidate(centre, _turned(np.array([1.0, 0.0]), float(rng.uniform(0, 360))), size)
 
 
-def samples(seed: int) -> tuple[list[Image], list[int], list[int]]:
+def samples(
+    seed: int, lookalike_every: int = LOOKALIKE_EVERY
+) -> tuple[list[Image], list[int], list[int]]:
     """The patches of one frame, their labels and kinds (indices into `KINDS`)."""
     rng = np.random.default_rng([seed, 0x7E70])
-    f = frame(seed)
+    f = frame(seed, lookalike_every)
     out: list[Image] = []
     labels: list[int] = []
     kinds: list[int] = []
@@ -215,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--frames", type=int, default=1500)
     parser.add_argument("--start", type=int, default=0, help="first frame seed")
+    parser.add_argument(
+        "--lookalike-every", type=int, default=LOOKALIKE_EVERY, help="1: lookalikes only"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     began = time.perf_counter()
@@ -223,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds: list[int] = []
     seeds: list[int] = []
     for k, seed in enumerate(range(args.start, args.start + args.frames), 1):
-        p, lb, kd = samples(seed)
+        p, lb, kd = samples(seed, args.lookalike_every)
         patches += p
         labels += lb
         kinds += kd
