@@ -7,7 +7,13 @@
     OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
         /tmp/veto/val.npz --frames 150 --start 100000
     OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.train /tmp/veto/c*.npz \\
-        --val /tmp/veto/val.npz --out vision/learned/veto.onnx --steps 3000
+        --val /tmp/veto/val.npz --out vision/learned/veto_a.onnx --steps 3000
+    for s in 2400 2500 2600 2700 2800 2900; do   # 600 frames, every one a lookalike
+        OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
+            /tmp/veto/l$s.npz --frames 100 --start $s --lookalike-every 1
+    done
+    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.train /tmp/veto/c*.npz \\
+        /tmp/veto/l*.npz --val /tmp/veto/val.npz --out vision/learned/veto_b.onnx --steps 3500
 
 Needs the `train` extra (`pip install -e ".[train]"`: PyTorch on the CPU, onnx). Every
 random choice is seeded (`--seed`): the patches' augmentation, the batches, the

@@ -1,11 +1,12 @@
 """The learned part of the camera (issue 26): a veto on the detector's tiles.
 
-A small net, trained by `training/veto_train.py` on the project's own renders only
-(never on photos), looks at each tile the hand-tuned detector found, turned and scaled
-to a fixed patch (`vision.learned.patches`: the tile and half a width around it), and
-says how sure it is that a tile lies there: a face over the rectangle, a divider across
-its middle, table beyond its ends. Its weights (`veto.onnx`, package data) run through
-OpenCV's `dnn` on the CPU; nothing is downloaded.
+Two small nets of one shape, trained apart by `training/train.py` on the project's own
+renders only (never on photos), look at each tile the hand-tuned detector found, turned
+and scaled to a fixed patch (`vision.learned.patches`: the tile and half a width around
+it), and say how sure they are that a tile lies there: a face over the rectangle, a
+divider across its middle, table beyond its ends; the surer of the two counts, so a
+tile is vetoed only when both reject it. Their weights (`veto_a.onnx`, `veto_b.onnx`,
+package data) run through OpenCV's `dnn` on the CPU; nothing is downloaded.
 
 - `tile_scores(frame, tiles)`: 0..1 for each candidate given by its half centres;
 - `vetoed(frame, found, threshold)`: the tiles the net does not reject.

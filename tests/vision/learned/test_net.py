@@ -35,9 +35,9 @@ def test_a_batch_scores_each_candidate_as_alone() -> None:
     assert np.allclose(together, alone, atol=1e-5)
 
 
-def test_the_model_is_package_data_of_a_few_hundred_kilobytes() -> None:
-    data = learned_net.model_bytes()
-    assert 50_000 < len(data) < 2_000_000
+def test_the_models_are_package_data_of_a_few_hundred_kilobytes() -> None:
+    for name in learned_net.MODELS:
+        assert 50_000 < len(learned_net.model_bytes(name)) < 2_000_000
 
 
 def test_a_grey_frame_and_wrong_patches_are_refused_in_words() -> None:
@@ -48,7 +48,7 @@ def test_a_grey_frame_and_wrong_patches_are_refused_in_words() -> None:
 
 
 def test_a_missing_model_says_to_reinstall(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(learned_net, "MODEL", "missing.onnx")
+    monkeypatch.setattr(learned_net, "MODELS", ("missing.onnx",))
     monkeypatch.setattr(learned_net, "_local", threading.local())
     with pytest.raises(LearnedError, match=r"missing\.onnx is missing.*reinstall"):
         tile_scores(_frame(32, 32), CANDIDATES)
