@@ -27,6 +27,7 @@ from vision.detector.scales import Reader, coarser_scales, larger, probe_width, 
 from vision.detector.search_pass import search, within
 from vision.detector.settings import Settings
 from vision.errors import VisionError
+from vision.learned import tile_scores
 from vision.tiles.dark_marks import Tone, tone_image
 from vision.tiles.face_colours import face_colours, face_image
 
@@ -201,6 +202,18 @@ def _left_out(
     return mask > 0 if mask.any() else None
 
 
+def _vetoed(
+    frame: NDArray[np.uint8], tiles: Sequence[FoundTile], threshold: float
+) -> list[FoundTile]:
+    """The tiles the learned veto (`vision.learned`) scores `threshold` or more: the
+    others are texture or fragments read as tiles."""
+    scores = tile_scores(frame, [t.px for t in tiles])
+    kept = [t for t, score in zip(tiles, scores, strict=True) if score >= threshold]
+    if len(kept) < len(tiles):
+        logger.debug("vision: the learned veto dropped %d tiles", len(tiles) - len(kept))
+    return kept
+
+
 def detect(
     image: NDArray[np.generic],
     play_area: PlayArea | Sequence[float] | Sequence[Point] | None = None,
@@ -244,6 +257,8 @@ def detect(
             best = _auto(crop, offset, s, area, left_out)
         best = _coarser(best, crop, offset, s, area, left_out)
     best = cut_by_frame(best, (w, h), s.cut_slack)
+    if s.veto > 0 and best.tiles:
+        best = replace(best, tiles=_vetoed(frame, best.tiles, s.veto))
     ms = (time.perf_counter() - start) * 1000.0
     logger.debug(
         "vision: %d tiles, %d face down in %.1f ms", len(best.tiles), len(best.facedown), ms

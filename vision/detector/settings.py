@@ -154,6 +154,10 @@ class Settings:
     auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
+    # the learned veto (`vision.learned`, docs/learned.md): a tile the net scores below
+    # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
+    # Chosen on rendered frames no training run drew (`training/train.py`'s report)
+    veto: float = 0.2
     marks: MarkSettings = MARKS
     dividers: DividerSettings = DIVIDERS
     meeting: MeetingSettings = MEETING
@@ -178,5 +182,11 @@ class Settings:
         if not self.auto_tones:
             raise ValueError("Settings.auto_tones: at least one tone must be tried")
         check_bounds(
-            self, {"margin": (0, 10_000), "explained": (0.0, 1.0), "cut_slack": (0.0, 10.0)}
+            self,
+            {
+                "margin": (0, 10_000),
+                "explained": (0.0, 1.0),
+                "cut_slack": (0.0, 10.0),
+                "veto": (0.0, 1.0),
+            },
         )
