@@ -248,7 +248,11 @@ def split_heads(
     the pip size is unknown). `own`: as for `split_junctions`."""
     if pip <= 0 or round(cfg.head_pips * pip) < 3:
         return None
-    idx = _candidates(blobs, 0, dividers)
+    # a divider's length of line, and no more than a head and a line thinner than it
+    idx = _candidates(blobs, round(cfg.line_pips * pip), dividers)
+    head = np.pi / 4.0 * pip**2
+    most = blobs.length[idx] * cfg.head_pips * pip + cfg.head_area[1] * head
+    idx = idx[blobs.area[idx] <= most]
     if idx.size == 0 or idx.size > cfg.max_candidates:
         return None
     labels: NDArray[np.int32] | None = None
