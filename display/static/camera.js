@@ -54,7 +54,9 @@ function render() {
   const key = (part) => JSON.stringify([app.lang, part]);
   renderIf($("cam-state"), key(status && [status.state, status.warnings.length]), () => drawState(status));
   renderIf($("cam-facts"), key(status), () => drawFacts(status));
-  renderIf($("cam-warnings"), key(status && status.warnings), () => drawWarnings(status));
+  // the table's language decides whether the page adds what to do in its own: the
+  // camera's status can come before the table's view
+  renderIf($("cam-warnings"), key([status && status.warnings, app.view && app.view.language]), () => drawWarnings(status));
   renderIf($("cam-actions"), key([cam.calibrating, cam.calibration]), drawActions);
   renderIf($("enrol"), key([status && status.profile, cam.enrolling, cam.enrolment, cam.set, app.view && app.view.set]), drawEnrol);
 }

@@ -393,6 +393,18 @@ def fresh_state(broker: Mosquitto) -> dict[str, Any]:
         rec.close()
 
 
+def settled_state(rec: Recorder, broker: Mosquitto, seq: int) -> dict[str, Any]:
+    """The retained `state` once it has caught up with event `seq`. The service publishes
+    an event before the state it leads to, so the last event can reach a subscriber while
+    the broker still keeps the state before it: `rec` waits for the state of `seq`, then a
+    new subscriber reads what the broker keeps."""
+    rec.wait_for(
+        lambda seen: any(s.json().get("seq") == seq for s in seen if s.topic == f"{P}/state"),
+        timeout=15,
+    )
+    return fresh_state(broker)
+
+
 def tile_text(tile: TileAt) -> str:
     return Tile(tile.a, tile.b).text
 
@@ -415,7 +427,7 @@ class Rig:
         """Every event delivered, the final state the plays' game; returns it."""
         self.rec.wait_for(all_seqs(self.journal), timeout=20)
         n = check_delivery(self.rec.seen, self.journal)
-        final = fresh_state(self.broker)
+        final = settled_state(self.rec, self.broker, n)
         assert final["seq"] == n
         self.player.expect_state(final)
         assert not self.proc.errors(), self.proc.errors()

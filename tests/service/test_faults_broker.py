@@ -14,7 +14,7 @@ from tests.service.faults import (
     Rig,
     all_seqs,
     check_delivery,
-    fresh_state,
+    settled_state,
     wait,
 )
 
@@ -62,7 +62,7 @@ def test_broker_killed_mid_hand_loses_no_event_and_online_follows_state(
     rec.wait_for(all_seqs(journal), timeout=20)
     n = check_delivery(rec.seen, journal)
     wait(lambda: not journal.unacked(), 10, "every event acked")
-    final = fresh_state(broker)
+    final = settled_state(rec, broker, n)
     assert final["seq"] == n
     player.expect_state(final)
     assert not final["alerts"]

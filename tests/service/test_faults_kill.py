@@ -19,6 +19,7 @@ from tests.service.faults import (
     desk,
     fresh_state,
     last_state,
+    settled_state,
     statuses,
     wait,
 )
@@ -60,7 +61,7 @@ def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
     assert n == journal.last_seq() > seq_before
     for seq in unacked:
         assert any(s.json().get("seq") == seq for s in rec.seen if "/event/" in s.topic)
-    final = fresh_state(broker)
+    final = settled_state(rec, broker, n)
     assert final["seq"] == n
     player.expect_state(final)
     assert [s.topic for s in rec.seen].count(f"{P}/status") >= 3
