@@ -212,6 +212,16 @@ def on_broker(url: str) -> bool:
         return False
 
 
+def table_online(url: str) -> bool:
+    """Whether the display at `url` sees its table online: the table subscribes to its
+    commands before it says `online`, so a command sent after this is heard."""
+    try:
+        with urllib.request.urlopen(f"{url}/api/view", timeout=2) as answer:
+            return bool(json.load(answer)["controller"]["status"] == "online")
+    except OSError:
+        return False
+
+
 class Started(ChildProcess):
     """`domino-table display` in a child process, its state folder `tmp_path/state`;
     `start` returns once it is on its broker."""
@@ -307,6 +317,9 @@ def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> N
         assert served, "".join(lines)
         url = f"http://127.0.0.1:{served[1]}"
         wait_for(lambda: on_broker(url), 30, "the demo's display")
+        # the demo names its display once it serves, which can be before its table is on
+        # the broker: a command sent then was lost and timed out (1 run in 10)
+        wait_for(lambda: table_online(url), 30, "the demo's table online on its display")
         assert post_command(url, {"id": "d1", "action": "undo"})[0] == 401
         status, reply, _ = post_command(url, {"id": "d2", "action": "undo"}, found[1])
         assert status == 200 and reply["id"] == "d2", reply  # the table's own answer
