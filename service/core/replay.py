@@ -58,11 +58,6 @@ def _flag(obj: Mapping[str, Any], key: str) -> bool:
     return value
 
 
-def _drawn(value: Any) -> Any:
-    """An old `draw`: the tiles drawn (`true`: one)."""
-    return 1 if value is True else value
-
-
 def _blocked(obj: Mapping[str, Any]) -> dict[str, Any]:
     if not _flag(obj, "blocked"):
         raise ReplayError('"blocked" ends a hand: write {"blocked": true}')
@@ -85,6 +80,7 @@ def _counts(obj: Mapping[str, Any]) -> dict[str, Any]:
 _LEGACY: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "play": lambda o: {"action": "play", "tile": o["play"], "seat": o.get("seat"), **_target(o)},
     "pass": lambda o: {"action": "pass", "seat": o.get("seat")},
+    # an old `draw` was the tiles drawn, `true` for one
     "draw": lambda o: {
         "action": "draw",
         "seat": o.get("seat"),
