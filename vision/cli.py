@@ -14,6 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.tiles import DominoSet
+from mat import PAPERS, MatError, mat_for
+from mat.pdf import mat_pdf
 from vision.calibration.aruco_markers import write_marker_sheet
 from vision.calibration.homography import Calibration
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
@@ -266,6 +268,39 @@ def markers_cmd(out: Path, paper: tuple[float, float], marker_mm: float, dpi: in
 
 
 SETS = [str(s) for s in DominoSet]
+
+
+@vision.command("mat")
+@click.argument("out", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--set", "set_name", type=click.Choice(SETS), default="double-six", show_default=True,
+    help="The set whose tiles the mat has a slot for.",
+)  # fmt: skip
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+@click.option(
+    "--json", "as_json_", is_flag=True,
+    help="Print the mat's geometry (markers' ids and corners, each slot's rectangle "
+    "and tile, in mm on the page) instead of writing the PDF.",
+)  # fmt: skip
+def mat_cmd(out: Path | None, set_name: str, paper: str, as_json_: bool) -> None:
+    """Write the enrolment mat of a set to OUT (a PDF): pages with one outlined,
+    labelled slot per tile and four markers each. Print it at 100 %, lay each tile face
+    up in its slot, and enrol with `vision enrol --mat` (or the display's Camera page)."""
+    try:
+        mat = mat_for(DominoSet.named(set_name), paper)
+    except MatError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if as_json_:
+        click.echo(json.dumps(mat.to_json(), indent=2))
+        return
+    if out is None:
+        raise click.UsageError("give OUT, the PDF to write (or --json for the geometry)")
+    try:
+        out.write_bytes(mat_pdf(mat))
+    except OSError as exc:
+        raise click.ClickException(f"{out}: could not write the mat: {exc.strerror}") from exc
+    slots = len(mat.slots)
+    click.echo(f"{out}: the {mat.domino_set} mat, {slots} slots on {len(mat.pages)} {paper} pages")
 
 
 def _enrolling(state_dir: Path) -> Pipeline:
