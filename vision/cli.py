@@ -32,9 +32,9 @@ from vision.detector.accuracy import (
 from vision.detector.detect import Detection, FrameError, Settings, detect
 from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
-from vision.enrolment.look import LOOK_FILE
 from vision.errors import CalibrationError, VisionError
 from vision.frames import Frame
+from vision.set_model.model import MODEL_FILE
 from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
@@ -316,38 +316,68 @@ def _enrolling(state_dir: Path) -> Pipeline:
 @vision.command("enrol")
 @click.argument("images", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
+    "--mat", "on_mat", is_flag=True,
+    help="The IMAGES show the filled enrolment mat (`vision mat`): each slot is looked "
+    "at where the mat says, and said in words when it is empty, holds another tile "
+    "or a tile face down.",
+)  # fmt: skip
+@click.option(
+    "--paper", type=click.Choice(sorted(PAPERS)),
+    help="The mat's paper (with --mat; by default found from its markers).",
+)  # fmt: skip
+@click.option(
     "--set", "set_name", type=click.Choice(SETS), default="double-six", show_default=True,
     help="The set that lies face up, whole (over all the IMAGES together).",
 )  # fmt: skip
 @click.option(
     "--state-dir", required=True, type=click.Path(file_okay=False, path_type=Path),
     help="The table's state directory (state.dir): its calibration is used, and the "
-    "set's look kept there (set.json) when every tile was read right.",
+    "set's model kept there (set.json) when every tile was read right.",
 )  # fmt: skip
-def enrol_cmd(images: tuple[Path, ...], set_name: str, state_dir: Path) -> None:
-    """Read the whole set, face up in IMAGES, against its tile list; print what was
-    missed, read wrong or is extra as JSON (the MQTT enrol reply's detail), and keep
-    the set's look when every tile was read right (exit 1 when not)."""
+def enrol_cmd(
+    images: tuple[Path, ...], on_mat: bool, paper: str | None, set_name: str, state_dir: Path
+) -> None:
+    """Read the whole set, face up in IMAGES (laid loose, or on the enrolment mat with
+    --mat), against its tile list; print what was missed, read wrong or is extra as
+    JSON (the MQTT enrol reply's detail), and keep the set's model when every tile was
+    read right (exit 1 when not)."""
     frames: list[Frame] = []
     for path in images:
         try:
             frames.append(Frame(load_image(path), 0.0))
         except FrameError as exc:
             raise click.ClickException(f"{path}: {exc}") from exc
+    domino_set = DominoSet.named(set_name)
+    at = datetime.now(UTC)
     try:
         pipeline = _enrolling(state_dir)
-        enrolment = pipeline.enrol(frames, DominoSet.named(set_name), datetime.now(UTC))
+        if on_mat:
+            mat = None if paper is None else mat_for(domino_set, paper)
+            on = pipeline.enrol_mat(frames, domino_set, at, mat)
+            detail, ok, summary, model = on.detail(), on.ok, on.summary(), on.model
+        else:
+            loose = pipeline.enrol(frames, domino_set, at)
+            detail, ok, summary = loose.check.detail(), loose.ok, loose.check.summary()
+            model = loose.model
     except VisionError as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(json.dumps(enrolment.check.detail()))
-    if not enrolment.ok:
-        click.echo(f"not enrolled: {enrolment.check.summary()}", err=True)
+    click.echo(json.dumps(detail))
+    mat_detail = detail.get("mat")
+    if isinstance(mat_detail, dict):
+        for slot in mat_detail.get("slots", []):
+            click.echo(f"  {slot['message']}", err=True)
+    if not ok:
+        click.echo(f"not enrolled: {summary}", err=True)
         raise SystemExit(1)
-    look = enrolment.look
-    assert look is not None
+    assert model is not None
+    size = (
+        f"{model.tile_mm[0]:.1f} x {model.tile_mm[1]:.1f} mm"
+        if model.tile_mm is not None
+        else f"{model.tile_px:.0f} px wide"
+    )
     click.echo(
-        f"enrolled: {enrolment.check.summary()}; its look ({look.tone.value} tiles"
-        f"{', faces of one colour' if look.face else ''}, {look.tile_px:.0f} px wide) "
-        f"kept in {state_dir / LOOK_FILE}",
+        f"enrolled: {summary}; its model ({model.tone.value} tiles"
+        f"{', faces of one colour' if model.face else ''}, {size}, {len(model.halves)} "
+        f"halves) kept in {state_dir / MODEL_FILE}",
         err=True,
     )

@@ -63,12 +63,12 @@ class Enrolling:
 
     def profile_from(self, pipeline: Pipeline) -> None:
         """The view names the set the pipeline reads with, and measures its tile size."""
-        look = pipeline.look
-        if look is None:
+        model = pipeline.model
+        if model is None:
             return
-        self.view.profile = (str(look.domino_set), look.at)
-        if look.tile_mm is not None:
-            self.view.settings = replace(self.view.settings, tile_mm=look.tile_mm)
+        self.view.profile = (str(model.domino_set), model.at)
+        if model.tile_mm is not None:
+            self.view.settings = replace(self.view.settings, tile_mm=model.tile_mm)
 
     def ask(self, request: CameraRequest) -> None:
         """An `enrol` request; answered after the next still frame (at once when the camera

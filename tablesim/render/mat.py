@@ -41,6 +41,7 @@ PRINT_PX_PER_MM: Final = 8.0  # a page is printed this fine, then shrunk to the 
 INK: Final = (18, 18, 18)
 OUTLINE: Final = (110, 110, 110)
 PAGE_GAP_MM: Final = 12.0
+SIDE_REACH_MM: Final = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,9 @@ def _places(
     mat: Mat, size_mm: tuple[float, float], rng: random.Random, turn: float
 ) -> list[PagePlace]:
     w, h = mat.size_mm
-    cols = max(1, min(len(mat.pages), int((size_mm[0] + PAGE_GAP_MM) // (w + PAGE_GAP_MM))))
+    # pages may reach a little past the play area's sides (the camera sees its margin)
+    room = size_mm[0] + 2 * SIDE_REACH_MM + PAGE_GAP_MM
+    cols = max(1, min(len(mat.pages), int(room // (w + PAGE_GAP_MM))))
     rows = math.ceil(len(mat.pages) / cols)
     total_w = cols * w + (cols - 1) * PAGE_GAP_MM
     total_h = rows * h + (rows - 1) * PAGE_GAP_MM

@@ -13,11 +13,11 @@
    tile's known size (`vision.camera_path.known_size`);
 4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
 
-An enrolled set's look (`vision.enrolment`), kept in the state directory, sets how
+An enrolled set's model (`vision.set_model`), kept in the state directory, sets how
 every frame is read: the set's tone or faces' colour, and its tile size in mm
-(instead of `PipelineSettings.detector.tone` and `tile_mm`). `enrol(frame, set)`
-reads a frame of the whole set face up and, when every tile was read right, keeps
-its look and uses it at once.
+(instead of `PipelineSettings.detector.tone` and `tile_mm`). `enrol(frames, set)`
+reads frames of the whole set face up, `enrol_mat(frames, set)` of the filled
+enrolment mat; when they read right, the model is kept and used at once.
 
 A confident reading that breaks a rule is passed on as seen: judging is the
 reconciler's job. Unsure places make the Snapshot carry `unsure` (the reconciler then
@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from engine.surface import Snapshot, Unsure
 from engine.tiles import DominoSet
+from mat import Mat
 from vision.calibration.homography import (
     Calibration,
     CalibrationMethod,
@@ -58,10 +59,11 @@ from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, ToMm, UnsureReason, UnsureRegion
 from vision.detector.settings import Settings
-from vision.enrolment.look import LookError, SetLook, load_look
+from vision.enrolment.mat_enrol import MatEnrolment, enrol_mat
 from vision.enrolment.read import Enrolment, SetView, read_set
 from vision.errors import CalibrationError, CalibrationNotFoundError
 from vision.frames import Frame
+from vision.set_model.model import ModelError, SetModel, load_model
 
 __all__ = ["Pipeline", "PipelineSettings", "Step"]
 
@@ -117,7 +119,7 @@ class Pipeline:
         self.configured = s = settings or PipelineSettings()
         self.settings = s
         self.state_dir = Path(state_dir) if state_dir is not None else None
-        self.look: SetLook | None = None
+        self.model: SetModel | None = None
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
@@ -127,7 +129,7 @@ class Pipeline:
         self._looked_at: float | None = None
         self.last: Step | None = None
         self._still: list[Frame] = []  # the frames read since the scene last moved
-        self._load_look()
+        self._load_model()
 
     @property
     def unreadable(self) -> UnreadableSpot | None:
@@ -183,9 +185,9 @@ class Pipeline:
         """With a set enrolled, a tile read with a number the set has not (a 7-6 in a
         double-six) is no reading: its place is unsure, and read again by the tile's
         known size on a calibrated frame."""
-        if self.look is None:
+        if self.model is None:
             return detection
-        top = self.look.domino_set.max_pip
+        top = self.model.domino_set.max_pip
         wrong = [t for t in detection.tiles if max(t.pips) > top]
         if not wrong:
             return detection
@@ -238,8 +240,20 @@ class Pipeline:
             others = tuple(f.image for f in reversed(self._still[:-1]))
             views = [replace(views[0], again=others)]
         enrolment = read_set(views, domino_set, at, self.configured.detector)
-        if enrolment.look is not None:
-            self.use_look(enrolment.look)
+        if enrolment.model is not None:
+            self.use_model(enrolment.model)
+        return enrolment
+
+    def enrol_mat(
+        self, frames: Sequence[Frame], domino_set: DominoSet, at: datetime, mat: Mat | None = None
+    ) -> MatEnrolment:
+        """Read `frames` of the filled enrolment mat as `domino_set` (the `enrol` command
+        with `mat`; its paper found from its markers unless `mat` is given); when every
+        slot holds its tile, the set model is used from now on and saved."""
+        images = [f.image for f in frames]
+        enrolment = enrol_mat(images, domino_set, at, self.configured.detector, mat)
+        if enrolment.model is not None:
+            self.use_model(enrolment.model)
         return enrolment
 
     def _set_view(self, frame: Frame) -> SetView:
@@ -249,32 +263,38 @@ class Pipeline:
         area = PlayArea(self._search_area(calibration))
         return SetView(frame.image, area, self._markers_px(calibration), _ToMm(calibration))
 
-    def use_look(self, look: SetLook, *, save: bool = True) -> None:
-        """Read every later frame as the set of `look`, and keep it in the state directory."""
+    def use_model(self, model: SetModel, *, save: bool = True) -> None:
+        """Read every later frame as the set of `model`, and keep it in the state directory."""
         c = self.configured
-        self.look = look
+        self.model = model
         self.settings = replace(
-            c, detector=look.detector(c.detector), tile_mm=look.tile_mm or c.tile_mm
+            c, detector=model.detector(c.detector), tile_mm=model.tile_mm or c.tile_mm
         )
         self.stable.interrupt()
         if save and self.state_dir is not None:
             try:
-                path = look.save(self.state_dir)
-                log.info("camera: the %s set's look saved to %s", look.domino_set, path)
-            except LookError as exc:
+                path = model.save(self.state_dir)
+                log.info("camera: the %s set's model saved to %s", model.domino_set, path)
+            except ModelError as exc:
                 log.warning("camera: the enrolled set could not be saved: %s", exc)
 
-    def _load_look(self) -> None:
+    def _load_model(self) -> None:
         if self.state_dir is None:
             return
         try:
-            look = load_look(self.state_dir)
-        except LookError as exc:
+            model = load_model(self.state_dir)
+        except ModelError as exc:
             log.warning("camera: the enrolled set is not used: %s", exc)
             return
-        if look is not None:
-            log.info("camera: reading the enrolled %s set (%s)", look.domino_set, look.tone.value)
-            self.use_look(look, save=False)
+        if model is not None:
+            log.info("camera: reading the enrolled %s set (%s)", model.domino_set, model.tone.value)
+            if not model.halves:
+                log.info(
+                    "camera: the %s set was enrolled before set models kept its halves: "
+                    "enrol it again (the mat is best) to check each half against them",
+                    model.domino_set,
+                )
+            self.use_model(model, save=False)
 
     # --- calibration -----------------------------------------------------------------------
 
