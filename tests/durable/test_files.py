@@ -120,9 +120,7 @@ def test_create_file_makes_a_new_file_durably_and_never_replaces_one(
     assert os.listdir(tmp_path) == ["display-t1.pin"]
 
 
-def test_make_dirs_syncs_each_folder_it_makes_into_its_parent(
-    tmp_path: Path, calls: Calls
-) -> None:
+def test_make_dirs_syncs_each_folder_it_makes_into_its_parent(tmp_path: Path, calls: Calls) -> None:
     make_dirs(tmp_path / "a" / "b" / "c")
     assert (tmp_path / "a" / "b" / "c").is_dir()
     assert calls.seen == [
