@@ -230,34 +230,36 @@ class Journal:
     def _go_on(self, new: bool) -> None:
         """Seqs go on after every seq handed out before (`service.store.seq_mark`).
 
-        A mark that cannot be read (`SeqMark.damage`) on a journal that holds no event is
-        a fresh start (a cut while the very first start wrote it, by an earlier version
-        that wrote it in place). On a journal that holds events it is refused: the seqs
-        handed out beyond the journal are not known. A journal that holds events and no
-        mark at all (moved aside by hand, or a journal older than the mark) goes on
-        `RESERVE` seqs after its last one, past any seq the lost mark may have held."""
+        A mark that cannot be read (`SeqMark.damage`: empty, cut short, not JSON; left by
+        a cut while an earlier version wrote it in place) on a journal that holds no event
+        is a fresh start. On a journal that holds events, the seqs handed out beyond them
+        are not known: the events go on `RESERVE` seqs after the journal's last, past any
+        seq the mark may have held (a jump forward, as after a power cut)."""
         db = self._conn()
         counted = int(db.execute("SELECT value FROM counters WHERE name='seq'").fetchone()[0])
-        stored = db.execute("SELECT max(seq) FROM events").fetchone()[0]
-        mark = self.mark
-        if mark.damage is not None:
-            if stored is not None:
-                raise JournalError(
-                    f"journal: {mark.path} is damaged ({mark.damage}) though {self.path} "
-                    f"holds events up to seq {stored}, so the seqs handed out beyond them are "
-                    f"not known: move {mark.path.name} aside (keep it to look into) and the "
-                    f"table goes on from seq {counted + RESERVE + 1}"
-                )
-            log.warning(
-                "journal: %s is damaged (%s) and %s holds no event: a fresh start",
-                mark.path,
-                mark.damage,
-                self.path,
-            )
         boot = boot_id()
+        mark = self.mark
         floor = mark.marks.floor(counted, new_journal=new, boot=boot)
-        if not mark.exists and stored is not None:
-            floor = max(floor, counted + RESERVE)
+        if mark.damage is not None:
+            stored = db.execute("SELECT max(seq) FROM events").fetchone()[0]
+            if stored is None:
+                log.warning(
+                    "journal: %s is damaged (%s) and %s holds no event: a fresh start",
+                    mark.path,
+                    mark.damage,
+                    self.path,
+                )
+            else:
+                floor = max(floor, counted + RESERVE)
+                log.warning(
+                    "journal: %s is damaged (%s) and %s holds events up to seq %d: the seqs "
+                    "handed out beyond them are not known, so events go on after %d",
+                    mark.path,
+                    mark.damage,
+                    self.path,
+                    stored,
+                    floor,
+                )
         if floor > counted:
             db.execute("UPDATE counters SET value=? WHERE name='seq'", (floor,))
             log.warning(

@@ -284,23 +284,26 @@ def test_a_damaged_mark_on_a_journal_with_no_event_is_a_fresh_start(
     assert json.loads((tmp_path / "journal.seq").read_text())["reserved"] == RESERVE
 
 
-def test_a_damaged_mark_on_a_journal_with_events_is_refused_saying_what_to_do(
-    tmp_path: Path,
+def test_a_damaged_mark_on_a_journal_with_events_goes_on_past_any_seq_it_held(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with Journal(tmp_path, "t") as j:
         j.append(None, [("play", play(1))] * 7)
     (tmp_path / "journal.seq").write_bytes(b"")
-    with pytest.raises(JournalError) as refused:
-        Journal(tmp_path, "t")
-    line = str(refused.value)
-    assert "journal.seq is damaged (empty (0 bytes))" in line, line
-    assert "holds events up to seq 7" in line and "move journal.seq aside" in line, line
-    assert "writable" not in line and "disk is not full" not in line
-    assert (tmp_path / "journal.seq").read_bytes() == b""  # left as it was, to look into
-    (tmp_path / "journal.seq").rename(tmp_path / "journal.seq.aside")
-    with Journal(tmp_path, "t") as j:  # as the sentence said
+    with Journal(tmp_path, "t") as j:  # the table starts: a jump forward, never a reuse
         assert j.append(None, [("play", play(8))]) == [7 + RESERVE + 1]
         assert j.last_event_seq() == 7 + RESERVE + 1
+    assert "journal.seq is damaged (empty (0 bytes))" in caplog.text
+    assert "holds events up to seq 7" in caplog.text
+
+
+def test_a_journal_without_its_mark_goes_on_with_the_next_seq(tmp_path: Path) -> None:
+    """A journal restored from a copy, or older than the mark: its own seqs go on."""
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(1))] * 7)
+    (tmp_path / "journal.seq").unlink()
+    with Journal(tmp_path, "t") as j:
+        assert j.append(None, [("play", play(8))]) == [8]
 
 
 def test_the_last_event_seq_names_an_event_after_a_power_cut(tmp_path: Path) -> None:
