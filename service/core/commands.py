@@ -120,16 +120,19 @@ SETS = ("double-six", "double-nine", "double-twelve")
 
 @dataclass(frozen=True)
 class Enrol(Command):
-    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
+    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's),
+    laid loose, or with `mat` on the enrolment mat (`domino-table vision mat`)."""
 
     set_name: str | None = None
+    mat: bool = False
 
     @property
     def action(self) -> Action:
         return Action.ENROL
 
     def fields(self) -> dict[str, Any]:
-        return {"set": self.set_name} if self.set_name is not None else {}
+        out: dict[str, Any] = {"set": self.set_name} if self.set_name is not None else {}
+        return out | ({"mat": True} if self.mat else {})
 
 
 # -- field checks: each returns the typed value or raises _FieldError with a sentence --------
@@ -239,6 +242,12 @@ def _set(name: str, value: Any) -> str:
     return str(value)
 
 
+def _flag(name: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise _FieldError(f'"{name}" must be true or false, not {json.dumps(value)}.')
+    return value
+
+
 def _language(name: str, value: Any) -> str:
     if value not in ("en", "es"):
         raise _FieldError(f'"{name}" must be "en" or "es".')
@@ -264,6 +273,7 @@ _FIELDS: dict[str, _Check] = {
     "players": _players,
     "ends_at": _ends_at,
     "set": _set,
+    "mat": _flag,
 }
 
 # action -> (required JSON fields, optional JSON fields)
@@ -286,12 +296,14 @@ _ACTIONS: dict[Action, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Action.REDEAL: ((), ()),
     Action.SNAPSHOT: ((), ()),
     Action.CALIBRATE: ((), ()),
-    Action.ENROL: ((), ("set",)),
+    Action.ENROL: ((), ("set", "mat")),
 }
 _CAMERA: dict[Action, Callable[..., Command]] = {
     Action.SNAPSHOT: SnapshotNow,
     Action.CALIBRATE: Calibrate,
-    Action.ENROL: lambda cmd_id, **values: Enrol(cmd_id, values.get("set")),
+    Action.ENROL: lambda cmd_id, **values: Enrol(
+        cmd_id, values.get("set"), bool(values.get("mat", False))
+    ),
 }
 """The camera's commands: not the game's inputs."""
 
