@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -34,7 +35,8 @@ from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
 from vision.errors import CalibrationError, VisionError
 from vision.frames import Frame
-from vision.set_model.model import MODEL_FILE
+from vision.set_model.model import MODEL_FILE, ModelError, load_model
+from vision.set_model.recheck import recheck
 from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
@@ -138,16 +140,28 @@ def vision() -> None:
     "faces by grey level, or auto: try light, dark and grey in that order, stop at "
     "the first reading that explains the table and keep the best.",
 )
+@click.option(
+    "--state-dir", type=click.Path(file_okay=False, path_type=Path),
+    help="A table's state directory: read with the set enrolled there (its set model: "
+    "its tone, its tile's size on that camera's frames, each half checked against "
+    "the set's own halves) instead of --tone.",
+)  # fmt: skip
 def detect_cmd(
-    images: tuple[Path, ...], as_lines: bool, show: Path | None, area: PlayArea | None, tone: str
+    images: tuple[Path, ...],
+    as_lines: bool,
+    show: Path | None,
+    area: PlayArea | None,
+    tone: str,
+    state_dir: Path | None,
 ) -> None:
     """Find the tiles in each IMAGE and print their pips."""
     settings = Settings(tone=TONES[tone])
+    reader = _with_model(state_dir, settings) if state_dir is not None else None
     failed = 0
     for path in images:
         try:
             frame = load_image(path)
-            det = detect(frame, area, settings)
+            det = reader(frame, area) if reader is not None else detect(frame, area, settings)
         except FrameError as exc:
             click.echo(f"error: {path}: {exc}", err=True)
             failed += 1
@@ -160,6 +174,39 @@ def detect_cmd(
                 failed += 1
     if failed:
         raise SystemExit(1)
+
+
+def _with_model(
+    state_dir: Path, settings: Settings
+) -> Callable[[NDArray[np.uint8], PlayArea | None], Detection]:
+    """A reader of photos with the set model kept in `state_dir`: the set's tone, its
+    tile's width in pixels when the photo is of that table's calibrated camera, and each
+    half checked against the set's halves (`vision.set_model.recheck`)."""
+    try:
+        model = load_model(state_dir)
+    except ModelError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if model is None:
+        raise click.ClickException(
+            f"{state_dir}: no set enrolled there (no {MODEL_FILE}): enrol it with "
+            "`domino-table vision enrol --mat` or leave out --state-dir"
+        )
+    try:
+        calibration: Calibration | None = Calibration.load(state_dir)
+    except CalibrationError:
+        calibration = None
+    settings = model.detector(settings)
+    matcher = model.matcher()
+
+    def read(image: NDArray[np.uint8], area: PlayArea | None) -> Detection:
+        tile_px = 0.0
+        h, w = image.shape[:2]
+        if calibration is not None and model.tile_mm and calibration.image_size == (w, h):
+            tile_px = model.tile_mm[1] / calibration.mm_per_px()
+        found = detect(image, area, settings, (), tile_px)
+        return found if matcher is None else recheck(image, found, matcher)
+
+    return read
 
 
 def _detector(settings: Settings) -> Detector:

@@ -28,7 +28,7 @@ import base64
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -44,13 +44,18 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class _Waiting:
-    """A request, when it came (wall clock), how many frames had been read then, and the
-    frames' clock of the first frame read after it (None: none yet)."""
+    """A request, when it came (wall clock), how many frames had been read then, the
+    frames' clock of the first frame read after it (None: none yet), the still period
+    it is being served by and how many of that period's first still frames were tried,
+    and the last reading that was not the whole set."""
 
     request: CameraRequest
     wall: float
     frames: int
     first_at: float | None = None
+    period: int | None = None
+    tried: int = 0
+    last: tuple[str, dict[str, object]] | None = None
 
 
 class Enrolling:
@@ -103,26 +108,32 @@ class Enrolling:
 
     def frame(self, frame: Frame, step: Step) -> None:
         """After the camera path read `frame`: serve what waits; let go once the set is gone.
-        A request is served by the still period of a frame read after it came, once the
-        path has read `agree` still frames of it (the frames read before the request in
-        that period show the same still scene)."""
+
+        A request is served by the still period of a frame read after it came (not the
+        frame being read when it came: it may show the table as it was). The period's
+        first still frames (`Pipeline.still_frames`) are read as the set, the first
+        alone, then the first two agreed, ... up to `PipelineSettings.agree`: the first
+        that reads the whole set right is the answer, else the reading of all `agree`.
+        However late the request came in the period, the same frames are read in the
+        same order: the answer depends on the frames alone."""
         self._offline = False
         with self._lock:
             self._frames += 1
             waiting, self._asked = self._asked, []
         later = []
-        enough = self.pipeline.still_read >= self.pipeline.settings.agree
         for wait in waiting:
-            if self._frames <= wait.frames:
-                later.append(wait)  # (not possible: the frame was counted above)
+            if self._frames < wait.frames + 2:
+                later.append(wait)  # the frame being read when the request came
                 continue
             if wait.first_at is None:
                 wait.first_at = frame.at
-            if step.detection is not None and enough:
-                self._enrol(wait.request)
+            if self._serve(wait, step):
                 self._served = self._frames
             elif frame.at - wait.first_at >= self.answer_within_s:
-                self._answer(wait.request, _too_long(self.answer_within_s))
+                if wait.last is not None:
+                    self._answer(wait.request, *wait.last)
+                else:
+                    self._answer(wait.request, _too_long(self.answer_within_s))
             else:
                 later.append(wait)
         with self._lock:
@@ -134,6 +145,21 @@ class Enrolling:
             log.info("camera: the enrolled set was taken away: refereeing again")
             self.holding = False
 
+    def _serve(self, wait: _Waiting, step: Step) -> bool:
+        """Try the still period's first frames not tried yet; True when answered."""
+        path = self.pipeline
+        if step.detection is None:
+            return False
+        if wait.period != path.period:
+            wait.period, wait.tried = path.period, 0
+        still = path.still_frames
+        agree = 1 if wait.request.mat else path.settings.agree
+        while wait.tried < min(len(still), agree):
+            wait.tried += 1
+            if self._enrol(wait, still[: wait.tried], final=wait.tried >= agree):
+                return True
+        return False
+
     def idle(self) -> None:
         """No frame this time round: requests that waited too long (wall clock) for any
         frame are answered."""
@@ -141,8 +167,12 @@ class Enrolling:
             waiting, self._asked = self._asked, []
         kept = []
         for wait in waiting:
-            if wait.first_at is None and self.clock() - wait.wall >= self.answer_within_s:
-                self._answer(wait.request, _too_long(self.answer_within_s))
+            # no frame comes at all: nothing to go by but the wall clock
+            if self.clock() - wait.wall >= self.answer_within_s:
+                if wait.last is not None:
+                    self._answer(wait.request, *wait.last)
+                else:
+                    self._answer(wait.request, _too_long(self.answer_within_s))
             else:
                 kept.append(wait)
         with self._lock:
@@ -157,18 +187,26 @@ class Enrolling:
         for wait in waiting:
             self._answer(wait.request, STOPPED)
 
-    def _enrol(self, request: CameraRequest) -> None:
-        """Read the still scene as the set (or the mat) and answer."""
+    def _enrol(self, wait: _Waiting, frames: Sequence[Frame], *, final: bool) -> bool:
+        """Read `frames` (a still period's first) as the set (or the mat) and answer
+        (True); a reading that is not the whole set is answered only when `final`, and
+        kept to answer with should no later reading be final."""
+        request = wait.request
         try:
             domino_set = DominoSet.named(request.set_name or "double-six")
-            enrolment = self.pipeline.enrol_still(domino_set, self.now(), mat=request.mat)
+            enrolment = self.pipeline.enrol_still(
+                domino_set, self.now(), mat=request.mat, frames=frames
+            )
         except (TileError, VisionError) as exc:
             self._answer(request, f"The set could not be read: {exc}")
-            return
+            return True
         if isinstance(enrolment, MatEnrolment):
             summary, detail = enrolment.summary(), enrolment.detail()
         else:
             summary, detail = enrolment.check.summary(), enrolment.check.detail()
+        if not enrolment.ok and not final:
+            wait.last = (f"Not enrolled: {summary}.", detail)
+            return False
         log.info("camera: enrolment: %s", summary)
         self.profile_from(self.pipeline)
         model = self.pipeline.model if enrolment.ok else None
@@ -179,6 +217,7 @@ class Enrolling:
             detail = detail | {"model": model.summary(), "halves": halves}
         error = None if enrolment.ok else f"Not enrolled: {summary}."
         self._answer(request, error, detail)
+        return True
 
     def _answer(
         self, request: CameraRequest, error: str | None, detail: dict[str, object] | None = None

@@ -133,7 +133,7 @@ class Pipeline:
         self.last: Step | None = None
         self.last_read: tuple[Frame, Detection] | None = None  # the latest frame read
         self._still: list[Frame] = []  # the first frames read since the scene last moved
-        self.period = 0  # still periods begun so far (a move ends one)
+        self.period = 0  # still periods ended so far (a move ends one)
         self._load_model()
 
     @property
@@ -251,14 +251,20 @@ class Pipeline:
         return self._enrolled(views, domino_set, at)
 
     def enrol_still(
-        self, domino_set: DominoSet, at: datetime, *, mat: bool = False
+        self,
+        domino_set: DominoSet,
+        at: datetime,
+        *,
+        mat: bool = False,
+        frames: Sequence[Frame] | None = None,
     ) -> Enrolment | MatEnrolment:
         """Enrol `domino_set` from the scene lying still now (the `enrol` command): the
         first still frames of this still period (`still_frames`), each read and agreed on
         tile by tile (`vision.enrolment.agree`), or with `mat` the first of them read
-        as the filled mat. The frames are the same whenever the command came and however
-        late the frames were read: the enrolment depends on the frames alone."""
-        still = self.still_frames
+        as the filled mat (`frames`: the first of them only). The frames are the same
+        whenever the command came and however late the frames were read: the enrolment
+        depends on the frames alone."""
+        still = self.still_frames if frames is None else tuple(frames)
         if not still:
             raise VisionError("no still frame of the set yet: keep hands off the table")
         if mat:

@@ -25,24 +25,31 @@ REREAD: Final = 1.6  # the number read is this much further than the nearest: re
 CLEAR: Final = 1.3  # ... and the nearest this much nearer than the next number
 
 
-def _half(image: NDArray[np.uint8], tile: FoundTile, side: int, matcher: HalfMatcher) -> int:
+def _half(
+    image: NDArray[np.uint8], tile: FoundTile, side: int, matcher: HalfMatcher, complete: bool
+) -> int:
     here, there = tile.px[side], tile.px[1 - side]
     read = tile.pips[side]
     nearest = matcher.nearest(crop_half(image, here, there))
     if read not in nearest.distances:
-        return nearest.value
+        return nearest.value if complete else read
     if nearest.value != read and nearest.ratio(read) >= REREAD and nearest.margin >= CLEAR:
         return nearest.value
     return read
 
 
-def recheck(image: NDArray[np.uint8], detection: Detection, matcher: HalfMatcher) -> Detection:
-    """`detection` with each half the set's halves plainly read otherwise re-read."""
+def recheck(
+    image: NDArray[np.uint8], detection: Detection, matcher: HalfMatcher, *, complete: bool = True
+) -> Detection:
+    """`detection` with each half the set's halves plainly read otherwise re-read.
+    `complete`: the matcher holds every number of the set (an enrolled set's model), so a
+    number it has no crop of is no number of the set; else (halves of a few tiles only)
+    such a half is left as read."""
     if not detection.tiles:
         return detection
     tiles = []
     for tile in detection.tiles:
-        a = _half(image, tile, 0, matcher)
-        b = _half(image, tile, 1, matcher)
+        a = _half(image, tile, 0, matcher, complete)
+        b = _half(image, tile, 1, matcher, complete)
         tiles.append(tile if (a, b) == tile.pips else replace(tile, pips=(a, b)))
     return replace(detection, tiles=tuple(tiles))
