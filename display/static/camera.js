@@ -190,9 +190,9 @@ function chosenSet() {
 
 function drawEnrol() {
   const profile = cam.feed && cam.feed.status && cam.feed.status.profile;
-  const select = h("select", { id: "enrol-set", name: "set", onchange: (e) => { cam.set = e.target.value; } },
+  const select = h("select", { id: "enrol-set", name: "set", onchange: (e) => { cam.set = e.target.value; render(); } },
     SETS.map((s) => h("option", { value: s, selected: s === chosenSet() }, setName(s))));
-  const paper = h("select", { id: "mat-paper", name: "paper", onchange: (e) => { cam.paper = e.target.value; } },
+  const paper = h("select", { id: "mat-paper", name: "paper", onchange: (e) => { cam.paper = e.target.value; render(); } },
     PAPERS.map((p) => h("option", { value: p, selected: p === cam.paper }, L(`paper_${p}`))));
   const pdf = `/camera/mat.pdf?set=${encodeURIComponent(chosenSet())}&paper=${encodeURIComponent(cam.paper)}`;
   return clear($("enrol"),

@@ -278,7 +278,9 @@ def test_the_mat_is_offered_read_and_the_set_model_shown(
              "pips": {"1": "#181818", "2": "#181818"}, "divider": "#282828",
              "tile_mm": [48.2, 24.1], "pip_mm": 4.1, "pip_share": 0.17, "pip_round": 0.91,
              "halves": 110, "corrected": 0}  # fmt: skip
-    png = base64.b64encode(cv2.imencode(".png", np.full((32, 32, 3), 200, np.uint8))[1]).decode()
+    png = base64.b64encode(
+        cv2.imencode(".png", np.full((32, 32, 3), 200, np.uint8))[1].tobytes()
+    ).decode()
     right = {"expected": 55, "read": 55, "missing": [], "misread": [], "extra": [],
              "model": model, "halves": {"png": png, "values": [0], "corrected": [False],
                                         "columns": 16}}  # fmt: skip

@@ -6,8 +6,8 @@ one whose geometry fits the markers seen best). When every slot holds its tile, 
 set model (`vision.set_model.SetModel`) is made of what the slots showed: the faces',
 pips' and divider's colours, the tile's size in mm (the page is its own ruler), the
 pips' size and shape, a crop of every half at its number; and the detector's way of
-reading the set in play, the way (tone, or faces' colour) that reads most of the mat's
-tiles right where they lie (`ways`).
+reading the set in play, the tone that reads most of the mat's tiles right where they
+lie (`_best_way`).
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ from vision.set_model.model import SetModel, crops_from
 from vision.tiles.dark_marks import Tone
 
 __all__ = ["MatEnrolment", "enrol_mat", "paper_of"]
+
+TONE_ENOUGH = 0.8  # a tone that reads this share of the mat's tiles is the set's
+LIGHT_FACE = 110.0  # grey level (0-255) from which a face is light
 
 U8 = NDArray[np.uint8]
 Colour = tuple[float, float, float]
@@ -168,34 +171,31 @@ def _placed(found: Detection, slots: Sequence[SlotReading]) -> int:
     return right
 
 
-def ways(face: Colour, base: Settings) -> list[tuple[str, Settings]]:
-    """The detector's ways of reading the set in play, likeliest first (from its
-    measured face): light or dark, then grey, then by the faces' colour."""
+def _light(face: Colour) -> bool:
     b, g, r = face
-    light = (0.114 * b + 0.587 * g + 0.299 * r) >= 110
-    tones = [Tone.LIGHT, Tone.DARK] if light else [Tone.DARK, Tone.LIGHT]
-    out = [(t.value, replace(base, tone=t, face=None)) for t in (*tones, Tone.GREY)]
-    out.append(("faces", replace(base, tone=Tone.LIGHT, face=face)))
-    return out
+    return (0.114 * b + 0.587 * g + 0.299 * r) >= LIGHT_FACE
 
 
 def _best_way(
     images: Sequence[U8], slots: Sequence[SlotReading], face: Colour, base: Settings
 ) -> Settings:
+    """The tone the detector reads the set by in play: the first of light, dark and grey
+    (light or dark first, as its faces are) that reads most of the mat's tiles where
+    they lie; when none does (tiles on white paper can hide in it), light for a face
+    lighter than mid-grey, else dark. The faces' colour is never chosen here: the
+    mat's paper flatters it, and the table in play is no paper."""
     by_image: dict[int, list[SlotReading]] = {}
     for s in slots:
         by_image.setdefault(s.image, []).append(s)
-    best: tuple[int, Settings] | None = None
-    for _, settings in ways(face, base):
+    first = [Tone.LIGHT, Tone.DARK] if _light(face) else [Tone.DARK, Tone.LIGHT]
+    for tone in (*first, Tone.GREY):
+        settings = replace(base, tone=tone, face=None)
         right = sum(
             _placed(detect(images[i], None, settings), mine) for i, mine in by_image.items()
         )
-        if best is None or right > best[0]:
-            best = (right, settings)
-        if right >= 0.95 * len(slots):
-            break
-    assert best is not None
-    return best[1]
+        if right >= TONE_ENOUGH * len(slots):
+            return settings
+    return replace(base, tone=first[0], face=None)
 
 
 def enrol_mat(
