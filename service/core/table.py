@@ -223,7 +223,7 @@ class TableCore:
         memory = self.memory
         payload = state_payload(
             game,
-            seq=self.journal.last_seq(),
+            seq=self.journal.last_event_seq(),
             game_id=self.game_id,
             sides=SIDES.get(game.seats, ()),
             ends_at=partial(open_end_places, game.layout, size=TileSize(*self.config.tile_mm)),
