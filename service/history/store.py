@@ -13,9 +13,9 @@ Everything lives under `<state dir>/history/`:
 
 The events and inputs are copied from the journal (`catch_up`), so the record never
 misses what the journal has, after a crash too; only the pictures come from the
-running table. A frame is written whole or not at all (a temporary file, fsynced, renamed
-over, the folder fsynced) before its row is committed; a file left without its row by a
-cut is removed at the next start.
+running table. A frame is written whole or not at all (`durable.write_file`: a temporary
+file, fsynced, renamed over, the folder fsynced) before its row is committed; a file left
+without its row by a cut is removed at the next start.
 
 Kept: at least the last `KEEP_GAMES` games, in at most `max_bytes` (`prune`): over it the
 oldest games go first while more than `KEEP_GAMES` are kept, then the oldest games'
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -38,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from durable import make_dirs, sync_dir, write_file
 from engine.inputs import Input
 
 __all__ = [
@@ -177,34 +177,6 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def write_whole(path: Path, data: bytes) -> None:
-    """Write `path` so that a power cut leaves the old file or the new one, never a part:
-    a temporary file beside it, fsynced, renamed over it, the folder fsynced."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class HistoryStore:
     """A table's record of games under `state_dir/history`. `read_only`: for the command
     line, beside a running table (nothing is written, nothing is swept)."""
@@ -225,12 +197,13 @@ class HistoryStore:
                     )
                 self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
             else:
-                self.frames_dir.mkdir(parents=True, exist_ok=True)
+                make_dirs(self.frames_dir)
                 self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 sync = "FULL" if synchronous == "full" else "NORMAL"
                 self._db.execute(f"PRAGMA synchronous={sync}")
                 self._db.executescript(_SCHEMA)
+                sync_dir(self.folder)  # the database's file (and its log's) made for good
                 self._db.execute(
                     "INSERT OR IGNORE INTO marks (name, value) VALUES ('schema', ?)",
                     (str(SCHEMA_VERSION),),
@@ -398,9 +371,9 @@ class HistoryStore:
         with self._transaction() as db:
             n = self._game_n(db, game_id)
         folder = self.frames_dir / str(n)
-        folder.mkdir(exist_ok=True)
+        make_dirs(folder)
         name = f"{min(seqs)}.jpg"
-        write_whole(folder / name, jpeg)
+        write_file(folder / name, jpeg)
         with self._transaction() as db:
             cur = db.execute(
                 "INSERT INTO pictures (game, kind, file, bytes) VALUES (?, 'jpeg', ?, ?)",

@@ -45,7 +45,8 @@ def test_each_play_pass_and_alert_keeps_the_frame_it_was_read_from(tmp_path: Pat
 
     service = TableService(settings, camera_frames=sim)
     answers: list[HistoryAnswer] = []
-    service._handlers[HistoryAnswer] = answers.append  # noqa: SLF001 - the answers, not replies
+    # (no MQTT here: the history's answers are caught before they become replies)
+    service._handlers[HistoryAnswer] = answers.append
     service.start()
     try:
         assert service.camera.join(240)  # the game rendered, read and refereed
