@@ -17,6 +17,7 @@ from engine.events import (
     AlertEvent,
     Coords,
     Event,
+    HandEvent,
     HandResult,
     Judgement,
     LeadEvent,
@@ -365,8 +366,20 @@ class Referee(Match):
         start = self.hand_start
         assert start is not None
         self.seat_scores, self.team_scores = list(start.seat_scores), list(start.team_scores)
+        # The abandoned hand's event (spec/mqtt.md: `result` `redealt`): its points taken
+        # back, so that whoever follows the events keeps the scores the table keeps.
+        abandoned = HandEvent(
+            start.number,
+            HandResult.REDEALT,
+            None,
+            None,
+            0,
+            (),
+            self.scores(),
+            tuple(self.team_scores),
+        )
         self.hand_no -= 1
-        return Judgement(_OK, tuple(self.begin_hand(redeal=True)))
+        return Judgement(_OK, (abandoned, *self.begin_hand(redeal=True)))
 
     def call_time(self) -> Judgement:
         """The round's clock ran out: the hand in play is the last one.

@@ -254,7 +254,7 @@ class TableCore:
         game = self._require_game()
         payload = state_payload(
             game,
-            seq=self.journal.last_seq(),
+            seq=self.journal.last_event_seq(),
             game_id=self.game_id,
             sides=SIDES.get(game.seats, ()),
             ends_at=lambda tiles: self._ends_at(game, tiles),
