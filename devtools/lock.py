@@ -7,7 +7,8 @@ name no index and no download address: pip installs them from wherever it is set
 look, and refuses a file whose hash is not in the lock.
 
     requirements/main.txt            the product (`./run demo`, `./run cli`)
-    requirements/dev.txt             the product and the `dev` and `docs` extras (`./run test`, CI)
+    requirements/dev.txt             the product and the `dev`, `docs` and `train` extras
+                                     (`./run test`, CI)
     requirements/pi-numpy-X.txt      the product on a Raspberry Pi OS whose camera stack is
                                      built for its own numpy X (scripts/pi-venv.sh)
 
@@ -22,6 +23,13 @@ installs with `--no-deps --no-build-isolation` and nothing unlocked is fetched.
 
 `write` runs uv (`uv pip compile --universal --generate-hashes`), found on PATH or in
 the `UV` variable; `./run lock` installs it into `.venv-lock`. `check` needs no network.
+
+PyTorch (the `train` extra): the package index serves only its CUDA build for x86-64
+Linux, gigabytes with its nvidia-* parts. Where the machine keeps a CPU build among the
+wheels pip is told to look in (`PIP_FIND_LINKS`, as the project's machines do for
+Python 3.11), `write` lets uv see them too: the lock then pins `torch==X+cpu` (with that
+file's hash) where such a wheel serves, and the index's build elsewhere. The lock names
+no folder: pip finds the file where it is set up to look.
 """
 
 from __future__ import annotations
@@ -74,7 +82,11 @@ class Lock:
 
 
 LOCKS = (
-    Lock("dev.txt", extras=("dev", "docs"), what="the product, with the dev and docs extras"),
+    Lock(
+        "dev.txt",
+        extras=("dev", "docs", "train"),
+        what="the product, with the dev, docs and train extras",
+    ),
     Lock("main.txt", what="the product", within="dev.txt"),
     # Raspberry Pi OS 12 (Bookworm): Python 3.11 and numpy 1.24.2, which python3-picamera2's
     # compiled parts were built for; OpenCV then resolves to 4.11, the last for numpy 1.
@@ -290,6 +302,8 @@ def write(lock: Lock, *, upgrade: bool) -> None:
         ]  # fmt: skip
         if upgrade:
             command.append("--upgrade")
+        for wheels in os.environ.get("PIP_FIND_LINKS", "").split():
+            command += ["--find-links", wheels]
         if lock.within is not None:
             within = tmp / "within.txt"
             within.write_text(
