@@ -97,8 +97,7 @@ class TableService:
         self.settings = settings
         self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
-        state_dir = Path(settings.state.dir)
-        state_dir.mkdir(parents=True, exist_ok=True)
+        state_dir = Path(settings.state.dir)  # made by the journal, durably
         self.journal = Journal(state_dir, table.id, synchronous=settings.state.synchronous.value)
         self.core = TableCore(
             TableConfig(
