@@ -136,6 +136,7 @@ READING_LOOKS: tuple[ReadingLook, ...] = (
     ReadingLook("shrink", "a covered-looking tile read at a smaller width"),
     ReadingLook("face-fit", "a covered-looking tile fitted to its face's ends"),
     ReadingLook("merge-lopsided", "a pass's lop-sided tile gives way to another's sure one"),
+    ReadingLook("merge-lines", "a line one pass dropped gives way to another's sure tile"),
 )
 
 

@@ -133,3 +133,10 @@ def test_a_trace_charges_a_pass_to_every_look_running() -> None:
     records = {r.name: r for r in trace.records()}
     assert records["outer"].passes == records["inner"].passes == trace.passes == 2
     assert records["half"].changed == 1 and trace.took("half")
+
+
+def test_every_look_a_frame_records_is_one_that_can_be_named() -> None:
+    frame = _scene()
+    frame[:40, :40] = 250  # a light patch: more looks run
+    det = detect(frame, settings=Settings(tone=None))
+    assert {r.name for r in det.looks} <= set(look_names())
