@@ -55,10 +55,12 @@ from numpy.typing import NDArray
 
 from engine.surface import SeenTile
 from tablesim.render import (
+    Cup,
     FaceDownTile,
     Lighting,
     RenderStyle,
     Scene,
+    Stone,
     Surface,
     TileStyle,
     render_frame,
@@ -244,7 +246,7 @@ def _rendered_job(source: str, name: str, scene: Scene, style: RenderStyle, seed
 def rendered_jobs(seed: int = 3, tiles: int = 14) -> list[Job]:
     rng = random.Random(seed)
     out = []
-    for style in TileStyle:
+    for style in (s for s in TileStyle if s not in BLACK_SETS[1:]):
         top = 12 if style in (TileStyle.COLOURED, TileStyle.IVORY_TWELVE) else 6
         if style is TileStyle.IVORY_NINE:
             top = 9
@@ -257,12 +259,78 @@ def rendered_jobs(seed: int = 3, tiles: int = 14) -> list[Job]:
     return out
 
 
-SOURCES: dict[str, Callable[[], list[Job]]] = {}
+BLACK_SETS = (TileStyle.BLACK, TileStyle.BLACK_WOOD, TileStyle.BLACK_RINGED)
+BLACK_TABLES = (Surface.GREEN_FELT, Surface.WOOD, Surface.WHITE_CLOTH, Surface.PLAID)
+
+
+def _black_scene(rng: random.Random) -> Scene:
+    """Black tiles as they are played with stones: a line of tiles touching end to
+    end with a double across it, two side by side, a few loose, round black stones
+    laid against tiles and beside them, a cup against one tile."""
+
+    def pips() -> tuple[int, int]:
+        return rng.randint(0, 6), rng.randint(0, 6)
+
+    x0, y0 = 150.0 + rng.uniform(-20, 20), 180.0 + rng.uniform(-20, 20)
+    tiles: list[SeenTile] = []
+    x = x0
+    for k in range(5):
+        a, b = pips()
+        if k == 2:  # a double across the line
+            tiles.append(SeenTile(a, a, x + 12, y0 - 12, x + 12, y0 + 12))
+            x += 24
+        else:
+            tiles.append(SeenTile(a, b, x + 12, y0, x + 36, y0))
+            x += 48
+    for k in range(2):  # side by side, touching along their long sides
+        a, b = pips()
+        tiles.append(SeenTile(a, b, x0 + 12, y0 + 120 + 24 * k, x0 + 36, y0 + 120 + 24 * k))
+    for k in range(3):  # loose, one turned
+        a, b = pips()
+        cx, cy = x0 + 150 + 90 * k, y0 + 150
+        if k == 1:
+            tiles.append(SeenTile(a, b, cx, cy - 12, cx, cy + 12))
+        else:
+            tiles.append(SeenTile(a, b, cx - 12, cy, cx + 12, cy))
+    r = 10.5
+    stones = [
+        Stone(x + r, y0),  # against the line's end
+        Stone(x0 + 24, y0 + 12 + r),  # against the line's side
+        Stone(x0 + 72, y0 - 12 - r),
+        Stone(x0 + 48 + r + 1, y0 + 132),  # against the pair's end
+        Stone(x0 + 150 + 24 + r, y0 + 150),  # against a loose tile
+        Stone(x0 + 320, y0 + 60),
+        Stone(x0 + 320 + 2 * r, y0 + 60),  # two stones touching
+    ]
+    cup = Cup(x0 + 150 + 180 + 24 + 40, y0 + 150 + 10, radius_mm=40.0)
+    return Scene(tiles=tuple(tiles), props=(*stones, cup))
+
+
+def black_jobs(seed: int = 31) -> list[Job]:
+    rng = random.Random(seed)
+    out = []
+    for style in BLACK_SETS:
+        for surface in BLACK_TABLES:
+            for light in Lighting:
+                scene = _black_scene(rng)
+                tint = (1.0, 1.0, 1.0)
+                if rng.random() < 0.3:  # a colour cast over the table
+                    tint = (rng.uniform(0.7, 1.1), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2))
+                look = RenderStyle(
+                    tiles=style,
+                    surface=surface,
+                    lighting=light,
+                    surface_tint=tint,
+                    glare=rng.choice((0.0, 0.0, 0.5)),
+                )
+                name = f"{style}/{surface}/{light}"
+                out.append(_rendered_job("rendered-black", name, scene, look, rng.randint(0, 999)))
+    return out
 
 
 def all_jobs(sources: list[str] | None) -> list[Job]:
     data = shared_data()
-    jobs = ddd_a_jobs(data) + diverse_jobs(data) + rendered_jobs()
+    jobs = ddd_a_jobs(data) + diverse_jobs(data) + rendered_jobs() + black_jobs()
     if sources:
         jobs = [j for j in jobs if j.source in sources]
     return jobs
