@@ -39,6 +39,7 @@ import argparse
 import functools
 import hashlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -76,7 +77,11 @@ NEAR_PX = 8.0
 
 def shared_data() -> Path:
     """`shared/data/vision` beside the project (or beside a folder above it: a
-    worktree of the project sits a level deeper than its main checkout)."""
+    worktree of the project sits a level deeper than its main checkout), or in the
+    folder `DOMINO_TABLE_SHARED` names."""
+    named = os.environ.get("DOMINO_TABLE_SHARED")
+    if named:
+        return Path(named) / "data" / "vision"
     for up in ROOT.parents:
         here = up / "shared" / "data" / "vision"
         if here.is_dir():
