@@ -203,8 +203,7 @@ class Ours(Engine):
             if game.out_seat is None or hands[game.out_seat]:
                 raise self.fail("domino with tiles in hand")
         elif game.result is HandResult.BLOCKED:
-            open_pips = game.layout.pips_open()
-            if boneyard or any(t.high in open_pips or t.low in open_pips for h in hands for t in h):
+            if boneyard or any(game.layout.joins(t) for h in hands for t in h):
                 raise self.fail("blocked while a tile could play or be drawn")
         else:
             raise self.fail(f"the hand ended as {game.result}")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from config.settings import default_state_dir
+from durable import create_file, make_dirs
 
 HEADER = "X-Display-Pin"
 PIN_DIGITS = 6
@@ -42,10 +43,8 @@ def keep_new_pin(path: Path) -> str:
     """Make a new PIN and keep it in `path` (a new file, mode 600); OSError when it
     cannot (the file exists, or the folder cannot be written)."""
     pin = new_pin()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as out:
-        out.write(pin + "\n")
+    make_dirs(path.parent)
+    create_file(path, pin + "\n", mode=0o600)  # whole or not there, even across a power cut
     return pin
 
 

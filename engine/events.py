@@ -82,6 +82,7 @@ _ALERT_CODES = {
 class HandResult(Enum):
     DOMINO = "domino"
     BLOCKED = "blocked"
+    REDEALT = "redealt"  # abandoned unscored by `redeal`: only ever a `hand` event's result
 
 
 class Termination(Enum):

@@ -1,13 +1,14 @@
 """The hand in play: its layout, hands, boneyard and turn, and the scores made in it.
 
-`HandState` is the bottom layer of a `Game` (as python-chess's `BaseBoard` is of its
-`Board`): it keeps the hand and changes it as it is told, trusting what it is told.
-Judging what players and the table say is the layer above (`engine.referee`); dealing,
-choosing the leader and scoring finished hands is the match's (`engine.match`), which
-this layer calls through two hooks, `score_hand` and `game_over`.
+`HandState` is the class a `Game` is built on (as python-chess's `Board` is on its
+`BaseBoard`): it keeps the hand and changes it as it is told, trusting what it is told.
+Judging what players and the table say is the referee's (`engine.referee`), dealing,
+choosing the leader and scoring finished hands the match's (`engine.match`): parts the
+game holds. The hand calls the match through two hooks the game answers,
+`score_hand` and `game_over`.
 
-`lay` is the one rule for laying a tile, in both modes: the judged `play` of the layer
-above and the trusted `push` of simulation both come here. Passes and draws have theirs
+`lay` is the one rule for laying a tile, in both modes: the referee's judged `play` and
+the trusted `push` of simulation both come here. Passes and draws have theirs
 (`apply`). What a hand has been told is its journal (`engine.record`).
 
 Made when first read, so that a hand played in one go (`engine.playout`) or dealt and
@@ -118,7 +119,7 @@ class HandSnapshot:
     record: TurnRecord | None
     journal: Journal
     pending: RecordMaker | None = None
-    match: object | None = None  # what the layers above keep (`engine.match.MatchState`)
+    match: object | None = None  # what the match keeps (`engine.match.MatchState`)
 
 
 @dataclass(frozen=True, slots=True)

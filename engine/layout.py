@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from operator import itemgetter
 from typing import NamedTuple
 
 from engine.events import Coords
@@ -168,9 +167,6 @@ _EVERY_DOUBLE, _LEAD_DOUBLE = SpinnerRule.EVERY_DOUBLE, SpinnerRule.LEAD_DOUBLE
 _FIRST_DOUBLE = SpinnerRule.FIRST_DOUBLE
 
 
-_END_PIP = itemgetter(2)  # an OpenEnd's pip, in C
-
-
 def _offers(ends: list[OpenEnd]) -> list[OpenEnd]:
     """`ends` less mirror images (a double's second side, a spinner's second arm): the
     ends a play can name. Mirror images are opened together, so they sit side by side.
@@ -260,9 +256,6 @@ class Layout:
             if node.tile is tile:
                 return i
         return None
-
-    def pips_open(self) -> set[int]:
-        return set(map(_END_PIP, self.ends))
 
     def joins(self, tile: Tile) -> list[OpenEnd]:
         """The distinct ends `tile` can join (mirror-image ends are listed once)."""

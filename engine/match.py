@@ -1,11 +1,12 @@
 """The match: hands dealt and led, finished hands scored, the game to its end.
 
-`Match` is the layer of a `Game` above the hand in play (`engine.hand`): it deals each
-hand (full information) or sets out what the table will be told (table mode), chooses
-who leads, scores a finished hand by the ruleset (`engine.scoring`), keeps the
-scoresheet (`history`), and ends the game at the target, after the best of N, or when
-the round's clock ran out. It answers the hand's two hooks, `score_hand` and
-`game_over`. Judging inputs is the layer above (`engine.referee`).
+`Match` is a part a `Game` holds beside the hand in play (`engine.hand`, which the game
+is built on): it deals each hand (full information) or sets out what the table will be
+told (table mode), chooses who leads, scores a finished hand by the ruleset
+(`engine.scoring`), keeps the scoresheet (`history`) and ends the game at the target,
+after the best of N, or when the round's clock ran out. It answers the hand's two
+hooks, `score_hand` and `game_over` (through the game). Judging inputs is the
+referee's (`engine.referee`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine.events import Coords, Event, GameEvent, HandEvent, HandResult, Termination
-from engine.hand import HandSnapshot, HandState, Mode, Phase, Setup
+from engine.hand import HandState, Mode, Phase
 from engine.record import HandStart
 from engine.rules import FirstLeader, LeadRule, NextLeader, NoDouble, Rules, RulesError, Ties
 from engine.scoring import HandOutcome, hand_outcome
@@ -91,27 +92,30 @@ class MatchState:
     counted: dict[int, SeatCount]
 
 
-class Match(HandState):
-    """The game to its end, over the hand in play (see the module doc)."""
+class Match:
+    """The game to its end, over the hand in play: a part of a `Game`, which holds it
+    (see the module doc). It keeps the scoresheet and the game's end; the hand in play
+    is the game's own (`engine.hand.HandState`)."""
 
-    def __init__(self, setup: Setup, seed: int | None) -> None:
-        super().__init__(setup)
+    def __init__(self, game: HandState, seed: int | None) -> None:
+        self.game = game
         self.rng = random.Random(seed)
         self.history: list[HandRecord] = []
         self.winner: int | None = None
         self.winning_team: int | None = None
         self.termination: Termination | None = None
         self.last_hand = False  # the clock ran out: the hand in play ends the game
-        self.counts: list[int | None] = [None] * self.seats
+        self.counts: list[int | None] = [None] * game.seats
         self.counted: dict[int, SeatCount] = {}  # each seat's count given so far this hand
         self.last_winner: int | None = None
-        self._plan_deal(self.rules, self.seats)
+        self._plan_deal(game.rules, game.seats)
 
     def _plan_deal(self, rules: Rules, seats: int) -> None:
         """What every deal reads, worked out once (the rules are immutable)."""
-        self._set_list = self.set.tiles()
+        g = self.game
+        self._set_list = g.set.tiles()
         self._no_args = [()] * len(self._set_list)  # (the deal's random keys: one call each)
-        n = self.hand_size
+        n = g.hand_size
         self._dealt = n * seats
         self._slice_hands = itemgetter(*[slice(i * n, (i + 1) * n) for i in range(seats)])
         self._rotate = rules.next_leader is NextLeader.ROTATE
@@ -121,30 +125,32 @@ class Match(HandState):
 
     def start(self) -> list[Event]:
         """Start the game and its first hand."""
-        if self.phase is not Phase.IDLE:
+        g = self.game
+        if g.phase is not Phase.IDLE:
             return []
         started = GameEvent(
             "started",
             None,
             None,
-            self.scores(),
-            tuple(self.team_scores),
-            tuple(self.names),
-            self.rules.name,
-            self.target,
+            g.scores(),
+            tuple(g.team_scores),
+            tuple(g.names),
+            g.rules.name,
+            g.target,
         )
         return [started, *self.begin_hand()]
 
     def begin_hand(self, *, redeal: bool = False) -> list[Event]:
         """Deal the next hand (`redeal`: the same hand again, with the same leader unless
         the deal decides it) and choose its leader."""
-        previous = self.hand_start
-        number = self.hand_no + 1
-        self.counts = [None] * self.seats
+        g = self.game
+        previous = g.hand_start
+        number = g.hand_no + 1
+        self.counts = [None] * g.seats
         self.counted = {}
         hands: list[list[Tile]] | None = None
         boneyard: list[Tile] | None = None
-        if self.mode is _FULL:
+        if g.mode is _FULL:
             hands, boneyard = self.deal()
         leader, forced, must_double, hands, boneyard = self._choose_leader(
             number, previous, hands, boneyard
@@ -153,7 +159,7 @@ class Match(HandState):
             leader = previous.leader  # a redeal keeps the hand's leader
         boneyard_count: int | None = None
         if hands is None:  # (extra draws for a double, before the lead, are told too)
-            boneyard_count = self.set.size - self._dealt if self.rules.draws else 0
+            boneyard_count = g.set.size - self._dealt if g.rules.draws else 0
         # `HandStart(...)` field by field: a dataclass's __init__ is a dear call.
         start: HandStart = _new_object(HandStart)
         start.number = number
@@ -163,9 +169,9 @@ class Match(HandState):
         start.hands = list(map(list, hands)) if hands is not None else None
         start.boneyard = list(boneyard) if boneyard is not None else None
         start.boneyard_count = boneyard_count
-        start.seat_scores = list(self.seat_scores)
-        start.team_scores = list(self.team_scores)
-        self.begin(start, hands, boneyard)
+        start.seat_scores = list(g.seat_scores)
+        start.team_scores = list(g.team_scores)
+        g.begin(start, hands, boneyard)
         return []
 
     def deal(self) -> tuple[list[list[Tile]], list[Tile]]:
@@ -187,12 +193,13 @@ class Match(HandState):
         boneyard: list[Tile] | None,
     ) -> tuple[int | None, Tile | None, bool, list[list[Tile]] | None, list[Tile] | None]:
         """(leader or None if unknown, forced lead tile, lead must be a double, hands, yard)."""
-        rules = self.rules
+        g = self.game
+        rules = g.rules
         first = number == 1
         before = previous.leader if previous is not None else None
         if not first and self._rotate:
             return (
-                (None if before is None else (before + 1) % self.seats),
+                (None if before is None else (before + 1) % g.seats),
                 None,
                 False,
                 hands,
@@ -210,23 +217,25 @@ class Match(HandState):
         return self._lead_by_tile(hands, boneyard)
 
     def _draw_for_lead(self) -> int:
-        tiles = list(self.set.tiles())
+        g = self.game
+        tiles = list(g.set.tiles())
         self.rng.shuffle(tiles)
-        drawn = tiles[: self.seats]
+        drawn = tiles[: g.seats]
         best = max(drawn, key=lambda t: (t.pips, t.is_double, t.high))
         return drawn.index(best)
 
     def _lead_by_tile(
         self, hands: list[list[Tile]] | None, boneyard: list[Tile] | None
     ) -> tuple[int | None, Tile | None, bool, list[list[Tile]] | None, list[Tile] | None]:
-        rules = self.rules
+        g = self.game
+        rules = g.rules
         if hands is None:  # table mode: the players tell who holds it
-            everything_dealt = self._dealt == self.set.size
+            everything_dealt = self._dealt == g.set.size
             forced: Tile | None = None
             if rules.lead is LeadRule.SET_DOUBLE and everything_dealt:
                 forced = Tile(rules.lead_double or 0, rules.lead_double or 0)
             elif rules.lead is LeadRule.HIGHEST_DOUBLE and everything_dealt:
-                forced = Tile(self.set.max_pip, self.set.max_pip)
+                forced = Tile(g.set.max_pip, g.set.max_pip)
             must_double = rules.lead is LeadRule.HIGHEST_DOUBLE and (
                 rules.no_double is not NoDouble.HIGHEST_TILE
             )
@@ -236,7 +245,7 @@ class Match(HandState):
             found = self._holder_of_lead(hands)
             if found is not None:
                 return found[0], found[1], False, hands, boneyard
-            if rules.no_double is NoDouble.DRAW_MORE and len(boneyard) >= self.seats:
+            if rules.no_double is NoDouble.DRAW_MORE and len(boneyard) >= g.seats:
                 for hand in hands:
                     hand.append(boneyard.pop())
                 continue
@@ -250,7 +259,8 @@ class Match(HandState):
         raise RulesError(f"{rules.name}: no hand could lead after 1000 deals")
 
     def _holder_of_lead(self, hands: list[list[Tile]]) -> tuple[int, Tile] | None:
-        rules = self.rules
+        g = self.game
+        rules = g.rules
         if rules.lead is _SET_DOUBLE:
             want = Tile(rules.lead_double or 0, rules.lead_double or 0)
             for seat, hand in enumerate(hands):
@@ -269,18 +279,19 @@ class Match(HandState):
     def score_hand(self, pips: list[int]) -> list[Event]:
         """The hand's end, scored with each seat's `pips`: its event, and the game's end
         when it came."""
+        g = self.game
         outcome, points, scores = self._tally_hand(pips)
-        assert self.result is not None
+        assert g.result is not None
         events: list[Event] = [
             HandEvent(
-                self.hand_no,
-                self.result,
+                g.hand_no,
+                g.result,
                 outcome.winner,
                 outcome.team,
                 points,
                 tuple(pips),
                 scores,
-                tuple(self.team_scores),
+                tuple(g.team_scores),
             )
         ]
         events.extend(self._after_hand())
@@ -291,19 +302,21 @@ class Match(HandState):
         (`out_seat` went out) and scored with `pips`, as `end_play` and `score_hand` do
         it, without the events. `result` None: a score reached an at-once target during
         play, and the game is over."""
+        g = self.game
         if result is None:
             self.game_over()
             return
-        self.result = result
-        self.out_seat = out_seat
-        self.turn = None
+        g.result = result
+        g.out_seat = out_seat
+        g.turn = None
         self._tally_hand(pips)
         self._after_hand()
 
     def _after_hand(self) -> list[Event]:
         """The hand scored: over, and the game too at the target or when time ran out."""
-        self.phase = _HAND_OVER
-        if self.target_reached_at_once() or self._target_reached_end_of_hand():
+        g = self.game
+        g.phase = _HAND_OVER
+        if g.target_reached_at_once() or self._target_reached_end_of_hand():
             return self.game_over()
         if self.last_hand:
             return self.game_over(Termination.TIME)
@@ -312,30 +325,29 @@ class Match(HandState):
     def _tally_hand(self, pips: list[int]) -> tuple[HandOutcome, int, tuple[int, ...]]:
         """The hand's winner and points credited, its record written (the outcome,
         points, scores)."""
-        result = self.result
+        g = self.game
+        result = g.result
         assert result is not None
-        hands = self.hands
+        hands = g.hands
         lightest = (
             [min(map(_PIPS, h), default=99) for h in hands]
-            if hands and self.rules.ties is _LIGHTEST_TILE  # (the only rule that asks)
+            if hands and g.rules.ties is _LIGHTEST_TILE  # (the only rule that asks)
             else None
         )
-        outcome: HandOutcome = hand_outcome(
-            self.rules, self.teams, result, pips, self.out_seat, lightest
-        )
+        outcome: HandOutcome = hand_outcome(g.rules, g.teams, result, pips, g.out_seat, lightest)
         points = 0
         if outcome.split:
             for seat in outcome.split:
-                points = self.credit(seat, outcome.points)
+                points = g.credit(seat, outcome.points)
         elif outcome.winner is not None and outcome.points:
-            points = self.credit(outcome.winner, outcome.points)
-        self.last_winner = outcome.winner if outcome.winner is not None else self.leader
-        scores = self.scores()
+            points = g.credit(outcome.winner, outcome.points)
+        self.last_winner = outcome.winner if outcome.winner is not None else g.leader
+        scores = g.scores()
         counts = self.counts
         counted = counts.count(None) < len(counts)  # counts given (table mode)
         self.history.append(
             hand_record(
-                self.hand_no,
+                g.hand_no,
                 result,
                 outcome.winner,
                 outcome.team,
@@ -349,27 +361,31 @@ class Match(HandState):
 
     def points_made(self) -> int:
         """Every point credited so far, in this game."""
-        return sum(self.seat_scores) + sum(self.team_scores)
+        g = self.game
+        return sum(g.seat_scores) + sum(g.team_scores)
 
     # --- the end of the game ---------------------------------------------------------------
 
     def _standings(self) -> list[tuple[int, int | None, int]]:
         """(score, team or None, a seat) per competitor."""
-        if self.teams:
-            return [(self.team_scores[i], i, g[0]) for i, g in enumerate(self.teams.groups)]
-        return [(self.seat_scores[s], None, s) for s in range(self.seats)]
+        g = self.game
+        if g.teams:
+            return [(g.team_scores[i], i, group[0]) for i, group in enumerate(g.teams.groups)]
+        return [(g.seat_scores[s], None, s) for s in range(g.seats)]
 
     def _target_reached_end_of_hand(self) -> bool:
         """A competitor at the target or above, alone in the lead."""
-        target = self.target
+        g = self.game
+        target = g.target
         if target is None:
             return False
-        scores = self.team_scores if self.teams.groups else self.seat_scores
+        scores = g.team_scores if g.teams.groups else g.seat_scores
         best = max(scores)
         return best >= target and (len(scores) == 1 or scores.count(best) == 1)
 
     def game_over(self, termination: Termination | None = None) -> list[Event]:
         """The game ends now (by default at the target, or after the best of N)."""
+        g = self.game
         standings = self._standings()
         best, team, seat = max(standings, key=lambda s: s[0])
         winner: int | None = seat
@@ -377,37 +393,30 @@ class Match(HandState):
             team = winner = None  # level on time: nobody won
         self.winner = winner if team is None else None
         self.winning_team = team
-        self.phase = Phase.OVER
-        self.turn = None
+        g.phase = Phase.OVER
+        g.turn = None
         if termination is None:
-            termination = (
-                Termination.BEST_OF_WON if self.rules.best_of else Termination.TARGET_REACHED
-            )
+            termination = Termination.BEST_OF_WON if g.rules.best_of else Termination.TARGET_REACHED
         self.termination = termination
         return [
             GameEvent(
                 "over",
                 self.winner,
                 team,
-                self.scores(),
-                tuple(self.team_scores),
-                tuple(self.names),
-                self.rules.name,
-                self.target,
+                g.scores(),
+                tuple(g.team_scores),
+                tuple(g.names),
+                g.rules.name,
+                g.target,
                 self.termination,
             )
         ]
 
     # --- snapshot and restore ---------------------------------------------------------------
 
-    def snapshot(self, *, copy: bool = True) -> HandSnapshot:
-        """The whole game as it stands but its random numbers: the hand in play and the
-        scoresheet (`restore` takes back the hands finished since). `copy` False: the
-        hand in play only, in its own lists (see `HandState.snapshot`)."""
-        snap = super().snapshot(copy=copy)
-        if not copy:
-            return snap
-        snap.match = MatchState(
+    def state(self) -> MatchState:
+        """What the match keeps, copied: `put_back` restores it (`Game.snapshot`)."""
+        return MatchState(
             list(self.history),
             list(self.counts),
             self.last_winner,
@@ -417,45 +426,43 @@ class Match(HandState):
             self.last_hand,
             dict(self.counted),
         )
-        return snap
 
-    def restore(self, snapshot: HandSnapshot) -> None:
-        super().restore(snapshot)
-        kept = snapshot.match
-        if isinstance(kept, MatchState):
-            self.history = list(kept.history)
-            self.counts = list(kept.counts)
-            self.last_winner, self.winner = kept.last_winner, kept.winner
-            self.winning_team, self.termination = kept.winning_team, kept.termination
-            self.last_hand = kept.last_hand
-            self.counted = dict(kept.counted)
+    def put_back(self, kept: MatchState) -> None:
+        """What `state` saved, back (copied again: the state may be put back twice)."""
+        self.history = list(kept.history)
+        self.counts = list(kept.counts)
+        self.last_winner, self.winner = kept.last_winner, kept.winner
+        self.winning_team, self.termination = kept.winning_team, kept.termination
+        self.last_hand = kept.last_hand
+        self.counted = dict(kept.counted)
 
     # --- reading ----------------------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
         """The game as the engine knows it (the service adds what only it knows)."""
-        t = self.record
+        g = self.game
+        t = g.record
         layout = t.layout
-        teams = self.teams
+        teams = g.teams
         return {
-            "rules": self.rules.name,
-            "target": self.target,
-            "hand": self.hand_no,
-            "phase": self.phase.value,
-            "turn": self.turn,
+            "rules": g.rules.name,
+            "target": g.target,
+            "hand": g.hand_no,
+            "phase": g.phase.value,
+            "turn": g.turn,
             "seats": [
                 {
                     "seat": s,
-                    "name": self.names[s],
+                    "name": g.names[s],
                     "team": teams.of[s],
-                    "score": self.score(s),
-                    "tiles_left": self.tiles_left(s) if self.phase is not Phase.IDLE else None,
+                    "score": g.score(s),
+                    "tiles_left": g.tiles_left(s) if g.phase is not Phase.IDLE else None,
                 }
-                for s in range(self.seats)
+                for s in range(g.seats)
             ],
             "teams": [
-                {"team": i, "seats": list(g), "score": self.team_scores[i]}
-                for i, g in enumerate(teams.groups)
+                {"team": i, "seats": list(group), "score": g.team_scores[i]}
+                for i, group in enumerate(teams.groups)
             ],
             "layout": {
                 "tiles": [_placed(n.tile, n.seat, n.coords) for n in layout.nodes],
@@ -470,7 +477,7 @@ class Match(HandState):
                 ],
                 "ends_total": layout.ends_total(),
             },
-            "boneyard": len(self.boneyard) if self.boneyard is not None else self.boneyard_count,
+            "boneyard": len(g.boneyard) if g.boneyard is not None else g.boneyard_count,
             "history": [
                 {
                     "hand": h.hand,

@@ -20,7 +20,7 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: install-pi.sh [--dry-run] [--example NAME] [--with-display] [--with-broker]
-                     [--no-apt] [--source DIR]
+                     [--no-apt] [--source DIR] [--unlocked]
 
   --dry-run        print every step and command, change nothing (no root needed)
   --example NAME   settings to start from: config/examples/NAME.toml (default: kitchen);
@@ -29,6 +29,8 @@ usage: install-pi.sh [--dry-run] [--example NAME] [--with-display] [--with-broke
   --with-broker    also install Mosquitto on this Pi (docs/security.md configures it)
   --no-apt         do not install Debian packages (offline; they must be there)
   --source DIR     the project to install (default: the clone this script is in)
+  --unlocked       let pip choose the versions, for a system whose numpy has no lock in
+                   requirements/ (versions no test has run; docs/guide/install-pi.md)
 EOF
 }
 
@@ -45,6 +47,7 @@ example=kitchen
 with_display=0
 with_broker=0
 use_apt=1
+unlocked=0
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 while [ $# -gt 0 ]; do
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
         --with-display) with_display=1 ;;
         --with-broker) with_broker=1 ;;
         --no-apt) use_apt=0 ;;
+        --unlocked) unlocked=1 ;;
         --source) source_dir="${2:?--source needs a folder}"; shift ;;
         --source=*) source_dir="${1#*=}" ;;
         -h | --help) usage; exit 0 ;;
@@ -196,6 +200,7 @@ virtual_env() {
     # the system's (which that camera stack was built for), everything else from pip.
     local dry=()
     [ "$dry_run" -eq 1 ] && dry=(--dry-run)
+    [ "$unlocked" -eq 1 ] && dry+=(--unlocked)
     "$source_dir/scripts/pi-venv.sh" "${dry[@]}" python3 "$PREFIX/.venv" "$PREFIX/src"
 }
 

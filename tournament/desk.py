@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
 import time
 import uuid
@@ -34,6 +33,7 @@ from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
+from durable import append_file, make_dirs, write_file
 from mqttweb.envelope import encode, utc_ts
 from mqttweb.link import SubscriberLink
 from tournament.board import Board
@@ -59,7 +59,7 @@ class SeqFile:
         self.path = state_dir / "seq"
         self.block = block
         try:
-            state_dir.mkdir(parents=True, exist_ok=True)
+            make_dirs(state_dir)
             text = self.path.read_text(encoding="ascii") if self.path.exists() else "0"
         except OSError as exc:
             raise StateDirError(
@@ -89,12 +89,7 @@ class SeqFile:
             self.value -= 1
 
     def write(self, reserved: int) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="ascii") as f:
-            f.write(f"{reserved}\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        write_file(self.path, f"{reserved}\n", keep_spare=True)
         self.reserved = reserved
 
 
@@ -138,10 +133,7 @@ class ResultLog:
             json.dumps({"table": t, "game_id": g, "result": p}, separators=(",", ":")) + "\n"
             for t, g, p in changes
         )
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        append_file(self.path, text)
 
 
 TS = re.compile(rb'"ts":\s*"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"')

@@ -2,9 +2,12 @@
 
 Append-only: the table's triggers refuse UPDATE and DELETE, so nothing the desk wrote is
 ever changed; a correction is a new record. WAL with `synchronous=FULL`: a record is on
-disk when `append` returns, before anything is published from it. The first record is
-the event itself (the event file as validated); a journal of another event is refused,
-so a desk pointed at the wrong state directory says so instead of mixing two events.
+disk when `append` returns, before anything is published from it. Its folder is made
+durably and fsynced once the database file is made (`durable`), so a power cut during
+the desk's first start leaves a journal or none, never a log without its database. The
+first record is the event itself (the event file as validated); a journal of another
+event is refused, so a desk pointed at the wrong state directory says so instead of
+mixing two events.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from durable import make_dirs, sync_dir
 from tournament.errors import JournalError
 
 SCHEMA = """
@@ -73,11 +77,19 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(path.parent)
+            made = not path.exists()
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(SCHEMA)
+            if made:
+                sync_dir(path.parent)  # the database's own name on disk, not only its log's
+        except OSError as exc:
+            raise JournalError(
+                f"cannot open the journal {path}: {exc}; give a state directory this user "
+                "may write with --state-dir"
+            ) from exc
         except sqlite3.Error as exc:
             raise JournalError(
                 f"cannot open the journal {path}: {exc}; give a state directory this user "

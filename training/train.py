@@ -1,19 +1,11 @@
 """Train the learned veto on the project's own renders and export it for OpenCV's `dnn`.
 
-    for s in 0 150 300 ... 2250; do      # 16 chunks of 150 frames: seeds 0-2399
-        OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
-            /tmp/veto/c$s.npz --frames 150 --start $s
-    done
-    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
-        /tmp/veto/val.npz --frames 150 --start 100000
-    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.train /tmp/veto/c*.npz \\
-        --val /tmp/veto/val.npz --out vision/learned/veto_a.onnx --steps 3000
-    for s in 2400 2500 2600 2700 2800 2900; do   # 600 frames, every one a lookalike
-        OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.veto_data \\
-            /tmp/veto/l$s.npz --frames 100 --start $s --lookalike-every 1
-    done
-    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m training.train /tmp/veto/c*.npz \\
-        /tmp/veto/l*.npz --val /tmp/veto/val.npz --out vision/learned/veto_b.onnx --steps 3500
+    .venv/bin/python -m training.train DATA.npz [...] --val VAL.npz --out NET.onnx \\
+        [--steps 2500] [--seed 26]
+
+The patches come from `training.veto_data`; `python -m training.recipe NAME` runs the
+whole recipe of a shipped net (its data, this, and the record for
+`vision/learned/models.toml`).
 
 Needs the `train` extra (`pip install -e ".[train]"`: PyTorch on the CPU, onnx). Every
 random choice is seeded (`--seed`): the patches' augmentation, the batches, the
@@ -33,6 +25,7 @@ import argparse
 import copy
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import cv2
@@ -41,24 +34,9 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
+from training.figures import load, report
 from training.model import TileVeto
-from training.veto_data import KINDS
 from vision.learned.patches import net_input
-
-THRESHOLDS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
-
-Data = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
-
-
-def load(paths: list[Path]) -> Data:
-    """The patches, labels and kinds of every `.npz` in `paths`, joined."""
-    patches, labels, kinds = [], [], []
-    for path in paths:
-        with np.load(path) as data:
-            patches.append(data["patches"])
-            labels.append(data["labels"])
-            kinds.append(data["kinds"])
-    return np.concatenate(patches), np.concatenate(labels), np.concatenate(kinds)
 
 
 def augment(patches: npt.NDArray[np.uint8], rng: np.random.Generator) -> torch.Tensor:
@@ -97,23 +75,6 @@ def odds(net: nn.Module, patches: npt.NDArray[np.uint8]) -> npt.NDArray[np.float
     return torch.cat(got).numpy().ravel().astype(np.float64)
 
 
-def report(p: npt.NDArray[np.float64], labels: npt.NDArray[np.uint8],
-           kinds: npt.NDArray[np.uint8]) -> list[str]:  # fmt: skip
-    """Per threshold: tiles kept (of each kind of tile) and not-tiles dropped (each kind)."""
-    lines = []
-    for t in THRESHOLDS:
-        parts = []
-        for k, name in enumerate(KINDS):
-            mine = kinds == k
-            if not mine.any():
-                continue
-            tile = bool(labels[mine][0])
-            share = float(np.mean(p[mine] >= t) if tile else np.mean(p[mine] < t))
-            parts.append(f"{name} {'kept' if tile else 'dropped'} {share:.1%} of {mine.sum()}")
-        lines.append(f"threshold {t}: " + ", ".join(parts))
-    return lines
-
-
 def folded(net: TileVeto) -> nn.Module:
     """A copy of `net` for inference with every batch norm folded into its convolution."""
     out = copy.deepcopy(net).eval()
@@ -132,16 +93,20 @@ def export(net: TileVeto, path: Path, sample: npt.NDArray[np.uint8]) -> float:
     torch's on `sample` (a few patches)."""
     model = folded(net)
     x = torch.from_numpy(net_input(sample))
-    torch.onnx.export(
-        model,
-        (x,),
-        str(path),
-        dynamo=False,
-        opset_version=11,
-        input_names=["patches"],
-        output_names=["logits"],
-        dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
-    )
+    with warnings.catch_warnings():
+        # the TorchScript exporter, deprecated since PyTorch 2.9, on purpose: it made the
+        # shipped nets and writes the opset-11 graph OpenCV's dnn reads on any version
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (x,),
+            str(path),
+            dynamo=False,
+            opset_version=11,
+            input_names=["patches"],
+            output_names=["logits"],
+            dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
+        )
     with torch.no_grad():
         want = model(x).numpy()
     cvnet = cv2.dnn.readNetFromONNX(str(path))

@@ -7,8 +7,9 @@ Each frame is drawn from its seed (never a photo): most by
 `LOOKALIKE_EVERY` by `tablesim.render.lookalikes` (frames like the detector's real
 failures: textures, pins, white on white, close-ups) and one in `EMPTY_EVERY` is a
 table with no tile at all. The hand-tuned detector (`vision.detector.detect`, tone
-auto, as photos are read) reads every frame too. Patches (`vision.learned.patches`)
-are cut for:
+auto, as photos are read) reads every frame too, with the learned veto off: the veto
+judges what the detector finds before anything is dropped, so its data must not
+depend on the nets that ship now. Patches (`vision.learned.patches`) are cut for:
 
 - tiles (label 1): each drawn face-up tile, its half centres moved a little (as a
   detector places them), and each tile the detector found on a drawn one;
@@ -40,12 +41,12 @@ from tablesim.render.generator import random_frame
 from tablesim.render.lookalikes import Kind, lookalike
 from tablesim.render.random_looks import random_style
 from tablesim.render.scene import TileTruth
+from training.figures import KINDS
 from vision.detector.detect import Settings, detect
 from vision.learned.patches import Candidate, Image, patch
 
 LOOKALIKE_EVERY: Final = 8
 EMPTY_EVERY: Final = 20
-KINDS: Final = ("drawn", "found", "false", "wrong place", "anywhere")
 MOST_DRAWN: Final = 10  # drawn tiles per frame at most
 WRONG_PER_FRAME: Final = 5
 ANYWHERE_PER_FRAME: Final = 6
@@ -190,7 +191,7 @@ def samples(
     every = f.tiles + f.covered
     for k in rng.permutation(len(f.tiles))[:MOST_DRAWN]:
         add(jittered(f.tiles[int(k)], rng), 1, 0)
-    found = detect(f.image, None, Settings(tone=None)).tiles
+    found = detect(f.image, None, Settings(tone=None, veto=0.0)).tiles
     for t in found:
         if same_place(t.px, every):
             if same_place(t.px, f.tiles):

@@ -36,12 +36,23 @@ from service.camera.events import (
     CameraRequest,
 )
 from service.camera.status import CalibrationFacts, CameraFacts, CameraState, Warned
-from vision.calibration.homography import Calibration, CalibrationMethod
-from vision.camera_path.pipeline import Pipeline, Step
-from vision.camera_path.quality import CameraWarning, Limits, Looks, judge, measure
-from vision.camera_path.view import ViewParts, draw_view, encode_jpeg
-from vision.errors import CalibrationError, MarkersMissingError
-from vision.frames import Frame
+from vision import (
+    Calibration,
+    CalibrationError,
+    CalibrationMethod,
+    CameraWarning,
+    Frame,
+    FrameLimits,
+    FrameLooks,
+    MarkersMissingError,
+    Pipeline,
+    Step,
+    ViewParts,
+    draw_view,
+    encode_jpeg,
+    judge_frame,
+    measure_frame,
+)
 
 __all__ = ["CameraView", "ViewSettings"]
 
@@ -61,7 +72,7 @@ class ViewSettings:
     tile_mm: tuple[float, float] = (48.0, 24.0)
     marker_mm: float = 40.0
     zones: Mapping[int, Zone] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
+    limits: FrameLimits = field(default_factory=FrameLimits)
     picture_every_s: float = 1.0
     status_every_s: float = 10.0
     measure_every_s: float = 10.0
@@ -110,7 +121,7 @@ class CameraView:
         self._settled: _Kept | None = None  # the frame of the newest settled reading
         self._unshown = False  # a settled reading whose snapshot is not published yet
         self._pictured: float | None = None  # frame clock of the last snapshot
-        self._looks: Looks | None = None
+        self._looks: FrameLooks | None = None
         self._judged: tuple[CameraWarning, ...] = ()  # what the looks warn of
         self._looked: float | None = None
         self._reading: tuple[datetime, int, int] | None = None
@@ -227,10 +238,10 @@ class CameraView:
 
     # --- looks and pictures ---------------------------------------------------------------
 
-    def _measure(self, kept: _Kept) -> Looks:
+    def _measure(self, kept: _Kept) -> FrameLooks:
         s = self.settings
         step = kept.step
-        self._looks = measure(
+        self._looks = measure_frame(
             kept.frame.image,
             calibration=self.pipeline.calibration,
             reading=step.reading,
@@ -242,7 +253,7 @@ class CameraView:
         self._looked = kept.frame.at
         cal = self.pipeline.calibration
         method = cal.method if cal is not None else None
-        self._judged = judge(self._looks, s.limits, tile_mm=s.tile_mm, calibration=method)
+        self._judged = judge_frame(self._looks, s.limits, tile_mm=s.tile_mm, calibration=method)
         return self._looks
 
     def _picture(self, kept: _Kept) -> None:
@@ -349,29 +360,29 @@ class CameraView:
 Figures = dict[str, float | str]
 
 
-def _markers_missing(looks: Looks, s: ViewSettings, unit: str) -> Figures:
+def _markers_missing(looks: FrameLooks, s: ViewSettings, unit: str) -> Figures:
     seen = ", ".join(map(str, looks.markers_seen)) or "none"
     return {"missing": ", ".join(map(str, looks.markers_missing)), "seen": seen}
 
 
-def _glare(looks: Looks, s: ViewSettings, unit: str) -> Figures:
+def _glare(looks: FrameLooks, s: ViewSettings, unit: str) -> Figures:
     x, y = looks.glare_at or (0.0, 0.0)
     return {"percent": looks.glare_share * 100, "x": f"{x:.0f} {unit}", "y": f"{y:.0f} {unit}"}
 
 
-def _blur(looks: Looks, s: ViewSettings, unit: str) -> Figures:
+def _blur(looks: FrameLooks, s: ViewSettings, unit: str) -> Figures:
     return {"px": looks.blur_px or 0.0, "limit": looks.blur_limit_px}
 
 
-def _dark(looks: Looks, s: ViewSettings, unit: str) -> Figures:
+def _dark(looks: FrameLooks, s: ViewSettings, unit: str) -> Figures:
     return {"level": looks.white_level, "limit": s.limits.dark_level}
 
 
-def _tile_scale(looks: Looks, s: ViewSettings, unit: str) -> Figures:
+def _tile_scale(looks: FrameLooks, s: ViewSettings, unit: str) -> Figures:
     return {"seen": looks.tile_length_mm or 0.0, "configured": s.tile_mm[0]}
 
 
-FIGURES: dict[CameraWarning, Callable[[Looks, ViewSettings, str], Figures]] = {
+FIGURES: dict[CameraWarning, Callable[[FrameLooks, ViewSettings, str], Figures]] = {
     CameraWarning.MARKERS_MISSING: _markers_missing,
     CameraWarning.GLARE: _glare,
     CameraWarning.BLUR: _blur,

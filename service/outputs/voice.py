@@ -74,6 +74,8 @@ def _winners(event: Mapping[str, Any], board: Scoreboard | None) -> tuple[str, b
 
 
 def _hand(event: Mapping[str, Any], board: Scoreboard | None, language: str) -> str:
+    if event["result"] == "redealt":  # abandoned by `redeal`: no winner, its points back
+        return say(language, "hand_redealt")
     who = _winners(event, board)
     if who is None:
         return say(language, "hand_blocked_nobody")

@@ -36,9 +36,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from durable import make_dirs, sync_dir
 from engine.inputs import Input, read
 from mqttweb.envelope import stamp
-from service.store.seq_mark import SeqMark, SeqMarkError, boot_id
+from service.store.seq_mark import RESERVE, SeqMark, SeqMarkError, boot_id
 from service.store.upgrade import UpgradeError, converted
 
 log = logging.getLogger(__name__)
@@ -157,18 +158,22 @@ class Journal:
         self._lock = threading.RLock()
         self._depth = 0  # transactions open (a batch and the writes inside it)
         self._handed = 0  # the last seq stored by the open transaction
+        self._out = 0  # the last seq handed out unstored (`hand_out`) since opening
         self._db: sqlite3.Connection | None = None
         try:
-            state_dir.mkdir(parents=True, exist_ok=True)
+            make_dirs(state_dir)
             self.mark = SeqMark(state_dir)
             problem = _opening_problem(self.path, self.mark.marks.last)
             if problem is not None:
                 raise JournalError(problem)
-            new = not self.path.exists() or self.path.stat().st_size == 0
+            made = not self.path.exists()
+            new = made or self.path.stat().st_size == 0
             self._db = sqlite3.connect(
                 self.path, check_same_thread=False, isolation_level=None, timeout=10
             )
             self._setup()
+            if made:
+                sync_dir(state_dir)  # the new database's name on disk, not only its log's
             self._go_on(new)
         except (OSError, SeqMarkError) as exc:
             self.close()
@@ -223,11 +228,38 @@ class Journal:
         log.warning("journal: %s converted to schema 2 (%d inputs)", self.path, len(new))
 
     def _go_on(self, new: bool) -> None:
-        """Seqs go on after every seq handed out before (`service.store.seq_mark`)."""
+        """Seqs go on after every seq handed out before (`service.store.seq_mark`).
+
+        A mark that cannot be read (`SeqMark.damage`: empty, cut short, not JSON; left by
+        a cut while an earlier version wrote it in place) on a journal that holds no event
+        is a fresh start. On a journal that holds events, the seqs handed out beyond them
+        are not known: the events go on `RESERVE` seqs after the journal's last, past any
+        seq the mark may have held (a jump forward, as after a power cut)."""
         db = self._conn()
         counted = int(db.execute("SELECT value FROM counters WHERE name='seq'").fetchone()[0])
         boot = boot_id()
-        floor = self.mark.marks.floor(counted, new_journal=new, boot=boot)
+        mark = self.mark
+        floor = mark.marks.floor(counted, new_journal=new, boot=boot)
+        if mark.damage is not None:
+            stored = db.execute("SELECT max(seq) FROM events").fetchone()[0]
+            if stored is None:
+                log.warning(
+                    "journal: %s is damaged (%s) and %s holds no event: a fresh start",
+                    mark.path,
+                    mark.damage,
+                    self.path,
+                )
+            else:
+                floor = max(floor, counted + RESERVE)
+                log.warning(
+                    "journal: %s is damaged (%s) and %s holds events up to seq %d: the seqs "
+                    "handed out beyond them are not known, so events go on after %d",
+                    mark.path,
+                    mark.damage,
+                    self.path,
+                    stored,
+                    floor,
+                )
         if floor > counted:
             db.execute("UPDATE counters SET value=? WHERE name='seq'", (floor,))
             log.warning(
@@ -237,7 +269,7 @@ class Journal:
                 floor,
                 ", by an earlier journal" if new else "",
             )
-        self.mark.open(floor, boot)
+        mark.open(floor, boot)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
@@ -283,7 +315,8 @@ class Journal:
             self._stored(self._handed)
 
     def _stored(self, last: int) -> None:
-        """A transaction stored events up to `last`: the seq mark follows (no fsync)."""
+        """A transaction stored events up to `last`: the seq mark knows (the journal holds
+        them; the mark's file is written when it next reserves or closes)."""
         if not last:
             return
         try:
@@ -354,6 +387,7 @@ class Journal:
         restart before the journal stores it may hand it out again (logged)."""
         with self._lock:
             seq = self.last_seq() + 1
+            self._out = seq
             try:
                 self.mark.handed(seq, stored=False)
             except SeqMarkError as exc:
@@ -416,6 +450,14 @@ class Journal:
         one handed out and not stored yet (`hand_out`)."""
         counted = int(self._query("SELECT value FROM counters WHERE name='seq'")[0][0])
         return max(counted, self.mark.marks.last)
+
+    def last_event_seq(self) -> int:
+        """The seq of the last event handed out (0 before the first): the last one stored,
+        or one handed out unstored since the journal was opened (`hand_out`). Unlike
+        `last_seq`, never a seq skipped after a power cut or a lost journal: `state`
+        carries this one (spec/mqtt.md: the seq of the last event it includes)."""
+        rows = self._query("SELECT max(seq) FROM events")
+        return max(int(rows[0][0] or 0), self._out)
 
     def inputs(self, after: int = 0) -> list[JournalInput]:
         """The stored inputs with an id above `after`, in order, to replay."""

@@ -6,34 +6,37 @@ must never see another 57. The journal counts seqs, but a journal can be lost or
 journal cannot store (its fault alert). So a small file beside the journal,
 `journal.seq`, keeps:
 
-- `last`: the last seq handed out. Written after every change without an fsync (a
-  power cut may lose it, but the journal, which is fsynced, then holds it), and with an
-  fsync for a seq the journal does not hold.
-- `reserved`: every seq handed out is at most this. Fsynced, and moved on `RESERVE`
-  seqs at a time, so even a journal lost in a power cut, with `last` lost from the
-  disk's cache, never has its seqs reused.
+- `reserved`: every seq handed out is at most this. Moved on `RESERVE` seqs at a time,
+  before the first of them is handed out, so even a journal lost in a power cut never
+  has its seqs reused.
+- `last`: the last seq handed out when the file was written. The journal, fsynced with
+  every change, holds the later ones; a seq handed out that the journal does not hold
+  (`handed(..., stored=False)`) is written here at once.
 - `boot` and `open`: the machine's boot id when the journal was opened, and whether it
   is still open. A journal left open in an earlier boot went through a power cut or a
   crash of the machine: what was not fsynced may be lost, so its seqs go on after
   `reserved`. (A process killed in the same boot loses nothing the kernel was given.)
 
-The file is written in place at a fixed size: on a full disk it needs no new space.
+Every write goes through `durable.write_file` (a temporary file, fsynced, renamed over
+the old one, the folder fsynced): after a power cut at any instant the file is the old
+mark or the new one, never an empty or half-written one. The temporary file is kept
+allocated between writes (`keep_spare`), so a write needs no new space on a full disk.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+
+from durable import write_file
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "journal.seq"
 RESERVE = 1000
-SIZE = 160  # bytes: the JSON, padded with spaces, then a newline
+SIZE = 160  # bytes: the JSON, padded with spaces, then a newline (one size: no new space)
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 
@@ -66,25 +69,38 @@ class Marks:
 
 class SeqMark:
     """The `journal.seq` file of one state directory. Not thread-safe: the journal's
-    lock guards it."""
+    lock guards it.
+
+    A file that cannot be read as a mark (empty, cut short, not JSON) is not raised at
+    once: `damage` says what is wrong with it and `marks` are a fresh start's, and the
+    journal decides (a journal that holds no event starts afresh; one that holds events
+    does not go on from a mark it cannot read)."""
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
+        self.damage: str | None = None
         self.marks = self._read()
-        self._fd: int | None = None
+        self._open = False
 
     def _read(self) -> Marks:
         try:
-            text = self.path.read_text(encoding="ascii")
+            text = self.path.read_bytes().decode("ascii")
         except FileNotFoundError:
             return Marks()
-        except (OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            self.damage = f"not text: {exc.reason}"
+            return Marks()
+        except OSError as exc:
             raise SeqMarkError(f"cannot read {self.path} ({exc})") from exc
+        if not text.strip():
+            self.damage = f"empty ({len(text)} bytes)"
+            return Marks()
         try:
             data = json.loads(text)
             return Marks(int(data["last"]), int(data["reserved"]), str(data["boot"]), data["open"])
         except (ValueError, KeyError, TypeError) as exc:
-            raise SeqMarkError(f"{self.path} is damaged ({exc!r})") from exc
+            self.damage = repr(exc)
+            return Marks()
 
     @property
     def exists(self) -> bool:
@@ -92,52 +108,48 @@ class SeqMark:
 
     def open(self, floor: int, boot: str) -> None:
         """The journal is open and goes on after `floor`: reserve the seqs ahead."""
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         self.marks = Marks(floor, max(self.marks.reserved, floor + RESERVE), boot, True)
-        self._write(sync=True)
+        self._open = True
+        self._write()
+        self.damage = None
 
     def reserve(self, upto: int) -> None:
         """Seqs up to `upto` are about to be handed out: reserve them (and more) first."""
         if upto <= self.marks.reserved:
             return
         self.marks = replace(self.marks, reserved=upto + RESERVE)
-        self._write(sync=True)
+        self._write()
 
     def handed(self, last: int, *, stored: bool = True) -> None:
-        """Seqs up to `last` are handed out: `stored` in the fsynced journal (then a lost
-        write costs nothing), or not (then it is fsynced here). Known here at once, even
-        when the file cannot be written (`SeqMarkError`)."""
+        """Seqs up to `last` are handed out: `stored` in the fsynced journal (then known
+        here, and written with the next write), or not (then written here at once).
+        Known here at once, even when the file cannot be written (`SeqMarkError`)."""
         marks = self.marks
         if last <= marks.last and last <= marks.reserved:
             return
         reserve = last > marks.reserved
         reserved = last + RESERVE if reserve else marks.reserved
         self.marks = replace(marks, last=max(marks.last, last), reserved=reserved)
-        self._write(sync=reserve or not stored)
+        if reserve or not stored:
+            self._write()
 
     def close(self) -> None:
         """A clean stop: nothing of this boot is left unsynced."""
-        if self._fd is None:
+        if not self._open:
             return
+        self._open = False
         try:
             self.marks = replace(self.marks, open=False)
-            self._write(sync=True)
+            self._write(closing=True)
         except SeqMarkError as exc:
             log.warning("journal: %s", exc)
-        finally:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
 
-    def _write(self, *, sync: bool) -> None:
-        if self._fd is None:
+    def _write(self, *, closing: bool = False) -> None:
+        if not self._open and not closing:
             raise SeqMarkError(f"{self.path} is not open")
         text = json.dumps(asdict(self.marks), separators=(",", ":"))
         data = text.ljust(SIZE - 1).encode("ascii") + b"\n"
         try:
-            if os.pwrite(self._fd, data, 0) != len(data):
-                raise OSError("short write")
-            if sync:
-                os.fsync(self._fd)
+            write_file(self.path, data, mode=0o600, keep_spare=True)
         except OSError as exc:
             raise SeqMarkError(f"cannot write {self.path} ({exc})") from exc

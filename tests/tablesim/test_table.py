@@ -149,7 +149,10 @@ def test_a_full_surface_has_the_hand_dealt_again() -> None:
         steps.append(step)
         if isinstance(step, Clear):
             break
-    assert steps[-2:] == [Say(Action.REDEAL), Clear(Ending.REDEAL)]
+    assert steps[-2] == Say(Action.REDEAL)
+    cleared = steps[-1]
+    assert isinstance(cleared, Clear) and cleared.ending is Ending.REDEAL
+    assert [(e.kind, e.payload()["result"]) for e in cleared.events] == [("hand", "redealt")]
     assert Say(Action.REDEAL).body() == {"action": "redeal"}
     assert game.hand_no == 1 and game.phase is Phase.LEAD and not game.layout.nodes
 

@@ -1,15 +1,19 @@
 """The learned part of the camera (issue 26): a veto on the detector's tiles.
 
-Two small nets of one shape, trained apart by `training/train.py` on the project's own
-renders only (never on photos), look at each tile the hand-tuned detector found, turned
-and scaled to a fixed patch (`vision.learned.patches`: the tile and half a width around
+Two small nets of one shape, trained apart by `training/` on the project's own renders
+only (never on photos), look at each tile the hand-tuned detector found, turned and
+scaled to a fixed patch (`vision.learned.patches`: the tile and half a width around
 it), and say how sure they are that a tile lies there: a face over the rectangle, a
 divider across its middle, table beyond its ends; the surer of the two counts, so a
-tile is vetoed only when both reject it. Their weights (`veto_a.onnx`, `veto_b.onnx`,
-package data) run through OpenCV's `dnn` on the CPU; nothing is downloaded.
+tile is vetoed only when both reject it (`vision.detector.detect` drops the tiles
+scored below `Settings.veto`). Their weights (`veto_a.onnx`, `veto_b.onnx`, package
+data) run through OpenCV's `dnn` on the CPU, each only when its sha256 is the one
+`models.toml` records beside it (`vision.learned.manifest`); nothing is downloaded.
 
 - `tile_scores(frame, tiles)`: 0..1 for each candidate given by its half centres;
-- `vetoed(frame, found, threshold)`: the tiles the net does not reject.
+- `patch(frame, px)`, `patches(frame, tiles)`: the patches the nets see;
+- `tile_odds(patches)`: the nets on patches already cut;
+- `LearnedError`: a model missing, unreadable or not the recorded one, or bad input.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from vision.learned.net import LearnedError, tile_odds
+from vision.learned.manifest import LearnedError
+from vision.learned.net import tile_odds
 from vision.learned.patches import Candidate, Image, patch, patches
 
 __all__ = ["LearnedError", "patch", "patches", "tile_odds", "tile_scores"]

@@ -1,62 +1,49 @@
 """The learned veto's networks, run by OpenCV's `dnn` on the CPU.
 
-`veto_a.onnx` and `veto_b.onnx` (package data, next to this module; trained by
-`training/train.py` on the project's own renders, never on photos, the second with
-more lookalike frames) are two small convolutional nets of the same shape: for each
-candidate tile's patch (`vision.learned.patches`), the logit that it is a tile. A
-candidate's probability is the larger of the two: a tile is vetoed only when both
-nets, trained apart, reject it (one run's blind spot costs no tile). They are read
-once per thread (an OpenCV `Net` is not safe to share between threads) and nothing is
-downloaded.
+The nets `vision/learned/models.toml` records (`vision.learned.manifest`: today
+`veto_a.onnx` and `veto_b.onnx`, package data next to this module, trained by
+`training/` on the project's own renders, never on photos, the second with more
+lookalike frames) are small convolutional nets of the same shape: for each candidate
+tile's patch (`vision.learned.patches`), the logit that it is a tile. A candidate's
+probability is the larger of the nets': a tile is vetoed only when every net, each
+trained apart, rejects it (one run's blind spot costs no tile). Each file is run only
+when its sha256 is the one the manifest records. They are read once per thread (an
+OpenCV `Net` is not safe to share between threads) and nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import threading
-from importlib import resources
-from typing import Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import VisionError
+from vision.learned.manifest import FOLDER, LearnedError, Net, checked_bytes, nets
 from vision.learned.patches import ACROSS, LONG, Image, net_input
-
-MODELS: Final = ("veto_a.onnx", "veto_b.onnx")
 
 _local = threading.local()
 
 
-class LearnedError(VisionError):
-    """The learned part's model is missing or unreadable, or its input is wrong."""
-
-
-def model_bytes(name: str) -> bytes:
-    """The ONNX model `name` shipped with the package."""
-    try:
-        return resources.files("vision.learned").joinpath(name).read_bytes()
-    except OSError as exc:
+def _net(net: Net) -> cv2.dnn.Net:
+    if (net.width, net.height) != (LONG, ACROSS):
         raise LearnedError(
-            f"vision/learned/{name} is missing from the installed package ({exc}): "
-            "reinstall domino-table"
-        ) from exc
+            f"{FOLDER}/{net.file} takes patches of {net.width} x {net.height} pixels, "
+            f"this package cuts {LONG} x {ACROSS}: reinstall domino-table"
+        )
+    data = np.frombuffer(checked_bytes(net), dtype=np.uint8)
+    try:
+        return cv2.dnn.readNetFromONNX(data)
+    except cv2.error as exc:
+        raise LearnedError(f"{FOLDER}/{net.file} cannot be read by OpenCV: {exc}") from exc
 
 
 def _nets() -> list[cv2.dnn.Net]:
-    nets: list[cv2.dnn.Net] | None = getattr(_local, "nets", None)
-    if nets is None:
-        nets = []
-        for name in MODELS:
-            data = np.frombuffer(model_bytes(name), dtype=np.uint8)
-            try:
-                nets.append(cv2.dnn.readNetFromONNX(data))
-            except cv2.error as exc:
-                raise LearnedError(
-                    f"vision/learned/{name} cannot be read by OpenCV: {exc}"
-                ) from exc
-        _local.nets = nets
-    return nets
+    loaded: list[cv2.dnn.Net] | None = getattr(_local, "nets", None)
+    if loaded is None:
+        loaded = [_net(net) for net in nets()]
+        _local.nets = loaded
+    return loaded
 
 
 def tile_odds(stack: Image) -> npt.NDArray[np.float32]:

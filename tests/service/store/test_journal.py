@@ -254,11 +254,69 @@ def test_a_journal_left_open_in_an_earlier_boot_skips_to_the_reserved_seqs(
 
 
 def test_seqs_are_reserved_ahead_in_the_mark(tmp_path: Path) -> None:
+    mark = tmp_path / "journal.seq"
     with Journal(tmp_path, "t") as j:
-        j.append(None, [("play", play(1))] * (RESERVE + 5))
-        marks = json.loads((tmp_path / "journal.seq").read_text())
-        assert marks["last"] == RESERVE + 5 and marks["reserved"] >= RESERVE + 5
-        assert (tmp_path / "journal.seq").stat().st_size == 160  # written in place
+        j.append(None, [("play", play(1))] * 5)
+        inode = mark.stat().st_ino
+        j.append(None, [("play", play(1))] * 5)
+        assert mark.stat().st_ino == inode  # stored in the journal: the mark is not written
+        j.append(None, [("play", play(1))] * RESERVE)
+        marks = json.loads(mark.read_text())
+        assert marks["reserved"] >= RESERVE + 10 and marks["open"]
+        assert mark.stat().st_ino != inode  # replaced whole, never written in place
+        assert mark.stat().st_size == 160
+        assert (tmp_path / "journal.seq.tmp").stat().st_size == 160  # the spare: no new space
+    marks = json.loads(mark.read_text())
+    assert marks["last"] == RESERVE + 10 and not marks["open"]  # a clean stop writes `last`
+
+
+@pytest.mark.parametrize("damage", [b"", b" " * 160, b'{"last": 3, "reser', b"\xff\xfe"])
+def test_a_damaged_mark_on_a_journal_with_no_event_is_a_fresh_start(
+    tmp_path: Path, damage: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A cut during the very first start, as an earlier version wrote the mark (in place,
+    fsynced afterwards): the mark empty, the journal holding no event."""
+    sqlite3.connect(tmp_path / FILE_NAME).close()  # the journal's file, made and empty
+    (tmp_path / "journal.seq").write_bytes(damage)
+    with Journal(tmp_path, "t") as j:
+        assert j.append(None, [("play", play(1))]) == [1]
+    assert "holds no event: a fresh start" in caplog.text
+    assert json.loads((tmp_path / "journal.seq").read_text())["reserved"] == RESERVE
+
+
+def test_a_damaged_mark_on_a_journal_with_events_goes_on_past_any_seq_it_held(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(1))] * 7)
+    (tmp_path / "journal.seq").write_bytes(b"")
+    with Journal(tmp_path, "t") as j:  # the table starts: a jump forward, never a reuse
+        assert j.append(None, [("play", play(8))]) == [7 + RESERVE + 1]
+        assert j.last_event_seq() == 7 + RESERVE + 1
+    assert "journal.seq is damaged (empty (0 bytes))" in caplog.text
+    assert "holds events up to seq 7" in caplog.text
+
+
+def test_a_journal_without_its_mark_goes_on_with_the_next_seq(tmp_path: Path) -> None:
+    """A journal restored from a copy, or older than the mark: its own seqs go on."""
+    with Journal(tmp_path, "t") as j:
+        j.append(None, [("play", play(1))] * 7)
+    (tmp_path / "journal.seq").unlink()
+    with Journal(tmp_path, "t") as j:
+        assert j.append(None, [("play", play(8))]) == [8]
+
+
+def test_the_last_event_seq_names_an_event_after_a_power_cut(tmp_path: Path) -> None:
+    """`state.seq` is the last event's: after a cut the next seq jumps, the state's not."""
+    j = Journal(tmp_path, "t")
+    j.append(None, [("play", play(1))] * 3)
+    crash(j)
+    reboot(tmp_path)
+    with Journal(tmp_path, "t") as j:
+        assert j.last_seq() == RESERVE  # reserved at the first start: the next takes 1001
+        assert j.last_event_seq() == 3  # the last event there is
+        seq = j.hand_out()  # published, not stored (a full disk)
+        assert j.last_event_seq() == seq == RESERVE + 1
 
 
 def test_a_seq_handed_out_unstored_is_never_handed_out_again(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ read wrong (now lines are weighted by how their width was found and a fainter pa
 takes a width an earlier one measured). Game 10 (wood on green felt) read a 6-2 as
 a lop-sided 6-1: the 2's corner pip touches the tile's shaded rim, so it is joined
 to the felt and lies outside the tile material (now a doubtful half is read again
-with its marks taken on the whole half and opened, `reread.apart_half`).
+with its marks taken on the whole half and opened, `second_look.apart_half`).
 
 `detect(..., exclude=...)` leaves polygons out of the tile material, marks and stray
 pips: the camera path can hand it the markers' squares.

@@ -4,11 +4,12 @@ number of candidates, in any thread; bad input and a missing model are said in w
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from vision.learned import LearnedError, tile_odds, tile_scores
+from vision.learned import LearnedError, manifest, tile_odds, tile_scores
 from vision.learned import net as learned_net
 from vision.learned.patches import ACROSS, LONG
 
@@ -36,8 +37,8 @@ def test_a_batch_scores_each_candidate_as_alone() -> None:
 
 
 def test_the_models_are_package_data_of_a_few_hundred_kilobytes() -> None:
-    for name in learned_net.MODELS:
-        assert 50_000 < len(learned_net.model_bytes(name)) < 2_000_000
+    for net in manifest.nets():
+        assert 50_000 < len(manifest.checked_bytes(net)) < 2_000_000
 
 
 def test_a_grey_frame_and_wrong_patches_are_refused_in_words() -> None:
@@ -48,7 +49,8 @@ def test_a_grey_frame_and_wrong_patches_are_refused_in_words() -> None:
 
 
 def test_a_missing_model_says_to_reinstall(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(learned_net, "MODELS", ("missing.onnx",))
+    missing = replace(manifest.nets()[0], file="missing.onnx")
+    monkeypatch.setattr(learned_net, "nets", lambda: (missing,))
     monkeypatch.setattr(learned_net, "_local", threading.local())
     with pytest.raises(LearnedError, match=r"missing\.onnx is missing.*reinstall"):
         tile_scores(_frame(32, 32), CANDIDATES)
