@@ -154,7 +154,7 @@ class Settings:
     auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
-    # the learned veto (`vision.learned`, docs/learned.md): a tile the net scores below
+    # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
     veto: float = 0.2
