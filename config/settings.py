@@ -305,6 +305,13 @@ class StateSettings(Section):
     synchronous: Synchronous = Field(default=Synchronous.FULL, strict=False)
 
 
+class HistorySettings(Section):
+    """The record of past games kept on the table's disk (`service.history`): the last
+    games' events always, their frames while they fit in `max_mb`."""
+
+    max_mb: Annotated[int, between(10, 1_000_000, "a size in MB")] = 500
+
+
 class Theme(enum.StrEnum):
     """The display's look: black on white and yellow for sunlight, light on dark indoors."""
 
@@ -345,6 +352,7 @@ class Settings(Section):
     camera: CameraSettings = CameraSettings()
     mqtt: MqttSettings = MqttSettings()
     state: StateSettings = StateSettings()
+    history: HistorySettings = HistorySettings()
     panel: PanelSettings = Field(default_factory=PanelSettings)
     # Seat zones: seat number (as a TOML key) -> [x0, y0, x1, y1] in mm on the surface.
     zones: dict[int, Rect] = Field(default_factory=dict, strict=False)
