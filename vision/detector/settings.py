@@ -184,7 +184,7 @@ class Settings:
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
-    # the learned veto (`vision.learned`, docs/learned.md): a tile the net scores below
+    # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
     veto: float = 0.2
