@@ -21,7 +21,7 @@ PicoChess's reconciliation order, on whole settled snapshots (never raw events):
 
 At the end of a hand (phase `counting`) tiles lying in a seat's zone are that seat's
 tiles (`ZoneCounts`); an empty surface after `hand_over` is `Cleared`. See
-docs/reconciler.md.
+docs/design/reconciler.md.
 """
 
 from __future__ import annotations
