@@ -152,6 +152,7 @@ class CameraSource:
         self.snapshots = 0
         self._lock = threading.Lock()
         self._corrections: list[tuple[Tile, Tile]] = []
+        self.keep: Callable[[Frame, Step], None] | None = None  # each settled reading's frame
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -274,6 +275,8 @@ class CameraSource:
         observation = step.observation
         if observation is not None:
             self.snapshots += 1
+            if self.keep is not None:  # the record keeps its frame (service.history)
+                self.keep(frame, step)
             self.submit(observation)
         spot = self.pipeline.unreadable
         if spot != self._spot:

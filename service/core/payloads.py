@@ -3,9 +3,9 @@
 The table core hands every change's events (the engine's, and its own alerts in
 `service.core.table_events`) to `Outbox.record`, which turns each into its payload and
 stores it in the journal; the MQTT link publishes them from there. `state_payload`
-is the `state`, `reply_payload` a command's reply, `Numbering` the payloads a replay
-(or a simulated table) makes without a journal. The envelope (`v`, `table`, `ts`) is
-`mqttweb.envelope`'s.
+is the `state` (`open_end_places`: where its open ends take their next tiles),
+`reply_payload` a command's reply, `Numbering` the payloads a replay (or a simulated
+table) makes without a journal. The envelope (`v`, `table`, `ts`) is `mqttweb.envelope`'s.
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ from engine.events import (
     UndoEvent,
 )
 from engine.game import Game
+from engine.geometry import GeometryError, TileSize, edge_positions
 from engine.inputs import Input
+from engine.layout import Layout
+from engine.surface import SeenTile
 from mqttweb.envelope import stamp
 from service.core.table_events import AlertRaised, AlertResolved, TableAlert, TableEvent
 from service.store.journal import Journal, JournalEvent
@@ -88,6 +91,32 @@ def state_payload(
         "sources": dict(sources),
         "zone_counts": list(zone_counts) if zone_counts is not None else None,
     }
+
+
+def open_end_places(
+    layout: Layout, tiles: Sequence[Mapping[str, Any]], *, size: TileSize
+) -> list[tuple[int, int] | None]:
+    """Where each open end of `layout` takes its next tile (mm), when every tile's place
+    is known (else none).
+
+    From `tiles`, the state's layout: where each tile lay when it was played (the journal
+    keeps it), so a restart gives the same places.
+    """
+    if not layout.nodes or len(tiles) != len(layout.nodes) or any("xa" not in t for t in tiles):
+        return []
+    placed = [
+        SeenTile(n.tile.high, n.tile.low, t["xa"], t["ya"], t["xb"], t["yb"])
+        for n, t in zip(layout.nodes, tiles, strict=True)
+    ]
+    try:
+        edges = edge_positions(layout, placed, size)
+    except GeometryError:
+        return []
+    out: list[tuple[int, int] | None] = []
+    for end in layout.ends:
+        at = next((e for e in edges[end.node] if e.edge is end.edge), None)
+        out.append((round(at.x), round(at.y)) if at is not None else None)
+    return out
 
 
 # --- typed events -> payloads: the one place they become dicts ---------------------------------

@@ -21,7 +21,7 @@ PicoChess's reconciliation order, on whole settled snapshots (never raw events):
 
 At the end of a hand (phase `counting`) tiles lying in a seat's zone are that seat's
 tiles (`ZoneCounts`); an empty surface after `hand_over` is `Cleared`. See
-docs/reconciler.md.
+docs/design/reconciler.md.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, TypeVar
 
 from engine.alerts import AlertCode, Severity
 from engine.events import Coords, Judgement, Reason
@@ -40,6 +41,7 @@ from engine.layout import JoinProblem, Layout, OpenEnd
 from engine.messages import Case, Key, message
 from engine.surface import SeenTile, Snapshot
 from engine.tiles import Tile
+from service.core.kept import BY_TILE, NOT_KEPT, Kept
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,7 @@ class Accepted:
 
 
 @dataclass(frozen=True, slots=True)
-class SurfaceAlert:
+class SurfaceAlert(Kept):
     """An illegal position that stayed for the grace time; it stands until `Resolved`.
 
     `reason` is the engine's, when the engine judged it (None for what only the
@@ -95,6 +97,14 @@ class ZoneCounts:
     @property
     def pips(self) -> tuple[int, ...]:
         return tuple(sum(t.pips for t in seat) for seat in self.tiles)
+
+    def to_json(self) -> list[list[str]]:
+        """The tiles of each seat as text, as the table keeps them."""
+        return [[t.text for t in seat] for seat in self.tiles]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Sequence[str]]) -> ZoneCounts:
+        return cls(tuple(tuple(Tile.parse(t) for t in seat) for seat in data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,26 +161,49 @@ def _last_input_is_play(game: Game, tile: Tile) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """What a reconciler knows beyond its game (`Reconciler.memory`): where the tiles
-    lie, the alert pending and standing, the tiles it leaves alone, the latest surface.
-    A change the journal could not store puts it back (`recall`), and the table keeps
-    it with each change so that a restart goes on from it."""
+SeenByTile = Annotated[Mapping[Tile, SeenTile], BY_TILE]
+"""Tiles and where each lies, kept as where they lie."""
 
-    placed: dict[Tile, SeenTile]
-    pending: SurfaceAlert | None
-    pending_since: float
-    standing: SurfaceAlert | None
-    hand: int
-    counts: ZoneCounts | None
-    cleared: bool
-    known: list[Tile]
-    ignored: dict[Tile, SeenTile]
-    aliases: dict[Tile, Tile]
-    looks: int
-    first_seen: dict[Tile, int]
-    surface: tuple[SeenTile, ...]
+
+@dataclass(frozen=True, slots=True)
+class Memory(Kept):
+    """What a reconciler knows beyond its game, in one value (`Reconciler.memory`).
+
+    The reconciler holds nothing else: it reads `self._m.<field>` and makes a new value
+    for each change. A change the journal could not store puts the value back
+    (`Reconciler.recall`); the table keeps it with each change (`as_dict`) and reads it
+    back after a restart (`from_dict`), but for the fields `NOT_KEPT`: where the tiles
+    lie and a pending alert's grace time (the first snapshot after a restart says where
+    they lie, and a pending alert waits its grace time again).
+
+    A new field is one line here, with its default: it is put back, kept and read back
+    with the rest (a value kept before it reads back with the default).
+    """
+
+    # each layout tile where it was last seen in place
+    placed: SeenByTile = field(default_factory=dict, metadata=NOT_KEPT)
+    # an illegal position waiting for its grace time, since when (the reconciler's clock)
+    pending: SurfaceAlert | None = field(default=None, metadata=NOT_KEPT)
+    pending_since: float = field(default=0.0, metadata=NOT_KEPT)
+    standing: SurfaceAlert | None = None  # raised, standing until the surface is legal
+    hand: int = 0  # the game's hand these are of
+    counts: ZoneCounts | None = None  # the tiles last counted in the seat zones
+    cleared: bool = False  # the surface was seen empty after the hand was scored
+    known: tuple[Tile, ...] = ()  # the layout as last left
+    ignored: SeenByTile = field(default_factory=dict)  # taken back by a command, still there
+    aliases: Mapping[Tile, Tile] = field(default_factory=dict)  # as read -> corrected to
+    looks: int = 0  # snapshots seen so far, judged or not (a clock for `first_seen`)
+    first_seen: Mapping[Tile, int] = field(default_factory=dict)  # not in the layout: since
+    surface: tuple[SeenTile, ...] = ()  # the tiles of the latest snapshot
+
+
+K = TypeVar("K")
+
+
+def _without(mapping: Mapping[K, Any], keys: Iterable[K]) -> dict[K, Any]:
+    """`mapping` without `keys`, in its order."""
+    gone = set(keys)
+    return {k: v for k, v in mapping.items() if k not in gone}
 
 
 @dataclass(slots=True)
@@ -212,43 +245,22 @@ class Reconciler:
         self.zones = tuple(zones)
         self.tolerance_mm = tolerance_mm
         self.match_mm = match_mm
-        self._placed: dict[Tile, SeenTile] = {}
-        self._pending: SurfaceAlert | None = None
-        self._pending_since = 0.0
-        self._standing: SurfaceAlert | None = None
-        self._hand = game.hand_no
-        self._counts: ZoneCounts | None = None
-        self._cleared = False
-        self._known: list[Tile] = game.layout.tiles()  # the layout as we last left it
-        self._ignored: dict[Tile, SeenTile] = {}  # taken back by a command, still lying there
-        self._aliases: dict[Tile, Tile] = {}  # a tile as read -> the tile it was corrected to
-        self._looks = 0  # snapshots seen so far, judged or not (a clock for _first_seen)
-        self._first_seen: dict[Tile, int] = {}  # a tile not in the layout -> when first seen
-        self._surface: tuple[SeenTile, ...] = ()  # the tiles of the latest snapshot
+        self._m = Memory(hand=game.hand_no, known=tuple(game.layout.tiles()))
 
     # --- memory ----------------------------------------------------------------------------
 
     def memory(self) -> Memory:
-        """What this reconciler knows beyond its game, copied."""
-        return Memory(
-            dict(self._placed), self._pending, self._pending_since, self._standing,
-            self._hand, self._counts, self._cleared, list(self._known), dict(self._ignored),
-            dict(self._aliases), self._looks, dict(self._first_seen), self._surface,
-        )  # fmt: skip
+        """What this reconciler knows beyond its game (a frozen value)."""
+        return self._m
 
     def recall(self, memory: Memory) -> None:
         """Know again what `memory` holds (of this game, rebuilt from its journal)."""
-        self._placed, self._pending = dict(memory.placed), memory.pending
-        self._pending_since, self._standing = memory.pending_since, memory.standing
-        self._hand, self._counts, self._cleared = memory.hand, memory.counts, memory.cleared
-        self._known, self._ignored = list(memory.known), dict(memory.ignored)
-        self._aliases, self._looks = dict(memory.aliases), memory.looks
-        self._first_seen, self._surface = dict(memory.first_seen), memory.surface
+        self._m = memory
 
     @property
     def surface(self) -> tuple[SeenTile, ...]:
         """The tiles of the latest snapshot, as seen."""
-        return self._surface
+        return self._m.surface
 
     def follow(self) -> None:
         """Follow a command's change to the game now (a new hand, a play taken back, a
@@ -261,26 +273,26 @@ class Reconciler:
         hand's, still there when a new one starts): left alone until moved or lifted."""
         self.follow()
         in_layout = set(self.game.layout.tiles())
-        for seen in tiles:
-            if seen.tile not in in_layout:
-                self._ignored[seen.tile] = seen
+        left = {s.tile: s for s in tiles if s.tile not in in_layout}
+        self._m = replace(self._m, ignored={**self._m.ignored, **left})
 
     # --- reading ---------------------------------------------------------------------------
 
     @property
     def standing(self) -> SurfaceAlert | None:
         """The alert standing now, if any."""
-        return self._standing
+        return self._m.standing
 
     def placed(self) -> list[SeenTile | None]:
         """Where each layout tile lies (index = node), as last seen in place."""
-        return [self._placed.get(n.tile) for n in self.game.layout.nodes]
+        return [self._m.placed.get(n.tile) for n in self.game.layout.nodes]
 
     def status(self) -> dict[str, object]:
+        m = self._m
         return {
-            "placed": len(self._placed),
-            "pending": self._pending.key if self._pending else None,
-            "standing": self._standing.key if self._standing else None,
+            "placed": len(m.placed),
+            "pending": m.pending.key if m.pending else None,
+            "standing": m.standing.key if m.standing else None,
         }
 
     # --- inputs -----------------------------------------------------------------------------
@@ -289,7 +301,6 @@ class Reconciler:
         """Judge one settled snapshot of the surface."""
         self._new_hand_check()
         self._catch_up()
-        self._surface = tuple(snapshot.tiles)
         self._note_new(snapshot)
         if snapshot.unsure:
             log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))
@@ -301,30 +312,36 @@ class Reconciler:
             out = self._judge_play(tiles, undo_allowed=True)
         elif phase is Phase.COUNTING or phase is Phase.HAND_OVER:
             out = self._settle() + self._count(tiles)
-        self._known = self.game.layout.tiles()
+        known = tuple(self.game.layout.tiles())
+        if known != self._m.known:
+            self._m = replace(self._m, known=known)
         return out
 
     def _note_new(self, snapshot: Snapshot) -> None:
-        """Remember when each tile not in the layout was first seen, in every snapshot,
-        judged or not: when several new tiles are judged at once (the source read none
-        of the snapshots between them surely), they are played in the order they came.
-        A tile a sure snapshot no longer holds is forgotten (lifted); one missing from
-        an unsure snapshot may just not have been read there."""
-        self._looks += 1
+        """Remember the snapshot's tiles, and when each tile not in the layout was first
+        seen, in every snapshot, judged or not: when several new tiles are judged at once
+        (the source read none of the snapshots between them surely), they are played in
+        the order they came. A tile a sure snapshot no longer holds is forgotten (lifted);
+        one missing from an unsure snapshot may just not have been read there."""
+        looks = self._m.looks + 1
         in_layout = set(self.game.layout.tiles())
         here = {s.tile for s in snapshot.tiles}
-        for tile in [
-            t for t in self._first_seen if t in in_layout or (not snapshot.unsure and t not in here)
-        ]:
-            del self._first_seen[tile]
+        first_seen = {
+            t: n
+            for t, n in self._m.first_seen.items()
+            if t not in in_layout and (snapshot.unsure or t in here)
+        }
         for tile in here - in_layout:
-            self._first_seen.setdefault(tile, self._looks)
+            first_seen.setdefault(tile, looks)
+        surface = tuple(snapshot.tiles)
+        self._m = replace(self._m, surface=surface, looks=looks, first_seen=first_seen)
 
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Raise the pending alert if its grace time has run out by `now`."""
         now = self.clock() if now is None else now
-        if self._pending is not None and now - self._pending_since >= self.grace_s:
-            return self._raise(self._pending)
+        pending = self._m.pending
+        if pending is not None and now - self._m.pending_since >= self.grace_s:
+            return self._raise(pending)
         return []
 
     # --- play -----------------------------------------------------------------------------------
@@ -333,8 +350,11 @@ class Reconciler:
         game = self.game
         self._sync(tiles)
         match = self._match(tiles)
-        for node, seen in match.matched.items():
-            self._placed[game.layout.nodes[node].tile] = seen
+        placed, nodes = self._m.placed, game.layout.nodes
+        moved = {nodes[n].tile: s for n, s in match.matched.items()}
+        moved = {tile: s for tile, s in moved.items() if placed.get(tile) != s}
+        if moved:
+            self._m = replace(self._m, placed={**placed, **moved})
         if match.missing:
             last = len(game.layout.nodes) - 1
             tile = game.layout.nodes[last].tile
@@ -352,7 +372,7 @@ class Reconciler:
             ):
                 undone = game.undo()
                 if undone.ok:
-                    self._placed.pop(tile, None)
+                    self._m = replace(self._m, placed=_without(self._m.placed, [tile]))
                     log.info("reconciler: %s taken back", tile)
                     return [Accepted(undone), *self._judge_play(tiles, undo_allowed=False)]
             lifted = next((n for n in match.missing if n != last), match.missing[0])
@@ -368,38 +388,44 @@ class Reconciler:
         """Follow what commands did to the layout since the last snapshot: a play or pass
         taken back (UNDO) leaves its tile lying there, not to be played again until it
         is moved; a corrected reading (`correct`) keeps its place under its new name."""
-        now, before = self.game.layout.tiles(), self._known
+        m = self._m
+        now, before = tuple(self.game.layout.tiles()), m.known
         if now == before:
             return
+        placed, ignored, aliases = dict(m.placed), dict(m.ignored), dict(m.aliases)
         if now == before[: len(now)]:
             for tile in before[len(now) :]:
-                placed = self._placed.pop(tile, None)
-                if placed is not None:
-                    self._ignored[tile] = placed
+                left = placed.pop(tile, None)
+                if left is not None:
+                    ignored[tile] = left
         elif len(now) == len(before):
             for old, new in zip(before, now, strict=True):
                 if old is not new:
-                    self._aliases[old] = new
-                    placed = self._placed.pop(old, None)
-                    if placed is not None:
-                        self._placed[new] = placed
-        self._known = now
+                    aliases[old] = new
+                    seen = placed.pop(old, None)
+                    if seen is not None:
+                        placed[new] = seen
+        self._m = replace(m, known=now, placed=placed, ignored=ignored, aliases=aliases)
 
     def _unignored(self, tiles: Sequence[SeenTile]) -> list[SeenTile]:
         """The snapshot without tiles taken back by a command and still lying in place;
         a tile moved or lifted since is no longer ignored."""
+        if not self._m.ignored:
+            return list(tiles)
+        ignored = dict(self._m.ignored)
         out = []
         for seen in tiles:
-            left = self._ignored.get(seen.tile)
+            left = ignored.get(seen.tile)
             if left is not None and _half_gap(left, seen) <= self.match_mm:
                 continue
             out.append(seen)
-        for tile in [t for t in self._ignored if not any(s.tile is t for s in tiles)]:
-            del self._ignored[tile]
+        for tile in [t for t in ignored if not any(s.tile is t for s in tiles)]:
+            del ignored[tile]
         for seen in tiles:
-            left = self._ignored.get(seen.tile)
+            left = ignored.get(seen.tile)
             if left is not None and _half_gap(left, seen) > self.match_mm:
-                del self._ignored[seen.tile]
+                del ignored[seen.tile]
+        self._m = replace(self._m, ignored=ignored)
         return out
 
     def _joined_to(self, node: int, extras: Sequence[SeenTile]) -> bool:
@@ -407,7 +433,7 @@ class Reconciler:
         it lay: the geometry says the node is still there, whatever was read."""
         layout = self.game.layout
         tile = layout.nodes[node].tile
-        if self._placed.get(tile) is None:
+        if self._m.placed.get(tile) is None:
             return False
         coords = self._node_coords(layout)
         for seen in extras:
@@ -424,7 +450,7 @@ class Reconciler:
     def _read_otherwise(self, tile: Tile, extras: Sequence[SeenTile]) -> bool:
         """Whether another tile lies just where `tile` lay: a misreading (to be corrected
         with the `correct` command) or a swap, never a take-back."""
-        placed = self._placed.get(tile)
+        placed = self._m.placed.get(tile)
         if placed is None:
             return False
         for seen in extras:
@@ -438,25 +464,30 @@ class Reconciler:
 
     def _sync(self, tiles: Sequence[SeenTile]) -> None:
         """Forget coordinates of tiles no longer in the layout (undo, correction, new hand);
-        adopt where a layout tile lies when the game knows it and we did not (a command)."""
+        adopt where a layout tile lies when the game knows it and we did not (a command,
+        a restart): where it is seen, or else where its misreading is (`correct`)."""
         in_layout = {n.tile for n in self.game.layout.nodes}
-        for tile in [t for t in self._placed if t not in in_layout]:
-            del self._placed[tile]
-        for tile in in_layout - self._placed.keys():
-            seen = next((s for s in tiles if s.tile is tile), None)
+        placed = {t: s for t, s in self._m.placed.items() if t in in_layout}
+        aliases = self._m.aliases
+        for tile in in_layout - placed.keys():
+            seen = next((s for s in tiles if s.tile is tile), None) or next(
+                (s for s in tiles if aliases.get(s.tile) is tile), None
+            )
             if seen is not None:
-                self._placed[tile] = seen
+                placed[tile] = seen
+        if placed != self._m.placed:
+            self._m = replace(self._m, placed=placed)
 
     def _match(self, tiles: Sequence[SeenTile]) -> _Match:
         out = _Match()
         free = list(tiles)
+        where, aliases = self._m.placed, self._m.aliases
         for index, node in enumerate(self.game.layout.nodes):
-            placed = self._placed.get(node.tile)
+            placed = where.get(node.tile)
             near = [
                 (_half_gap(placed, s), i)
                 for i, s in enumerate(free)
-                if placed is not None
-                and (s.tile is node.tile or self._aliases.get(s.tile) is node.tile)
+                if placed is not None and (s.tile is node.tile or aliases.get(s.tile) is node.tile)
             ]
             near = [(gap, i) for gap, i in near if gap <= self.match_mm]
             if not near:
@@ -469,7 +500,7 @@ class Reconciler:
 
     def _node_coords(self, layout: Layout) -> list[SeenTile]:
         far = SeenTile(0, 0, -1e6, -1e6, -1e6, -1e6)  # a tile we cannot place touches nothing
-        return [self._placed.get(n.tile, far) for n in layout.nodes]
+        return [self._m.placed.get(n.tile, far) for n in layout.nodes]
 
     def _try_plays(self, extras: Sequence[SeenTile]) -> tuple[list[Outcome], SurfaceAlert | None]:
         """Play every new tile, in an order where each is legal, or say what is wrong."""
@@ -479,11 +510,12 @@ class Reconciler:
         # the order it lists them (the camera lists tiles in the order its readings
         # first held them), and on an empty layout doubles first, highest first.
         listed = {s.tile: i for i, s in enumerate(extras)}
+        first_seen, looks = self._m.first_seen, self._m.looks
         lead = not layout.nodes
         remaining = sorted(
             extras,
             key=lambda s: (
-                self._first_seen.get(s.tile, self._looks + 1),
+                first_seen.get(s.tile, looks + 1),
                 lead and not s.tile.is_double,
                 -s.tile.high if lead else 0,
                 listed[s.tile],
@@ -536,11 +568,11 @@ class Reconciler:
                 if done and game.phase in (Phase.LEAD, Phase.PLAY, Phase.COUNTING):
                     for _ in done:  # the quick pair was not legal after all: nothing changes
                         game.undo()
-                    for s, _ in order[: len(done)]:
-                        self._placed.pop(s.tile, None)
+                    laid = [s.tile for s, _ in order[: len(done)]]
+                    self._m = replace(self._m, placed=_without(self._m.placed, laid))
                     return [], problem
                 return done, problem
-            self._placed[seen.tile] = seen
+            self._m = replace(self._m, placed={**self._m.placed, seen.tile: seen})
             log.info("reconciler: %s played at %s", seen.tile, where)
             done.append(Accepted(judged))
         return done, None
@@ -596,7 +628,7 @@ class Reconciler:
         """An alert about a layout tile, where it was last seen, in the table's language."""
         game = self.game
         tile = game.layout.nodes[node].tile
-        placed = self._placed.get(tile)
+        placed = self._m.placed.get(tile)
         text = message(saying, game.language, tile=tile)
         at = coords_of(placed) if placed is not None else None
         return SurfaceAlert(code, tile, at, text)
@@ -604,53 +636,49 @@ class Reconciler:
     # --- the grace timer and the standing alert ------------------------------------------------
 
     def _pend(self, problem: SurfaceAlert) -> list[Outcome]:
-        if self._standing is not None and self._standing.key == problem.key:
-            self._pending = None
+        m = self._m
+        if m.standing is not None and m.standing.key == problem.key:
+            self._m = replace(m, pending=None)
             return []
         now = self.clock()
-        if self._pending is None or self._pending.key != problem.key:
-            self._pending = problem
-            self._pending_since = now
+        if m.pending is None or m.pending.key != problem.key:
+            self._m = replace(m, pending=problem, pending_since=now)
         return self.tick(now)
 
     def _raise(self, problem: SurfaceAlert) -> list[Outcome]:
         out: list[Outcome] = []
-        if self._standing is not None:
-            out.append(Resolved(self._standing.key))
-        self._standing = problem
-        self._pending = None
+        if self._m.standing is not None:
+            out.append(Resolved(self._m.standing.key))
+        self._m = replace(self._m, standing=problem, pending=None)
         log.warning("reconciler: %s", problem.message)
         out.append(problem)
         return out
 
     def _settle(self) -> list[Outcome]:
         """The surface is legal: nothing pending, the standing alert (if any) resolved."""
-        self._pending = None
-        if self._standing is None:
+        standing = self._m.standing
+        if standing is not None or self._m.pending is not None:
+            self._m = replace(self._m, pending=None, standing=None)
+        if standing is None:
             return []
-        key = self._standing.key
-        self._standing = None
-        log.info("reconciler: %s resolved", key)
-        return [Resolved(key)]
+        log.info("reconciler: %s resolved", standing.key)
+        return [Resolved(standing.key)]
 
     # --- the end of a hand -----------------------------------------------------------------------
 
     def _new_hand_check(self) -> None:
-        if self.game.hand_no != self._hand:
-            self._hand = self.game.hand_no
-            self._placed.clear()
-            self._ignored.clear()
-            self._aliases.clear()
-            self._first_seen.clear()
-            self._known = self.game.layout.tiles()
-            self._counts = None
-            self._cleared = False
+        game = self.game
+        if game.hand_no != self._m.hand:
+            self._m = replace(
+                self._m, hand=game.hand_no, placed={}, ignored={}, aliases={}, first_seen={},
+                known=tuple(game.layout.tiles()), counts=None, cleared=False,
+            )  # fmt: skip
 
     def _count(self, tiles: Sequence[SeenTile]) -> list[Outcome]:
         if self.game.phase is Phase.HAND_OVER:
-            if tiles or self._cleared:
+            if tiles or self._m.cleared:
                 return []
-            self._cleared = True
+            self._m = replace(self._m, cleared=True)
             return [Cleared()]
         if not self.zones:
             return []
@@ -663,7 +691,7 @@ class Reconciler:
             if zone is not None and 0 <= zone.seat < len(per_seat):
                 per_seat[zone.seat].append(seen.tile)
         counts = ZoneCounts(tuple(tuple(sorted(ts, reverse=True)) for ts in per_seat))
-        if counts == self._counts:
+        if counts == self._m.counts:
             return []
-        self._counts = counts
+        self._m = replace(self._m, counts=counts)
         return [counts]

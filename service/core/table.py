@@ -11,13 +11,16 @@ payloads made by `service.core.payloads`) before its typed events go out on the 
 Not thread-safe by design: the service's worker thread is its only caller (see
 `service.app`).
 
-Each change is one journal transaction, told only once it is stored. A change the
-journal cannot store leaves the table exactly as it was: the game is rebuilt from the
-journal and what the core knew beyond it is put back (`service.core.table_memory`). The
-table then says so, a standing fault alert published under a seq kept beside the
-journal, takes nothing (commands are refused with the reason, snapshots wait), and tries
-again every `RETRY_S`: once the journal stores again, the alert is stored and resolved,
-and the latest snapshot judged.
+The core routes; its parts each hold their state in one frozen value: the reconciler's
+memory (`service.core.reconciler.Memory`), the core's own (`service.core.table_memory.
+CoreMemory`: the game's id, the sources' status, the zones' counts), the standing alerts
+(`service.core.alerts`), the seating (`service.core.seating`). Each change is one journal
+transaction, told only once it is stored (`service.core.changes`). A change the journal
+cannot store leaves the table exactly as it was: the game is rebuilt from the journal and
+what the core knew beyond it is put back. The table then says so, a standing fault alert,
+takes nothing (commands are refused with the reason, snapshots wait), and tries again
+every `RETRY_S`: once the journal stores again, the alert is stored and resolved, and the
+latest snapshot judged.
 
 After a crash the game is rebuilt by replaying the journal's inputs through a fresh
 engine, and what the core knew beyond it is read back from the journal: a restart gives
@@ -28,8 +31,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
@@ -48,7 +50,7 @@ from engine.events import (
     UndoEvent,
 )
 from engine.game import Game, Mode, Phase, PlayInput
-from engine.geometry import GeometryError, TileSize, edge_positions
+from engine.geometry import TileSize
 from engine.inputs import (
     Confirm,
     Input,
@@ -60,14 +62,15 @@ from engine.inputs import (
     Undo,
     tiles_per_seat,
 )
-from engine.messages import Case, message
+from engine.messages import message
 from engine.rules import Rules, RulesError
 from engine.surface import SeenTile, Snapshot
-from mqttweb.envelope import stamp
 from service.core import commands as cmd
 from service.core import table_memory as memo
+from service.core.alerts import StandingAlerts
 from service.core.bus import Bus
-from service.core.payloads import Outbox, alert_id, alert_payload, reply_payload, state_payload
+from service.core.changes import NOT_SAVED, RETRY_S, Changes, CommandRefused
+from service.core.payloads import Outbox, open_end_places, reply_payload, state_payload
 from service.core.reconciler import (
     Accepted,
     Cleared,
@@ -90,7 +93,7 @@ from service.core.table_events import (
     TableAlert,
     TableEvent,
 )
-from service.store.journal import Journal, JournalError, JournalEvent
+from service.store.journal import Journal, JournalEvent
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +103,6 @@ SIDES: dict[int, tuple[str, ...]] = {
     3: ("bottom", "left", "right"),
     4: ("bottom", "left", "top", "right"),
 }
-NOT_SAVED = "storage"  # the key of the alert standing while the journal cannot store
-RETRY_S = 1.0  # how often the table tries the journal again while it cannot store
 HAND_STARTS: frozenset[type[Input]] = frozenset({NewGame, NextHand, Redeal})
 """Inputs after which tiles still lying on the surface are no plays (until moved)."""
 
@@ -120,34 +121,6 @@ class TableConfig:
     tile_mm: tuple[int, int] = (48, 24)
     zones: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()  # (seat, (x0, y0, x1, y1))
     grace_s: float = 1.5
-
-
-@dataclass
-class _Standing:
-    """An alert that stands until resolved, and its `alert` event once stored."""
-
-    alert: TableAlert
-    raised: JournalEvent | None = None
-
-    def shown(self) -> dict[str, Any]:
-        """The alert as the state lists it: as published (never published: as made)."""
-        return self.raised.payload if self.raised is not None else alert_payload(self.alert)
-
-
-@dataclass
-class _Unsaved:
-    """The journal cannot store: the alert that says so (published, not stored), why
-    commands are refused, the latest snapshot to judge later, when to try again."""
-
-    alert: TableAlert
-    event: JournalEvent
-    reason: str
-    snapshot: Snapshot | None = None
-    next_try: float = 0.0
-
-
-class CommandRefused(Exception):  # noqa: N818 - a refusal, not an error of ours
-    """A command that cannot be applied now; its message is the reply's `error`."""
 
 
 class TableCore:
@@ -169,18 +142,17 @@ class TableCore:
         self.bus = bus if bus is not None else Bus()
         self.outbox = Outbox(journal)
         self.game: Game | None = None
-        self.game_id = ""
-        self._standing: list[_Standing] = []
-        self._last: dict[str, Any] | None = None
-        self._replaying = False
-        self._sources: dict[str, bool] = {}
-        self._source_detail: dict[str, str] = {}
         self.reconciler: Reconciler | None = None
-        self._zone_counts: ZoneCounts | None = None
-        self._told: list[object] | None = None  # what a change tells once it is stored
-        self._unsaved: _Unsaved | None = None
+        self.memory = memo.CoreMemory()  # the core's own, beyond the game
+        self.alerts = StandingAlerts(lambda: journal.last_seq() + 1)
         self.seated = SeatedGame()  # a desk's seating, the round's clock, confirmations
+        self.changes = Changes(self, config.table, journal, self.bus, clock)
+        self._replaying = False
         self._restored = 0  # inputs replayed at the last rebuild
+
+    @property
+    def game_id(self) -> str:
+        return self.memory.game_id
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -205,7 +177,7 @@ class TableCore:
             return
         c = self.config
         told = NewGame(c.rules, c.seats, c.names or None, None, c.target, c.language)
-        with self._change():
+        with self.changes.change():
             self._commit(*self._apply(told))
 
     def _rebuild(self) -> bool:
@@ -226,81 +198,52 @@ class TableCore:
         finally:
             self._replaying = False
         last = self.journal.last_event()
-        self._last = last.payload if last is not None else None
+        self.memory = replace(self.memory, last=last.payload if last is not None else None)
         kept = self.journal.get(memo.KV_KEY)
         if isinstance(kept, dict) and kept.get("game_id") == self.game_id:
             self._recall_kept(kept)
         elif self.reconciler is not None:
             self.reconciler.follow()
-        self._lead_alert()
+        self.alerts.lead(self.game, self._language())
         return True
 
     def _recall_kept(self, kept: dict[str, Any]) -> None:
-        """What the core knew beyond the game at the last change (`table_memory.saved`)."""
-        self._standing = []
-        for key, seq in kept["standing"]:
-            event = self.journal.event(seq)
-            if event is not None:
-                self._standing.append(_Standing(memo.alert_of(key, event.payload), event))
-        self._sources = {str(k): bool(v) for k, v in kept["sources"].items()}
-        self._zone_counts = memo.zone_counts(kept["zone_counts"])
-        if self.reconciler is not None and kept["reconciler"] is not None:
-            self.reconciler.recall(memo.reconciler_memory(kept["reconciler"]))
+        """What the core knew beyond the game at the last change (`table_memory.kept`)."""
+        core, standing, reconciler = memo.read_kept(kept)
+        self.memory = core.over(self.memory)
+        self.alerts.recall(standing, self.journal.event)
+        if self.reconciler is not None and reconciler is not None:
+            self.reconciler.recall(reconciler)
 
     # --- reading ---------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
         """The `state` payload of spec/mqtt.md (without the envelope's `v`/`table`/`ts`)."""
         game = self._require_game()
+        memory = self.memory
         payload = state_payload(
             game,
             seq=self.journal.last_event_seq(),
             game_id=self.game_id,
             sides=SIDES.get(game.seats, ()),
-            ends_at=lambda tiles: self._ends_at(game, tiles),
+            ends_at=partial(open_end_places, game.layout, size=TileSize(*self.config.tile_mm)),
             surface=self.config.surface,
-            alerts=[s.shown() for s in self._standing],
-            last=self._last,
-            sources=self._sources,
-            zone_counts=self._zone_counts.pips if self._zone_counts is not None else None,
+            alerts=self.alerts.shown(),
+            last=memory.last,
+            sources=memory.sources,
+            zone_counts=memory.zone_counts.pips if memory.zone_counts is not None else None,
         )
         return payload | self.seated.state_fields(game)
 
     @property
     def saving(self) -> bool:
         """False while the journal cannot store: the table takes nothing then."""
-        return self._unsaved is None
+        return self.changes.saving
 
     def _state_changed(self) -> StateChanged:
         game = self._require_game()
-        standing = tuple(s.alert for s in self._standing)
+        standing = self.alerts.alerts()
         return StateChanged(self.state(), game.phase, game.turn, game.seats, standing)
-
-    def _ends_at(
-        self, game: Game, tiles: Sequence[Mapping[str, Any]]
-    ) -> list[tuple[int, int] | None]:
-        """Where each open end takes its next tile (mm), when every tile's place is known.
-
-        From `tiles`, the state's layout: where each tile lay when it was played (the
-        journal keeps it), so a restart gives the same places.
-        """
-        layout = game.layout
-        if not layout.nodes or len(tiles) != len(layout.nodes) or any("xa" not in t for t in tiles):
-            return []
-        placed = [
-            SeenTile(n.tile.high, n.tile.low, t["xa"], t["ya"], t["xb"], t["yb"])
-            for n, t in zip(layout.nodes, tiles, strict=True)
-        ]
-        length, width = self.config.tile_mm
-        try:
-            edges = edge_positions(layout, placed, TileSize(length, width))
-        except GeometryError:
-            return []
-        out: list[tuple[int, int] | None] = []
-        for end in layout.ends:
-            at = next((e for e in edges[end.node] if e.edge is end.edge), None)
-            out.append((round(at.x), round(at.y)) if at is not None else None)
-        return out
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -312,8 +255,9 @@ class TableCore:
     def command(self, command: cmd.Command) -> str | None:
         """Apply a command to the game; None when done, else the reason it was refused
         (nothing changed)."""
-        if self._unsaved is not None:
-            return self._unsaved.reason
+        refusal = self.changes.refusal
+        if refusal is not None:
+            return refusal
         if not isinstance(command, cmd.GameCommand):
             return f"{command.action.value} is for the camera: this table has none."
         told = command.told
@@ -326,13 +270,10 @@ class TableCore:
             self._commit(kept, events, reply_id=command.id)
 
         try:
-            done = self._attempt(change)
+            done = self.changes.attempt(change)
         except CommandRefused as exc:
             return str(exc)
-        return None if done else self._why_not_saved()
-
-    def _why_not_saved(self) -> str:
-        return self._unsaved.reason if self._unsaved is not None else "The table cannot save."
+        return None if done else (self.changes.refusal or "The table cannot save.")
 
     def _follow(self, kind: type[Input], lying: Sequence[SeenTile]) -> None:
         """The reconciler follows a command's change at once (its memory is kept with
@@ -399,7 +340,6 @@ class TableCore:
         except (RulesError, ValueError, KeyError) as exc:
             raise CommandRefused(str(exc)) from None
         self.game = game
-        self._zone_counts = None
         length, width = self.config.tile_mm
         self.reconciler = Reconciler(
             game,
@@ -411,9 +351,9 @@ class TableCore:
         if not told.game_id:
             made = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")[:-4] + "Z"
             told = replace(told, game_id=made)
-        self.game_id = str(told.game_id)
+        self.memory = replace(self.memory, game_id=str(told.game_id), zone_counts=None)
         self.seated.begin(told)
-        self._standing = []
+        self.alerts.value = ()
         return told, list(game.start())
 
     # --- observations and sources ----------------------------------------------------------
@@ -423,29 +363,25 @@ class TableCore:
         reconciler = self.reconciler
         if reconciler is None:
             return
-        if self._unsaved is not None:  # judged once the journal stores again
-            self._unsaved.snapshot = snapshot
+        if not self.changes.saving:  # judged once the journal stores again
+            self.changes.hold(snapshot)
             return
-        if not self._attempt(lambda: self._outcomes(reconciler.observe(snapshot))):
-            self._judge_later(snapshot)
-
-    def _judge_later(self, snapshot: Snapshot) -> None:
-        if self._unsaved is not None:
-            self._unsaved.snapshot = snapshot
+        if not self.changes.attempt(lambda: self._outcomes(reconciler.observe(snapshot))):
+            self.changes.hold(snapshot)
 
     def tick(self) -> None:
         """Time passes: a pending alert's grace time may run out, the round's clock too; a
         journal that could not store is tried again."""
-        if self._unsaved is not None:
-            self._try_to_save()
+        if not self.changes.saving:
+            self.changes.retry()
             return
         reconciler = self.reconciler
         if reconciler is not None:
-            self._attempt(lambda: self._outcomes(reconciler.tick()))
+            self.changes.attempt(lambda: self._outcomes(reconciler.tick()))
         game = self.game
-        if game is not None and self._unsaved is None and self.seated.time_is_up(game):
+        if game is not None and self.changes.saving and self.seated.time_is_up(game):
             told = self.seated.time_input()
-            self._attempt(lambda: self._commit(*self._apply(told)))
+            self.changes.attempt(lambda: self._commit(*self._apply(told)))
 
     def _outcomes(self, outcomes: Sequence[Outcome]) -> None:
         for outcome in outcomes:
@@ -480,7 +416,7 @@ class TableCore:
         self._resolve(resolved.key)
 
     def _counted(self, counts: ZoneCounts) -> None:
-        self._zone_counts = counts
+        self.memory = replace(self.memory, zone_counts=counts)
         self._commit(None, [])
 
     def _cleared(self, cleared: Cleared) -> None:
@@ -491,21 +427,26 @@ class TableCore:
 
     def source_status(self, source: str, online: bool, detail: str = "") -> None:
         """The board or the camera went offline or came back: a standing fault alert."""
-        if self._sources.get(source) == online:
+        memory = self.memory
+        if memory.sources.get(source) == online:
             return
-        self._source_detail[source] = detail
-        if self._unsaved is None and self._attempt(
+        self.memory = replace(memory, details={**memory.details, source: detail})
+        if self.changes.saving and self.changes.attempt(
             lambda: self._source_alert(source, online), game_changes=False
         ):
             return
-        self._sources[source] = online  # its alert follows once the journal stores again
+        self._set_source(source, online)  # its alert follows once the journal stores again
+
+    def _set_source(self, source: str, online: bool) -> None:
+        self.memory = replace(self.memory, sources={**self.memory.sources, source: online})
 
     def _source_alert(self, source: str, online: bool) -> None:
-        self._sources[source] = online
+        self._set_source(source, online)
         code = _OFFLINE[source]
         key = f"source:{source}"
         if not online:
-            text = message(code, self._language(), detail=self._source_detail.get(source, ""))
+            detail = self.memory.details.get(source, "")
+            text = message(code, self._language(), detail=detail)
             self._raise(key, code, code.severity, text)
         else:
             self._resolve(key)
@@ -528,15 +469,15 @@ class TableCore:
     ) -> None:
         """Publish an alert that stands until `resolve_alert(key)` (not while the journal
         cannot store: the table then takes nothing, and says so)."""
-        if self._unsaved is None:
-            self._attempt(
+        if self.changes.saving:
+            self.changes.attempt(
                 lambda: self._raise(key, code, severity, text, seat=seat, tile=tile, at=at),
                 game_changes=False,
             )
 
     def resolve_alert(self, key: str) -> None:
-        if self._unsaved is None:
-            self._attempt(lambda: self._resolve(key), game_changes=False)
+        if self.changes.saving:
+            self.changes.attempt(lambda: self._resolve(key), game_changes=False)
 
     def _raise(
         self,
@@ -549,154 +490,48 @@ class TableCore:
         tile: str | None = None,
         at: Coords | Spot | None = None,
     ) -> None:
-        if any(s.alert.key == key for s in self._standing):
-            return
-        alert = TableAlert(key, code, severity, text, self._new_alert_id(code), seat, tile, at)
-        self._standing.append(_Standing(alert))
-        self._commit(None, alerts=[AlertRaised(alert)])
+        raised = self.alerts.stand(key, code, severity, text, seat=seat, tile=tile, at=at)
+        if raised:
+            self._commit(None, alerts=raised)
 
     def _resolve(self, key: str) -> None:
-        found = [s for s in self._standing if s.alert.key == key]
-        if not found:
-            return
-        self._standing = [s for s in self._standing if s.alert.key != key]
-        self._commit(None, alerts=[AlertResolved(s.alert, s.raised) for s in found])
+        resolved = self.alerts.resolve(key)
+        if resolved:
+            self._commit(None, alerts=resolved)
 
-    def _new_alert_id(self, code: AlertCode) -> str:
-        """An id for an alert made now: numbered by the seq of the next event stored."""
-        return alert_id(code, self.journal.last_seq() + 1)
+    # --- what the changes need of the table (`service.core.changes.Table`) ----------------
 
-    def _lead_alert(self) -> list[TableEvent]:
-        """LEAD_UNKNOWN stands while a lead is down and nobody said who laid it."""
-        game = self.game
-        waiting = (
-            game is not None
-            and game.phase is Phase.PLAY
-            and game.turn is None
-            and len(game.layout) > 0
-        )
-        standing = next((s for s in self._standing if s.alert.key == "lead"), None)
-        if waiting and standing is None and game is not None:
-            code = AlertCode.LEAD_UNKNOWN
-            text = message(code, self._language())
-            tile = game.layout.nodes[0].tile.text
-            alert = TableAlert(
-                "lead", code, code.severity, text, self._new_alert_id(code), tile=tile
-            )
-            self._standing.append(_Standing(alert))
-            return [AlertRaised(alert)]
-        if not waiting and standing is not None:
-            self._standing.remove(standing)
-            return [AlertResolved(standing.alert, standing.raised)]
-        return []
+    def can_say(self) -> str | None:
+        return self._language() if self.game is not None else None
 
-    # --- changes: stored whole, or not at all ---------------------------------------------
+    def remember(self) -> memo.Moment:
+        reconciler = self.reconciler.memory() if self.reconciler is not None else None
+        return memo.Moment(self.memory, self.alerts.value, reconciler, dict(self.outbox.ref_seq))
 
-    def _attempt(self, change: Callable[[], None], *, game_changes: bool = True) -> bool:
-        """Make one change; False when the journal could not store it (the table is then
-        as it was, and says it cannot save). CommandRefused and faults of ours are raised,
-        the table as it was too."""
-        try:
-            with self._change(game_changes=game_changes):
-                change()
-        except JournalError as exc:
-            self._cannot_save(exc)
-            return False
-        return True
+    def put_back(self, moment: memo.Moment, *, replay: bool) -> None:
+        if replay:
+            self._rebuild()
+        self.memory = moment.core
+        self.alerts.value = moment.standing
+        self.outbox.ref_seq = dict(moment.ref_seq)
+        if self.reconciler is not None and moment.reconciler is not None:
+            self.reconciler.recall(moment.reconciler)
 
-    @contextmanager
-    def _change(self, *, game_changes: bool = True) -> Iterator[None]:
-        """One change: one journal transaction, told once it is stored. On any exception
-        the table is put back as it was: what the core knew beyond the game, and the game
-        rebuilt from the journal (`game_changes`: a refusal never changed it)."""
-        if self._told is not None:  # a part of the change under way
-            yield
-            return
-        before = self._memory()
-        self._told = []
-        try:
-            with self.journal.batch():
-                yield
-            told = self._told
-        except BaseException as exc:
-            if game_changes and not isinstance(exc, CommandRefused):
-                self._rebuild()
-            self._recall(before)
-            raise
-        finally:
-            self._told = None
-        for event in told:
-            self.bus.publish(event)
-
-    def _tell(self, events: Sequence[object]) -> None:
-        """Tell the subscribers: once the change under way is stored (or now)."""
-        if self._told is not None:
-            self._told.extend(events)
-            return
-        for event in events:
-            self.bus.publish(event)
-
-    def _memory(self) -> memo.CoreMemory:
-        return memo.CoreMemory(
-            game_id=self.game_id,
-            standing=tuple((s.alert, s.raised) for s in self._standing),
-            last=self._last,
-            sources=dict(self._sources),
-            zone_counts=self._zone_counts,
-            ref_seq=dict(self.outbox.ref_seq),
-            reconciler=self.reconciler.memory() if self.reconciler is not None else None,
-        )
-
-    def _recall(self, memory: memo.CoreMemory) -> None:
-        self.game_id = memory.game_id
-        self._standing = [_Standing(alert, raised) for alert, raised in memory.standing]
-        self._last = memory.last
-        self._sources = dict(memory.sources)
-        self._zone_counts = memory.zone_counts
-        self.outbox.ref_seq = dict(memory.ref_seq)
-        if self.reconciler is not None and memory.reconciler is not None:
-            self.reconciler.recall(memory.reconciler)
-
-    # --- when the journal cannot store -------------------------------------------------------
-
-    def _cannot_save(self, exc: JournalError) -> None:
-        """Say so: a standing fault alert, published under a seq kept beside the journal."""
-        log.warning("table %s: the game cannot be saved: %s", self.config.table, exc)
-        if self._unsaved is not None or self.game is None:
-            return
-        code = Case.NOT_SAVED.alert_code
-        text = message(Case.NOT_SAVED, self._language())
-        seq = self.journal.hand_out()
-        alert = TableAlert(NOT_SAVED, code, Severity.FAULT, text, alert_id(code, seq))
-        payload = {**alert_payload(alert), "game_id": self.game_id}
-        event = JournalEvent(seq, "alert", stamp(self.config.table, payload, seq=seq))
-        self._unsaved = _Unsaved(alert, event, text, next_try=self.clock() + RETRY_S)
-        self._standing.append(_Standing(alert, event))
-        self._last = event.payload
+    def unsaved(self, alert: TableAlert, event: JournalEvent) -> None:
+        self.alerts.add(alert, event)
+        self.memory = replace(self.memory, last=event.payload)
         self.bus.publish(AlertRaised(alert))
         self.bus.publish(Recorded((event,), stored=False))
         self.bus.publish(self._state_changed())
 
-    def _try_to_save(self) -> None:
-        """Try the journal again: store the alert as published and resolve it, then
-        catch up (the sources' alerts, the latest snapshot)."""
-        unsaved = self._unsaved
-        if unsaved is None or self.clock() < unsaved.next_try:
-            return
-        unsaved.next_try = self.clock() + RETRY_S
-        try:
-            with self._change(game_changes=False):
-                self.journal.record_handed([unsaved.event])
-                self._resolve(NOT_SAVED)
-        except JournalError as exc:
-            log.debug("table %s: still cannot save: %s", self.config.table, exc)
-            return
-        log.warning("table %s: the game is saved again", self.config.table)
-        self._unsaved = None
-        for source, online in list(self._sources.items()):  # as they are now
-            self._attempt(partial(self._source_alert, source, online), game_changes=False)
-        if unsaved.snapshot is not None:
-            self.observe(unsaved.snapshot)
+    def saved_again(self) -> None:
+        self._resolve(NOT_SAVED)
+
+    def catch_up(self, held: Snapshot | None) -> None:
+        for source, online in list(self.memory.sources.items()):  # as they are now
+            self.changes.attempt(partial(self._source_alert, source, online), game_changes=False)
+        if held is not None:
+            self.observe(held)
 
     # --- committing ------------------------------------------------------------------------
 
@@ -713,32 +548,29 @@ class TableCore:
         if self._replaying:
             return
         reply = reply_payload(self.config.table, reply_id, True) if reply_id is not None else None
-        with self._change():
-            told: list[TableEvent] = [*events, *alerts, *self._lead_alert()]
+        with self.changes.change():
+            lead = self.alerts.lead(self.game, self._language())
+            told: list[TableEvent] = [*events, *alerts, *lead]
             stored = self.outbox.record(
                 kept, told, game_id=self.game_id, reply=reply, echo=self.seated.echo()
             )
             self.seated.recall(stored)
             if stored:
-                self._last = stored[-1].payload
-            raised = {
-                e.alert.id: s for e, s in zip(told, stored, strict=True) if type(e) is AlertRaised
-            }
-            for standing in self._standing:  # standing alerts are shown as published
-                standing.raised = raised.get(standing.alert.id, standing.raised)
-            self.journal.put(memo.KV_KEY, memo.saved(self._memory()))
+                self.memory = replace(self.memory, last=stored[-1].payload)
+            self.alerts.published(told, stored)  # standing alerts are shown as published
+            self.journal.put(memo.KV_KEY, memo.kept(self.remember()))
             over = [
                 GameOver(self.game_id, saved)
                 for event, saved in zip(told, stored, strict=True)
                 if isinstance(event, GameEvent) and event.event == "over"
             ]
-            self._tell([*told, Recorded(tuple(stored)), self._state_changed(), *over])
+            self.changes.tell([*told, Recorded(tuple(stored)), self._state_changed(), *over])
             self._publish_confirmed()
 
     def _publish_confirmed(self) -> None:
         confirmed = self.seated.take_confirmed()
         if confirmed is not None:
-            self._tell([ResultConfirmed(self.game_id, confirmed)])
+            self.changes.tell([ResultConfirmed(self.game_id, confirmed)])
 
 
 _ON_OUTCOME: dict[type[Any], Callable[[TableCore, Any], None]] = {
@@ -767,7 +599,7 @@ def _confirm(core: TableCore, game: Game, told: Confirm) -> tuple[Input, Judgeme
             raise CommandRefused(str(exc)) from None
         return told, Judgement(Reason.OK)
     if told.tiles is None:
-        counts = core._zone_counts
+        counts = core.memory.zone_counts
         if counts is None:
             raise CommandRefused("The table has not counted any tiles: lay them in the zones.")
         told = replace(told, tiles=tiles_per_seat(counts.tiles))
@@ -803,4 +635,12 @@ _JOURNALED: dict[type[Any], Callable[[Any, Mapping[int, PlayInput]], Input | Non
 play's engine input, `ref` -> `PlayInput`)."""
 
 
-__all__ = ["SIDES", "CommandRefused", "TableConfig", "TableCore", "play_input"]
+__all__ = [
+    "NOT_SAVED",
+    "RETRY_S",
+    "SIDES",
+    "CommandRefused",
+    "TableConfig",
+    "TableCore",
+    "play_input",
+]

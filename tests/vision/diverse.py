@@ -1,9 +1,9 @@
 """The real photos of `../shared/data/vision/diverse-dev`, read at run time (never copied):
 one photo by name, and its labelled tiles.
 
-The tests that read them pin one failure kind each on the photo that shows it
-(`tests/vision/detector/test_diverse_kinds.py`); the whole set is scored by
-`benchmarks/vision.py`.
+Every photo's reading is pinned by the photo table (`tests/vision/photo_table.toml`);
+these helpers serve the tests that look at one photo more closely (the learned veto's);
+the whole set is scored by `benchmarks/vision.py`.
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ from typing import Any
 from engine import Tile, rulesets
 from engine.geometry import Placer
 from engine.surface import SeenTile, Snapshot
+from service.core import table_memory as memo
+from service.core.alerts import StandingAlerts
 from service.core.table import TableConfig, TableCore
 from service.core.table_events import Recorded
 from service.store.journal import FILE_NAME, Journal
@@ -78,6 +80,29 @@ def test_the_golden_values_are_the_old_codecs() -> None:
         assert any(k["reconciler"][name] for k in kept), name
     assert kept[-1]["standing"] == [["source:camera", 2], ["NOT_TOUCHING:6-2", 17]]
     assert kept[-1]["reconciler"]["ignored"] == [[3, 3, 522, 288, 522, 312, 1.0]]
+
+
+def test_every_value_kept_before_reads_back_and_is_written_the_same(tmp_path: Path) -> None:
+    """Each owner reads its part of each value the old codecs wrote, and writes it the
+    same: the standing alerts found again in the journal by their seqs."""
+    journal = journal_before(tmp_path / "state")
+    try:
+        steps = golden("kept-before-one-value.json")
+        assert len(steps) == 18
+        for step in steps:
+            kept = step["kept"]
+            core, standing, reconciler = memo.read_kept(kept)
+            alerts = StandingAlerts(lambda: 0)
+            alerts.recall(standing, journal.event)
+            assert len(alerts.value) == len(standing)
+            moment = memo.Moment(core, alerts.value, reconciler, {})
+            assert memo.kept(moment) == kept, step["step"]
+        last = memo.read_kept(steps[-1]["kept"])
+        assert last[0].sources == {"camera": False, "board": True}
+        assert last[2] is not None and last[2].standing is not None
+        assert last[2].standing.key == "NOT_TOUCHING:6-2"
+    finally:
+        journal.close()
 
 
 def test_a_core_restarted_on_a_journal_kept_before_goes_on_as_the_old_one_did(

@@ -5,7 +5,7 @@ pip at both ends and a plain line are left as they were.
 
 (mf__domino's 4-6, in a hand standing on edge and seen at a slant: a blurred pip
 of its 6 joined the end of its divider, one mark 36 px long and 14 px thick, and the
-tile was not found; `tests/vision/detector/test_diverse_kinds.py` reads it.)"""
+tile was not found; the photo table, `tests/vision/photo_table.toml`, pins its reading.)"""
 
 from __future__ import annotations
 
