@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import cv2
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -34,6 +35,7 @@ def test_mat_writes_the_pdf_or_prints_its_geometry(tmp_path: Path) -> None:
     assert code == 1 and "could not write the mat" in err
 
 
+@pytest.mark.slow  # an enrolment from the mat: its reading and its tone tried
 def test_enrol_from_the_mat_keeps_the_model_only_when_every_slot_is_right(
     tmp_path: Path,
 ) -> None:

@@ -55,6 +55,7 @@ def test_a_mat_with_faults_is_not_enrolled_and_the_reply_says_why() -> None:
     assert said["1-0"] == "1-0 (page 1): the tile lies face down"
 
 
+@pytest.mark.slow  # an enrolment from the mat: its reading and its tone tried
 def test_a_whole_mat_gives_the_set_model() -> None:
     _, frame = filled()
     assert paper_of([frame.image], DominoSet.DOUBLE_SIX).paper == "a4"
@@ -77,6 +78,7 @@ def test_a_whole_mat_gives_the_set_model() -> None:
     assert model.tone is Tone.LIGHT
 
 
+@pytest.mark.slow  # an enrolment from the mat: its reading and its tone tried
 def test_pages_in_two_photos_enrol_the_set_together() -> None:
     _, frame = filled()
     image = frame.image

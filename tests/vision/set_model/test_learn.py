@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from engine.surface import SeenTile
 from engine.tiles import DominoSet, Tile
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
@@ -20,6 +22,7 @@ AT = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
 BLACK = RenderStyle(TileStyle.BLACK, Surface.WOOD)
 
 
+@pytest.mark.slow  # an enrolment from the mat: its reading and its tone tried
 def test_a_correction_adds_the_misread_half_and_is_kept(tmp_path: Path) -> None:
     _, mat = filled(BLACK)
     pipeline = Pipeline(PipelineSettings(), tmp_path)
