@@ -147,6 +147,7 @@ def test_a_game_cut_at_every_fsync_ends_as_it_would_have(rig: Rig, arm: str) -> 
         assert fell == len(game.steps)  # every step's fsync (or every step) was cut
 
 
+@pytest.mark.timeout(600)  # two starts a cut, on a loaded runner
 def test_a_first_start_cut_at_every_fsync_starts_again(rig: Rig) -> None:
     """The very first start, on an empty disk: cut before each of its fsyncs (the state
     folder made, the journal's database and log made, the seq mark written, the
