@@ -305,6 +305,13 @@ class StateSettings(Section):
     synchronous: Synchronous = Field(default=Synchronous.FULL, strict=False)
 
 
+class HistorySettings(Section):
+    """The record of past games kept on the table's disk (`service.history`): the last
+    games' events always, their frames while they fit in `max_mb`."""
+
+    max_mb: Annotated[int, between(10, 1_000_000, "a size in MB")] = 500
+
+
 class Theme(enum.StrEnum):
     """The display's look: black on white and yellow for sunlight, light on dark indoors."""
 
@@ -324,7 +331,7 @@ ClockTime = Annotated[str, AfterValidator(_clock_time)]
 
 class DisplaySettings(Section):
     """What `domino-table display` does by default: its flags set it, and `--settings
-    FILE` reads `theme`, `day_starts` and `day_ends` from here (docs/configuration.md)."""
+    FILE` reads `theme`, `day_starts` and `day_ends` from here (docs/guide/settings.md)."""
 
     enabled: bool = True
     host: NonBlank = "0.0.0.0"  # the page is for the phones and tablets at the table
@@ -345,6 +352,7 @@ class Settings(Section):
     camera: CameraSettings = CameraSettings()
     mqtt: MqttSettings = MqttSettings()
     state: StateSettings = StateSettings()
+    history: HistorySettings = HistorySettings()
     panel: PanelSettings = Field(default_factory=PanelSettings)
     # Seat zones: seat number (as a TOML key) -> [x0, y0, x1, y1] in mm on the surface.
     zones: dict[int, Rect] = Field(default_factory=dict, strict=False)

@@ -27,6 +27,7 @@ class Case(Enum):
 
     UNREAD_TILE = "unread_tile"  # a played tile not read where it lies, a tile against it
     NOT_SAVED = "not_saved"  # the table cannot write its journal (a full disk): it takes nothing
+    NOT_KEPT = "not_kept"  # the table cannot write its record of games (history): play goes on
     WRONG_LEAD = "wrong_lead"  # a lead that a tile held then, seen later, proves wrong
 
     @property
@@ -38,6 +39,7 @@ class Case(Enum):
 _CASE_CODES = {
     Case.UNREAD_TILE: AlertCode.UNREADABLE,
     Case.NOT_SAVED: AlertCode.DISK_FULL,
+    Case.NOT_KEPT: AlertCode.DISK_FULL,
     # The lead broke the lead rule, as a refused lead does in full information.
     Case.WRONG_LEAD: AlertCode.BAD_LEAD,
 }
@@ -148,6 +150,10 @@ _EN = Catalogue(
             "The table cannot save the game (its disk is full or failing): it takes no "
             "plays or commands until it can. Free some space; it goes on by itself."
         ),
+        Case.NOT_KEPT: (
+            "The table cannot keep the game's record (its disk is full or failing): the "
+            "game goes on, but frames of plays are not kept until there is space. {detail}"
+        ),
     },
     either="or",
 )
@@ -230,6 +236,11 @@ _ES = Catalogue(
         Case.NOT_SAVED: (
             "La mesa no puede guardar la partida (su disco está lleno o falla): no acepta "
             "jugadas ni órdenes hasta que pueda. Libere espacio; seguirá sola."
+        ),
+        Case.NOT_KEPT: (
+            "La mesa no puede guardar el historial de la partida (su disco está lleno o "
+            "falla): la partida sigue, pero no se guardan imágenes de las jugadas hasta que "
+            "haya espacio. {detail}"
         ),
     },
     either="o",

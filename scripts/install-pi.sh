@@ -4,7 +4,7 @@
 # See what it would do first:                 scripts/install-pi.sh --dry-run
 #
 # Idempotent: run it again after `git pull` to update. It never overwrites
-# /etc/domino-table/settings.toml or any password file. Steps (docs/install-pi.md):
+# /etc/domino-table/settings.toml or any password file. Steps (docs/guide/install-pi.md):
 #   1 check the system     64-bit, Python >= 3.11, systemd, apt
 #   2 Debian packages      python3-venv, python3-lgpio, python3-picamera2, ... (missing ones)
 #   3 user domino          system user in the dialout, gpio and video groups
@@ -20,15 +20,17 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: install-pi.sh [--dry-run] [--example NAME] [--with-display] [--with-broker]
-                     [--no-apt] [--source DIR]
+                     [--no-apt] [--source DIR] [--unlocked]
 
   --dry-run        print every step and command, change nothing (no root needed)
   --example NAME   settings to start from: config/examples/NAME.toml (default: kitchen);
                    used only when /etc/domino-table/settings.toml does not exist yet
   --with-display   also install domino-display.service (the table's web page)
-  --with-broker    also install Mosquitto on this Pi (docs/security.md configures it)
+  --with-broker    also install Mosquitto on this Pi (docs/guide/security.md configures it)
   --no-apt         do not install Debian packages (offline; they must be there)
   --source DIR     the project to install (default: the clone this script is in)
+  --unlocked       let pip choose the versions, for a system whose numpy has no lock in
+                   requirements/ (versions no test has run; docs/guide/install-pi.md)
 EOF
 }
 
@@ -45,6 +47,7 @@ example=kitchen
 with_display=0
 with_broker=0
 use_apt=1
+unlocked=0
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 while [ $# -gt 0 ]; do
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
         --with-display) with_display=1 ;;
         --with-broker) with_broker=1 ;;
         --no-apt) use_apt=0 ;;
+        --unlocked) unlocked=1 ;;
         --source) source_dir="${2:?--source needs a folder}"; shift ;;
         --source=*) source_dir="${1#*=}" ;;
         -h | --help) usage; exit 0 ;;
@@ -88,7 +92,7 @@ check_system() {
         arm64 | amd64 | aarch64 | x86_64) note "architecture $arch: 64-bit, fine" ;;
         *)
             local why="OpenCV and NumPy have no 32-bit ARM wheels: install the 64-bit"
-            why+=" Raspberry Pi OS (docs/install-pi.md)"
+            why+=" Raspberry Pi OS (docs/guide/install-pi.md)"
             if [ "$dry_run" -eq 1 ]; then
                 note "WARNING: $arch is not a 64-bit system; $why"
             else
@@ -196,6 +200,7 @@ virtual_env() {
     # the system's (which that camera stack was built for), everything else from pip.
     local dry=()
     [ "$dry_run" -eq 1 ] && dry=(--dry-run)
+    [ "$unlocked" -eq 1 ] && dry+=(--unlocked)
     "$source_dir/scripts/pi-venv.sh" "${dry[@]}" python3 "$PREFIX/.venv" "$PREFIX/src"
 }
 
@@ -212,7 +217,7 @@ settings_file() {
     else
         run install -m 640 -o root -g "$USER_NAME" \
             "$source_dir/config/examples/$example.toml" "$ETC_DIR/settings.toml"
-        note "from config/examples/$example.toml: edit it (docs/configuration.md)"
+        note "from config/examples/$example.toml: edit it (docs/guide/settings.md)"
     fi
     if [ "$with_display" -eq 1 ] && [ ! -e "$ETC_DIR/display.env" ]; then
         if [ "$dry_run" -eq 1 ]; then

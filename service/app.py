@@ -7,7 +7,8 @@ and is the only caller of the `TableCore`. Publishing happens on the worker thre
 after the journal has the change (paho's `publish` is thread-safe): the core hands
 each change's typed events to the subscribers registered here at start-up (the MQTT
 link, the panel, the board's LED, the log; `service.subscribers`; the lights and the voice
-of `[outputs.*]`, `service.outputs`).
+of `[outputs.*]`, `service.outputs`; the record of games, `service.history`, which writes
+on a thread of its own).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from config.settings import Settings
 from engine.alerts import AlertCode
-from engine.messages import message
+from engine.messages import Case, message
 from engine.rules import Rules
 from engine.surface import Snapshot
 from firmware_bridge.adapter import (
@@ -43,6 +44,13 @@ from service.core.table import TableConfig, TableCore
 from service.core.table_events import Answered, Spot, StateChanged
 from service.devices.board import BoardSignal, command_for
 from service.devices.panel import PanelDriver
+from service.history import (
+    HistoryAnswer,
+    HistoryFrame,
+    HistoryPublisher,
+    HistoryRecorder,
+    HistoryTrouble,
+)
 from service.mqtt.link import MqttLink
 from service.mqtt.publisher import MqttPublisher
 from service.outputs import outputs_for
@@ -55,6 +63,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_S = 0.25
+HISTORY_ALERT = "history"  # the key of the alert standing while the record cannot be written
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,7 @@ class TableService:
         self.settings = settings
         self._camera_frames = camera_frames  # frames from elsewhere than camera.source
         table = settings.table
-        state_dir = Path(settings.state.dir)
-        state_dir.mkdir(parents=True, exist_ok=True)
+        state_dir = Path(settings.state.dir)  # made by the journal, durably
         self.journal = Journal(state_dir, table.id, synchronous=settings.state.synchronous.value)
         self.core = TableCore(
             TableConfig(
@@ -107,6 +115,15 @@ class TableService:
             rules,
         )
         self.inbox: queue.Queue[object] = queue.Queue()
+        self.history = HistoryRecorder(
+            state_dir,
+            self.journal,
+            self.submit,
+            max_mb=settings.history.max_mb,
+            synchronous=settings.state.synchronous.value,
+            surface_mm=(table.surface.width_mm, table.surface.height_mm),
+            tile_mm=(table.tile_mm.length, table.tile_mm.width),
+        )
         self._worker: threading.Thread | None = None
         self._state: dict[str, Any] | None = None  # the latest `state` payload, stamped
         self._table: StateChanged | None = None
@@ -129,7 +146,7 @@ class TableService:
             panel_factory = _gpio_panel
         self.panel = panel_factory(self) if panel_factory is not None else None
         self._handlers: dict[type[Any], Callable[[Any], None]] = {
-            Snapshot: self.core.observe,
+            Snapshot: self._observe,
             _Tick: lambda _: self.core.tick(),
             LinkChanged: self._on_link,
             ButtonEvent: self._on_button,
@@ -137,6 +154,10 @@ class TableService:
             BoardIdentity: self._on_identity,
             _FromPanel: self._on_panel,
             cmd.GameCommand: self._on_command,  # every command to the game
+            cmd.HistoryAsk: self.history.ask,  # the record of games: its own thread
+            cmd.FrameAsk: self.history.ask,
+            HistoryAnswer: self._history_answer,
+            HistoryTrouble: self._history_trouble,
             **without_camera(self.core.bus.publish),  # snapshot, calibrate, enrol: no camera
         }
         self.outputs = outputs_for(settings.outputs, self.mqtt)  # lights and a voice
@@ -155,7 +176,9 @@ class TableService:
             (self.board, BoardSignal),
         ]
         made = [publisher(part) for part, publisher in parts if part is not None]
-        return [EventLog(table.id), *made, *self.outputs]
+        if self.mqtt is not None:
+            made.append(HistoryPublisher(self.mqtt))
+        return [EventLog(table.id), self.history, *made, *self.outputs]
 
     def _attach_camera(self) -> None:
         """The camera as a source (OpenCV is imported only for a table with a camera)."""
@@ -169,6 +192,12 @@ class TableService:
             self.submit,
             tell=self.submit_panel,  # a simulated table's players say what they do
             source=self._camera_frames,
+        )
+        table = self.settings.table
+        self.camera.keep = self.history.watch_camera(  # the frames of plays, for the record
+            self.camera.pipeline,
+            zones={seat: tuple(map(float, rect)) for seat, rect in self.settings.zones.items()},
+            tile_mm=(float(table.tile_mm.length), float(table.tile_mm.width)),
         )
         self._handlers |= {
             cam.CameraStatus: lambda s: self.core.source_status("camera", s.online, s.detail),
@@ -203,6 +232,7 @@ class TableService:
 
     def start(self) -> None:
         t0 = time.monotonic()
+        self.history.start()
         self.core.start()
         if self.mqtt is not None:
             self.mqtt.start()
@@ -221,6 +251,7 @@ class TableService:
             self.inbox.put(_Stop())
             self._worker.join(10)
             self._worker = None
+        self.history.stop()  # the frames queued are written first
         for output in self.outputs:  # a clean stop: the clock's app deleted, the strip dark
             output.stop()
         if self.board is not None:
@@ -283,6 +314,28 @@ class TableService:
         error = self.core.command(command)
         if error is not None:
             log.info("panel: %s refused: %s", command.action.value, error)
+
+    def _observe(self, snapshot: Snapshot) -> None:
+        """A settled snapshot: the record notes it (its events are shown by it), then the
+        core judges it."""
+        self.history.seen(snapshot)
+        self.core.observe(snapshot)
+
+    def _history_answer(self, answer: HistoryAnswer) -> None:
+        """The history's answer to `history` or `frame`: a picture first, then the reply."""
+        if answer.picture is not None:
+            self.core.bus.publish(HistoryFrame(answer.picture))
+        self.core.bus.publish(Answered(answer.command_id, answer.error, answer.detail))
+
+    def _history_trouble(self, trouble: HistoryTrouble) -> None:
+        """The record cannot be written (a full disk): the game goes on, an alert says so."""
+        if trouble.detail is None:
+            self.core.resolve_alert(HISTORY_ALERT)
+            return
+        code = AlertCode.DISK_FULL
+        language = self.core.game.language if self.core.game is not None else "en"
+        text = message(Case.NOT_KEPT, language, detail=trouble.detail)
+        self.core.raise_alert(HISTORY_ALERT, code, code.severity, text)
 
     def _on_link(self, change: LinkChanged) -> None:
         self.core.source_status("board", change.online, change.reason)

@@ -36,7 +36,7 @@ from typing import Final
 import cv2
 import torch
 
-from training import train
+from training import train, veto_data
 from training.evaluate import logits, odds
 from training.figures import TILE_KINDS, counts, load, shares
 from training.model import TileVeto
@@ -114,8 +114,14 @@ def plan(recipe: Recipe, work: Path, out: Path) -> list[str]:
 
 
 def draw(chunks: Sequence[Chunk], work: Path, jobs: int) -> None:
-    """Write each chunk missing from `work`, `jobs` at a time (one OpenCV thread each)."""
+    """Write each chunk missing from `work`: here, one after another (`jobs` 1), or
+    `jobs` at a time in child processes (one OpenCV thread each)."""
     todo = [c for c in chunks if not (work / f"{c.name}.npz").exists()]
+    if jobs == 1:
+        for chunk in todo:
+            if veto_data.main(chunk.argv(work)) != 0:
+                raise SystemExit(f"training.veto_data failed on chunk {chunk.name}")
+        return
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     running: list[tuple[Chunk, subprocess.Popen[bytes]]] = []
     while todo or running:
@@ -245,7 +251,17 @@ def record(recipe: Recipe, work: Path, out: Path, command: str, minutes: float) 
 
 def run(recipe: Recipe, work: Path, out: Path, jobs: int, command: str) -> Path:
     """Draw the recipe's data, train its net to `out`, write `out`'s record beside it
-    (`NET.toml`); return the record's path."""
+    (`NET.toml`); return the record's path. OpenCV's and torch's thread counts, which
+    the steps set to one, are put back after."""
+    threads = cv2.getNumThreads(), torch.get_num_threads()
+    try:
+        return _run(recipe, work, out, jobs, command)
+    finally:
+        cv2.setNumThreads(threads[0])
+        torch.set_num_threads(threads[1])
+
+
+def _run(recipe: Recipe, work: Path, out: Path, jobs: int, command: str) -> Path:
     began = time.perf_counter()
     work.mkdir(parents=True, exist_ok=True)
     draw((*recipe.chunks, recipe.val), work, jobs)

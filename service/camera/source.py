@@ -149,6 +149,7 @@ class CameraSource:
         self._spot: UnreadableSpot | None = None
         self.frames = 0
         self.snapshots = 0
+        self.keep: Callable[[Frame, Step], None] | None = None  # each settled reading's frame
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -255,6 +256,8 @@ class CameraSource:
         observation = step.observation
         if observation is not None:
             self.snapshots += 1
+            if self.keep is not None:  # the record keeps its frame (service.history)
+                self.keep(frame, step)
             self.submit(observation)
         spot = self.pipeline.unreadable
         if spot != self._spot:

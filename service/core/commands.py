@@ -6,10 +6,11 @@ when one could be read ("" otherwise). A command to the game is a `GameCommand`:
 and what it tells the game in the one notation of `engine.inputs`
 (`GameCommand("c1", Pass(seat=2))`), which the journal keeps and the table core applies
 by its type; `snapshot`, `calibrate` and `enrol` are the camera's (`SnapshotNow`,
-`Calibrate`, `Enrol`). Only the form is checked here, within the spec's bounds (a seat
-from 0 to 9, names of 32 characters...); whether a command fits the game (a seat that
-exists, a hand in progress) is the game's judgement. `Command.as_dict()` gives the
-spec's JSON back.
+`Calibrate`, `Enrol`); `history` and `frame` ask for the record of a game
+(`HistoryAsk`, `FrameAsk`: `service.history`), and change nothing. Only the form is
+checked here, within the spec's bounds (a seat from 0 to 9, names of 32 characters...);
+whether a command fits the game (a seat that exists, a hand in progress) is the game's
+judgement. `Command.as_dict()` gives the spec's JSON back.
 """
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ class Action(enum.StrEnum):
     SNAPSHOT = "snapshot"
     CALIBRATE = "calibrate"
     ENROL = "enrol"
+    HISTORY = "history"
+    FRAME = "frame"
+
+    @property
+    def reads_only(self) -> bool:
+        """Whether the command only asks (`history`, `frame`): it changes nothing, so
+        its reply is not kept in the journal (`service.mqtt.intake`)."""
+        return self in (Action.HISTORY, Action.FRAME)
 
 
 class CommandError(ValueError):
@@ -130,6 +139,35 @@ class Enrol(Command):
 
     def fields(self) -> dict[str, Any]:
         return {"set": self.set_name} if self.set_name is not None else {}
+
+
+@dataclass(frozen=True)
+class HistoryAsk(Command):
+    """The record of game `game_id` (None: the game in play, or the last one)."""
+
+    game_id: str | None = None
+
+    @property
+    def action(self) -> Action:
+        return Action.HISTORY
+
+    def fields(self) -> dict[str, Any]:
+        return {"game_id": self.game_id} if self.game_id is not None else {}
+
+
+@dataclass(frozen=True)
+class FrameAsk(Command):
+    """Publish the frame kept for event `seq` of game `game_id` on `history/frame`."""
+
+    game_id: str
+    seq: int
+
+    @property
+    def action(self) -> Action:
+        return Action.FRAME
+
+    def fields(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "seq": self.seq}
 
 
 # -- field checks: each returns the typed value or raises _FieldError with a sentence --------
@@ -264,6 +302,8 @@ _FIELDS: dict[str, _Check] = {
     "players": _players,
     "ends_at": _ends_at,
     "set": _set,
+    "game_id": lambda n, v: _text(n, v, 128),
+    "seq": lambda n, v: _int(n, v, 1, 2**53, "an event's seq"),
 }
 
 # action -> (required JSON fields, optional JSON fields)
@@ -287,13 +327,17 @@ _ACTIONS: dict[Action, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Action.SNAPSHOT: ((), ()),
     Action.CALIBRATE: ((), ()),
     Action.ENROL: ((), ("set",)),
+    Action.HISTORY: ((), ("game_id",)),
+    Action.FRAME: (("game_id", "seq"), ()),
 }
-_CAMERA: dict[Action, Callable[..., Command]] = {
+_NOT_INPUTS: dict[Action, Callable[..., Command]] = {
     Action.SNAPSHOT: SnapshotNow,
     Action.CALIBRATE: Calibrate,
     Action.ENROL: lambda cmd_id, **values: Enrol(cmd_id, values.get("set")),
+    Action.HISTORY: lambda cmd_id, **values: HistoryAsk(cmd_id, values.get("game_id")),
+    Action.FRAME: lambda cmd_id, **values: FrameAsk(cmd_id, values["game_id"], values["seq"]),
 }
-"""The camera's commands: not the game's inputs."""
+"""The commands that are not the game's inputs: the camera's, and the history's."""
 
 
 def _decode(raw: bytes) -> dict[str, Any]:
@@ -390,9 +434,9 @@ def parse_command(raw: bytes) -> Command:
     except _FieldError as exc:
         raise CommandError(str(exc), cmd_id) from None
     _cross_check(action, values, cmd_id)
-    camera = _CAMERA.get(action)
-    if camera is not None:
-        return camera(cmd_id, **values)
+    other = _NOT_INPUTS.get(action)
+    if other is not None:
+        return other(cmd_id, **values)
     if action is Action.NEW_GAME and isinstance(values["seats"], tuple):
         values["names"] = values["seats"]
         values["seats"] = len(values["names"])

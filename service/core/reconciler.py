@@ -21,7 +21,7 @@ PicoChess's reconciliation order, on whole settled snapshots (never raw events):
 
 At the end of a hand (phase `counting`) tiles lying in a seat's zone are that seat's
 tiles (`ZoneCounts`); an empty surface after `hand_over` is `Cleared`. See
-docs/reconciler.md.
+docs/design/reconciler.md.
 """
 
 from __future__ import annotations
@@ -301,7 +301,6 @@ class Reconciler:
         """Judge one settled snapshot of the surface."""
         self._new_hand_check()
         self._catch_up()
-        self._m = replace(self._m, surface=tuple(snapshot.tiles))
         self._note_new(snapshot)
         if snapshot.unsure:
             log.debug("reconciler: %d unsure spots, snapshot not judged", len(snapshot.unsure))
@@ -313,15 +312,17 @@ class Reconciler:
             out = self._judge_play(tiles, undo_allowed=True)
         elif phase is Phase.COUNTING or phase is Phase.HAND_OVER:
             out = self._settle() + self._count(tiles)
-        self._m = replace(self._m, known=tuple(self.game.layout.tiles()))
+        known = tuple(self.game.layout.tiles())
+        if known != self._m.known:
+            self._m = replace(self._m, known=known)
         return out
 
     def _note_new(self, snapshot: Snapshot) -> None:
-        """Remember when each tile not in the layout was first seen, in every snapshot,
-        judged or not: when several new tiles are judged at once (the source read none
-        of the snapshots between them surely), they are played in the order they came.
-        A tile a sure snapshot no longer holds is forgotten (lifted); one missing from
-        an unsure snapshot may just not have been read there."""
+        """Remember the snapshot's tiles, and when each tile not in the layout was first
+        seen, in every snapshot, judged or not: when several new tiles are judged at once
+        (the source read none of the snapshots between them surely), they are played in
+        the order they came. A tile a sure snapshot no longer holds is forgotten (lifted);
+        one missing from an unsure snapshot may just not have been read there."""
         looks = self._m.looks + 1
         in_layout = set(self.game.layout.tiles())
         here = {s.tile for s in snapshot.tiles}
@@ -332,7 +333,8 @@ class Reconciler:
         }
         for tile in here - in_layout:
             first_seen.setdefault(tile, looks)
-        self._m = replace(self._m, looks=looks, first_seen=first_seen)
+        surface = tuple(snapshot.tiles)
+        self._m = replace(self._m, surface=surface, looks=looks, first_seen=first_seen)
 
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Raise the pending alert if its grace time has run out by `now`."""
@@ -348,9 +350,11 @@ class Reconciler:
         game = self.game
         self._sync(tiles)
         match = self._match(tiles)
-        nodes = game.layout.nodes
-        moved = {nodes[node].tile: seen for node, seen in match.matched.items()}
-        self._m = replace(self._m, placed={**self._m.placed, **moved})
+        placed, nodes = self._m.placed, game.layout.nodes
+        moved = {nodes[n].tile: s for n, s in match.matched.items()}
+        moved = {tile: s for tile, s in moved.items() if placed.get(tile) != s}
+        if moved:
+            self._m = replace(self._m, placed={**placed, **moved})
         if match.missing:
             last = len(game.layout.nodes) - 1
             tile = game.layout.nodes[last].tile
@@ -406,6 +410,8 @@ class Reconciler:
     def _unignored(self, tiles: Sequence[SeenTile]) -> list[SeenTile]:
         """The snapshot without tiles taken back by a command and still lying in place;
         a tile moved or lifted since is no longer ignored."""
+        if not self._m.ignored:
+            return list(tiles)
         ignored = dict(self._m.ignored)
         out = []
         for seen in tiles:
@@ -458,14 +464,19 @@ class Reconciler:
 
     def _sync(self, tiles: Sequence[SeenTile]) -> None:
         """Forget coordinates of tiles no longer in the layout (undo, correction, new hand);
-        adopt where a layout tile lies when the game knows it and we did not (a command)."""
+        adopt where a layout tile lies when the game knows it and we did not (a command,
+        a restart): where it is seen, or else where its misreading is (`correct`)."""
         in_layout = {n.tile for n in self.game.layout.nodes}
         placed = {t: s for t, s in self._m.placed.items() if t in in_layout}
+        aliases = self._m.aliases
         for tile in in_layout - placed.keys():
-            seen = next((s for s in tiles if s.tile is tile), None)
+            seen = next((s for s in tiles if s.tile is tile), None) or next(
+                (s for s in tiles if aliases.get(s.tile) is tile), None
+            )
             if seen is not None:
                 placed[tile] = seen
-        self._m = replace(self._m, placed=placed)
+        if placed != self._m.placed:
+            self._m = replace(self._m, placed=placed)
 
     def _match(self, tiles: Sequence[SeenTile]) -> _Match:
         out = _Match()
@@ -646,7 +657,8 @@ class Reconciler:
     def _settle(self) -> list[Outcome]:
         """The surface is legal: nothing pending, the standing alert (if any) resolved."""
         standing = self._m.standing
-        self._m = replace(self._m, pending=None, standing=None)
+        if standing is not None or self._m.pending is not None:
+            self._m = replace(self._m, pending=None, standing=None)
         if standing is None:
             return []
         log.info("reconciler: %s resolved", standing.key)

@@ -9,13 +9,17 @@ so a command whose id was already handled gets the same reply again (after a res
 too) and is never handed on twice. A command received again while the service has not
 answered yet is not handed on either; it gets its reply when the answer comes. A reply
 the journal cannot store (the disk is full) is still sent, and kept in memory to answer
-repeats until the journal can store it.
+repeats until the journal can store it. A command that only asks (`history`, `frame`:
+`Action.reads_only`) changes nothing: its reply, which may be large (a whole game's
+events), is kept in memory only (the last `ASKED_KEPT`) to answer repeats, never in the
+journal.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +30,7 @@ from service.store.journal import REPLIES_KEPT, Journal, JournalError
 log = logging.getLogger(__name__)
 
 Reply = dict[str, Any]
+ASKED_KEPT = 100
 UNREADABLE = "The table could not read this command (a fault of ours): tell its maintainer."
 
 
@@ -39,6 +44,8 @@ class CommandIntake:
         self._lock = threading.RLock()
         self._waiting: dict[str, int] = {}  # id handed on -> how many times it was received
         self._unsaved: dict[str, Reply] = {}  # replies the journal could not store yet
+        self._asking: set[str] = set()  # ids of commands that only ask, not answered yet
+        self._asked: OrderedDict[str, Reply] = OrderedDict()  # their latest replies
 
     def receive(self, raw: bytes) -> list[Reply]:
         """Handle one command payload; return the replies to publish now."""
@@ -57,6 +64,8 @@ class CommandIntake:
                 log.exception("mqtt: could not read command %r", known_id or "")
                 return [self._store(reply_payload(self._table, known_id or "", False, UNREADABLE))]
             self._waiting[cmd.id] = 1
+            if cmd.action.reads_only:
+                self._asking.add(cmd.id)
         log.info("mqtt: command %r: %s", cmd.id, cmd.action)
         try:
             self._on_command(cmd)
@@ -87,7 +96,12 @@ class CommandIntake:
         """
         with self._lock:
             reply = self._stored(cmd_id) if cmd_id else None
-            if reply is None:
+            if reply is None and cmd_id in self._asking:
+                self._asking.discard(cmd_id)
+                reply = self._asked[cmd_id] = reply_payload(self._table, cmd_id, ok, error, detail)
+                while len(self._asked) > ASKED_KEPT:
+                    self._asked.popitem(last=False)
+            elif reply is None:
                 reply = self._store(reply_payload(self._table, cmd_id, ok, error, detail))
             times = self._waiting.pop(cmd_id, 1)
         return [reply] * times
@@ -96,6 +110,8 @@ class CommandIntake:
         """The reply already given to `cmd_id`, if any (call with the lock held)."""
         if cmd_id in self._unsaved:
             return self._unsaved[cmd_id]
+        if cmd_id in self._asked:
+            return self._asked[cmd_id]
         try:
             return self._journal.get_reply(cmd_id)
         except JournalError as exc:

@@ -275,6 +275,13 @@ class MqttLink:
             if self._connected.is_set():
                 self._publish(topic, payload, retain=True, qos=qos)
 
+    def publish_once(self, topic: str, payload: bytes, qos: int = QOS) -> None:
+        """Publish `payload` on `topic`, not retained and never again (a history frame,
+        on the command that asked for it); while the broker is away nothing is sent."""
+        with self._pub_lock:
+            if self._connected.is_set():
+                self._publish(topic, payload, retain=False, qos=qos)
+
     def publish_device(self, topic: str, payload: bytes, *, keep: bool) -> None:
         """Send `payload` to a device that is not ours (an AWTRIX clock, a WLED strip:
         `service.outputs`) on `topic`: QoS 0, not retained, nothing waited for; while the

@@ -46,6 +46,10 @@ class Topics:
     def camera_snapshot(self) -> str:
         return f"{self.prefix}/camera/snapshot"
 
+    @property
+    def history_frame(self) -> str:
+        return f"{self.prefix}/history/frame"
+
     def event(self, kind: str) -> str:
         return f"{self.prefix}/event/{topic_level(kind)}"
 

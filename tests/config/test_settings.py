@@ -201,6 +201,15 @@ def test_camera_tone_and_marker_size(tmp_path: Path) -> None:
     ]
 
 
+def test_history_size_is_bounded(tmp_path: Path) -> None:
+    assert load_settings(None, {}).history.max_mb == 500
+    assert load_settings(write(tmp_path, "[history]\nmax_mb = 2000\n"), {}).history.max_mb == 2000
+    (line,) = problems(write(tmp_path, "[history]\nmax_mb = 5\n"))
+    assert line.endswith("history.max_mb: 5 is not a size in MB (10-1000000)"), line
+    (line,) = problems(write(tmp_path, "[history]\nmax_mb = '500'\n"))
+    assert "history.max_mb" in line and "integer" in line, line
+
+
 def test_overrides_apply_and_errors_name_the_flag(tmp_path: Path) -> None:
     path = write(tmp_path, "[serial]\nbaud = 9600\n")
     s = load_settings(path, {"serial.port": "/dev/ttyACM0", "serial.enabled": True})

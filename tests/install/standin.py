@@ -13,12 +13,13 @@ that matters to the installer is rebuilt from what Debian 12 has (Pi OS is Debia
 - python3-picamera2: a package that imports it, as the real one does, and finds no camera.
 
 The project's dependencies come from a wheelhouse filled once per run
-(`Wheelhouse.fill`, tests/install/conftest.py): pip downloads them from the package index
-twice, as this project's `pyproject.toml` lists them, once as they resolve alone (numpy 2,
-the newest OpenCV: what a plain `pip install` picks) and once with numpy pinned to the
-system's (numpy 1.24.2, the last OpenCV built for it). Every pip run against the stand-in
-then resolves among both sets, offline (`PIP_NO_INDEX`, `PIP_FIND_LINKS`), so each install
-still makes the real choice between the two and none downloads the ~160 MB again.
+(`Wheelhouse.fill`, tests/install/conftest.py): pip downloads the wheels of two of the
+project's locks, exactly as they pin them and checked by their hashes: the product's
+(`requirements/main.txt`: numpy 2, OpenCV 5, what a plain `pip install` also picks) and
+the Bookworm Pi's (`requirements/pi-numpy-1.24.2.txt`: numpy 1.24.2 and the last OpenCV
+built for it). Every pip run against the stand-in then installs from both sets, offline
+(`PIP_NO_INDEX`, `PIP_FIND_LINKS`), so a plain install still makes the real choice
+between the two and none downloads the ~160 MB again.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,23 +75,15 @@ class Wheelhouse:
 
     @classmethod
     def fill(cls, folder: Path) -> Wheelhouse:
-        """The project's dependencies and build requirements, as resolved with numpy free
-        and with numpy pinned to the system's, downloaded from the package index."""
-        pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-        wanted: list[str] = [
-            *pyproject["project"]["dependencies"],
-            *pyproject["build-system"]["requires"],
-        ]
-        pin = folder / "pin.txt"
-        pin.write_text(f"numpy=={SYSTEM_NUMPY}\n")
-        constraints: list[list[str | Path]] = [[], ["--constraint", pin]]
-        for constraint in constraints:
+        """The wheels of the product's lock and of the Bookworm Pi's (for this machine's
+        platform and Python), downloaded from the package index."""
+        for lock in ("main.txt", f"pi-numpy-{SYSTEM_NUMPY}.txt"):
             result = run(
                 [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-                 "--dest", folder, *constraint, *wanted]
+                 "--no-deps", "--require-hashes", "--dest", folder,
+                 "-r", ROOT / "requirements" / lock]
             )  # fmt: skip
             assert result.returncode == 0, result.stderr
-        pin.unlink()
         return cls(folder)
 
 

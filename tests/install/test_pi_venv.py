@@ -3,25 +3,29 @@
 Against the stand-in of Raspberry Pi OS's Python (`standin.py`: numpy 1.24.2 in the
 system's dist-packages, a compiled simplejpeg built against it, picamera2 importing it),
 `scripts/pi-venv.sh` (step 5 of `scripts/install-pi.sh`) installs this project for real:
-the wheel built from a clean copy of the tree (issue 22), its dependencies resolved by pip
-among the wheels the package index gave for both ways of resolving them
-(`standin.Wheelhouse`, downloaded once for the run). In the venv it makes, `doctor` runs
-and the camera path reads a rendered frame on the system's numpy. The installer's old
-logic (a plain `pip install` into a `--system-site-packages` venv) is run too: pip then
-puts numpy 2 and OpenCV 5 into the venv, the compiled module fails numpy's ABI check,
-and `domino-table doctor` says so; the script run over that venv repairs it. Slow: three
-installs of the project, one worker runs them all (one stand-in, one wheelhouse).
+the lock made for the system's numpy (`requirements/pi-numpy-1.24.2.txt`, issue 33), then
+the wheel built from a clean copy of the tree (issue 22), from the wheels the package index
+gave for the locks (`standin.Wheelhouse`, downloaded once for the run). In the venv it
+makes, `doctor` runs and the camera path reads a rendered frame on the system's numpy.
+The installer's old logic (a plain `pip install` into a `--system-site-packages` venv) is
+run too: pip then puts numpy 2 and OpenCV 5 into the venv, the compiled module fails
+numpy's ABI check, and `domino-table doctor` says so; the script run over that venv
+repairs it. Slow: several installs of the project, one worker runs them all (one
+stand-in, one wheelhouse).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from packaging.utils import canonicalize_name
 
+from devtools import lock
 from tests.install.release import Dists
 from tests.install.standin import (
     ROOT,
@@ -99,9 +103,9 @@ def old_logic(system: System, venv: Path, project: Path, wheels: Wheelhouse) -> 
     assert pip.returncode == 0, pip.stderr
 
 
-def pi_venv(system: System, venv: Path, project: Path, wheels: Wheelhouse) -> Result:
+def pi_venv(system: System, venv: Path, project: Path, wheels: Wheelhouse, *options: str) -> Result:
     """scripts/pi-venv.sh for the stand-in system, its pip limited to `wheels`."""
-    return run([PI_VENV, system.python, venv, project], wheels.env)
+    return run([PI_VENV, *options, system.python, venv, project], wheels.env)
 
 
 def camera_line(venv: Path, tmp_path: Path) -> str:
@@ -121,6 +125,7 @@ def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
     result = pi_venv(system, venv, project, wheels)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"the system's numpy {SYSTEM_NUMPY} stays" in result.stdout
+    assert f"the lock: requirements/pi-numpy-{SYSTEM_NUMPY}.txt" in result.stdout
     assert "import picamera2: fine in the venv" in result.stdout
     assert (venv / "system-constraints.txt").read_text().splitlines()[
         -1
@@ -129,7 +134,13 @@ def test_a_fresh_install_keeps_the_systems_numpy_and_camera_stack(
     assert imported.returncode == 0, imported.stderr
     version, where, opencv, nbytes = imported.stdout.split()
     assert version == SYSTEM_NUMPY and where.startswith(str(system.dist_packages))
-    assert opencv.startswith("4."), opencv  # the last OpenCV built for numpy 1.x
+    assert opencv.startswith("4.11."), opencv  # the last OpenCV built for numpy 1.x
+    frozen = run([venv / "bin" / "python", "-m", "pip", "freeze", "--local"]).stdout
+    locked = lock.parse((ROOT / "requirements" / f"pi-numpy-{SYSTEM_NUMPY}.txt").read_text(), "")
+    pins = {(p.name, p.version) for p in locked.pins}
+    for line in frozen.splitlines():  # the venv holds the lock's versions, and the project
+        name, _, have = line.partition("==")
+        assert name.startswith("domino-table") or (canonicalize_name(name), have) in pins, line
     assert nbytes == "24"
     assert not list(venv.glob("lib/python3*/site-packages/numpy*"))
     line = camera_line(venv, tmp_path)
@@ -181,14 +192,48 @@ def tiny_project(folder: Path, dependencies: str, module: str | None = None) -> 
     return folder
 
 
-def test_a_project_needing_numpy_2_is_refused(
+def test_a_project_the_lock_does_not_serve_is_refused(
     system: System, wheels: Wheelhouse, tmp_path: Path
 ) -> None:
+    """The project is installed alone after the lock: what it needs and the lock lacks
+    is named (here numpy 2, where the system's numpy 1.24.2 stays)."""
     project = tiny_project(tmp_path / "needs-numpy-2", '["numpy>=2"]')
     result = pi_venv(system, tmp_path / "venv", project, wheels)
     assert result.returncode != 0
+    assert f"needs-numpy-2 needs numpy>=2 (the venv has {SYSTEM_NUMPY})" in result.stderr, (
+        result.stderr
+    )
+    assert "was not made for this project (./run lock)" in result.stderr
+
+
+def test_unlocked_a_project_needing_numpy_2_is_refused(
+    system: System, wheels: Wheelhouse, tmp_path: Path
+) -> None:
+    project = tiny_project(tmp_path / "needs-numpy-2", '["numpy>=2"]')
+    result = pi_venv(system, tmp_path / "venv", project, wheels, "--unlocked")
+    assert result.returncode != 0
     assert "ResolutionImpossible" in result.stderr, result.stderr  # numpy 2 is there: the pin
     assert f"with numpy=={SYSTEM_NUMPY}" in result.stderr, result.stderr
+
+
+def test_a_system_numpy_with_no_lock_is_refused_in_words(
+    system: System, wheels: Wheelhouse, tmp_path: Path
+) -> None:
+    """The script beside a requirements/ folder with no lock for numpy 1.24.2."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "requirements").mkdir()
+    shutil.copy2(PI_VENV, tmp_path / "scripts" / PI_VENV.name)
+    (tmp_path / "requirements" / "pi-numpy-9.9.txt").write_text("")
+    result = run(
+        [tmp_path / "scripts" / PI_VENV.name, system.python, tmp_path / "venv", tmp_path],
+        wheels.env,
+    )
+    assert result.returncode == 1
+    assert (
+        f"error: no lock for the system's numpy {SYSTEM_NUMPY} (there are locks for numpy 9.9)"
+        in result.stderr
+    ), result.stderr
+    assert "--unlocked" in result.stderr
 
 
 def test_the_last_step_fails_when_the_venv_shadows_a_module_of_the_stack(

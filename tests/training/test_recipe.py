@@ -22,7 +22,7 @@ if importlib.util.find_spec("torch") is None:  # pragma: no cover - the set-up's
     )
 
 from training.figures import KINDS, load
-from training.recipe import RECIPES, Chunk, Recipe, plan, run
+from training.recipe import RECIPES, Chunk, Recipe, draw, plan, run
 from vision.learned.manifest import nets, parse
 from vision.learned.patches import ACROSS, LONG, net_input
 
@@ -31,7 +31,9 @@ TINY = Recipe("tiny", (Chunk("c", 0, 2),), Chunk("val", 100_000, 1), steps=4, ba
 
 def test_a_tiny_net_trains_exports_and_runs_in_opencv(tmp_path: Path) -> None:
     out = tmp_path / "tiny.onnx"
+    threads = cv2.getNumThreads()
     recorded = run(TINY, tmp_path, out, jobs=1, command="python -m training.recipe tiny")
+    assert cv2.getNumThreads() == threads  # the steps' one thread is not left behind
 
     patches, labels, kinds = load([tmp_path / "c.npz"])
     assert patches.shape[1:] == (ACROSS, LONG, 3) and len(patches) == len(labels) > 10
@@ -63,3 +65,19 @@ def test_each_shipped_net_has_its_recipe() -> None:
         assert f"--steps {recipe.steps} --seed 26" in lines[-1]
         trained = {c.start for c in recipe.chunks}
         assert recipe.val.start not in trained
+
+
+def test_chunks_drawn_in_child_processes_are_the_chunks_drawn_here(tmp_path: Path) -> None:
+    chunks = (Chunk("a", 3, 1), Chunk("b", 100_001, 1))
+    (tmp_path / "here").mkdir()
+    draw(chunks, tmp_path / "here", jobs=1)
+    (tmp_path / "there").mkdir()
+    draw(chunks, tmp_path / "there", jobs=2)
+    for chunk in chunks:
+        with (
+            np.load(tmp_path / "here" / f"{chunk.name}.npz") as here,
+            np.load(tmp_path / "there" / f"{chunk.name}.npz") as there,
+        ):
+            assert len(here["labels"]) > 0
+            for key in ("patches", "labels", "kinds", "seeds"):
+                assert np.array_equal(here[key], there[key]), (chunk.name, key)

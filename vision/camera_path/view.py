@@ -42,11 +42,13 @@ CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))  # marker ids 0-3, in
 class ViewParts:
     """What to draw. `reading` is in mm on a calibrated frame, else in pixels;
     `tile_width` is a tile's width in the same unit; `zones` seat -> (x0, y0, x1, y1)
-    in mm; `caption` the first line written (the frame's time)."""
+    in mm; `caption` the first line written (the frame's time); `markers` the corner
+    markers found (a missing one is ringed where it should be), or None when they were
+    not looked for on this frame (a history's frame: none drawn)."""
 
     calibration: Calibration | None
     reading: Snapshot | None
-    markers: Sequence[MarkerSighting] = ()
+    markers: Sequence[MarkerSighting] | None = ()
     zones: Mapping[int, tuple[float, float, float, float]] = field(default_factory=dict)
     tile_width: float = 24.0
     caption: str = ""
@@ -87,7 +89,11 @@ def _area(pen: _Pen, calibration: Calibration) -> None:
     pen.polygon(tuple(calibration.corners_px), AREA)
 
 
-def _markers(pen: _Pen, markers: Sequence[MarkerSighting], calibration: Calibration | None) -> None:
+def _markers(
+    pen: _Pen, markers: Sequence[MarkerSighting] | None, calibration: Calibration | None
+) -> None:
+    if markers is None:  # not looked for
+        return
     seen = {m.marker_id for m in markers}
     for m in markers:
         pen.polygon(tuple(m.corners), MARKER)

@@ -104,6 +104,9 @@ def test_every_action_parses_and_round_trips() -> None:
         {"id": "n", "action": "snapshot"},
         {"id": "o", "action": "calibrate"},
         {"id": "p", "action": "enrol", "set": "double-nine"},
+        {"id": "q", "action": "history"},
+        {"id": "r", "action": "history", "game_id": "20261122T041400123Z"},
+        {"id": "s", "action": "frame", "game_id": "20261122T041400123Z", "seq": 12},
     ]
     assert {b["action"] for b in bodies} == {a.value for a in Action}
     for body in bodies:
@@ -158,6 +161,16 @@ def test_every_action_parses_and_round_trips() -> None:
             "c1",
             '"en" or "es"',
         ),
+        ({"id": "c1", "action": "frame", "game_id": "g"}, "c1", '"frame" needs "seq"'),
+        ({"id": "c1", "action": "frame", "seq": 3}, "c1", '"frame" needs "game_id"'),
+        (
+            {"id": "c1", "action": "frame", "game_id": "g", "seq": 0},
+            "c1",
+            '"seq" must be an event\'s seq from 1',
+        ),
+        ({"id": "c1", "action": "history", "game_id": ""}, "c1", '"game_id" must be a text'),
+        ({"id": "c1", "action": "history", "game_id": "a\nb"}, "c1", "without control"),
+        ({"id": "c1", "action": "history", "hand": 2}, "c1", '"history" does not take "hand"'),
     ],
 )
 def test_refusals_say_why(raw: object, cmd_id: str, words: str) -> None:
