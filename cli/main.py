@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "cli.engine:simulate",
     "replay": "cli.engine:replay",
     "run": "service.cli:run",
+    "history": "service.history.cli:history",
     "demo": "demo.cli:demo",
     "board-emulator": "firmware_bridge.cli:board_emulator",
     "vision": "vision.cli:vision",

@@ -1,12 +1,15 @@
 """`domino-table replay`: a game told line by line, judged in table mode.
 
-Input is JSON lines (see docs/replay.md), one input a line in the notation of
+Input is JSON lines (see docs/design/replay.md), one input a line in the notation of
 `engine.inputs`: a `new_game` first (`{"action": "new_game", "rules": "walnut",
 "seats": 4}`), then plays, passes, draws, counts... (`{"action": "play", "tile": "5-0",
 "seat": 1, "to": "5-5"}`). The lines of replay files written before that notation
 (`{"rules": "walnut", "seats": 4}`, then `{"seat": 1, "play": "5-0", "to": "5-5"}`, with
 `end` for the number and `edge` for `side` or `arm`) are read too: each is converted to
-its input first (`legacy_input`). Output is one JSON line per resulting event, the
+its input first (`legacy_input`). The table's own inputs are read too: `rename`, and
+`confirm` with the tiles the table counted in the seat zones, as its journal keeps them
+(`domino-table history --inputs` prints a kept game's). Output is one JSON line per
+resulting event, the
 `event/<kind>` payload of spec/mqtt.md with `"type": "<kind>"`. An illegal input yields
 an `alert` (its output marked `refused`) and changes nothing; a malformed line yields an
 error naming its line number, and the replay goes on. Blank lines and lines starting
@@ -24,7 +27,7 @@ from typing import Any
 from engine import rulesets
 from engine.events import Event, Judgement, Reason
 from engine.game import Game, Mode, Phase
-from engine.inputs import Input, InputError, NewGame, Play, Rename, read
+from engine.inputs import Confirm, Input, InputError, NewGame, Play, Rename, read
 from engine.rules import Rules, RulesError
 from service.core.payloads import Numbering
 
@@ -156,10 +159,27 @@ def _told(game: Game, told: Input) -> Judgement:
             raise ReplayError(f"there is no seat {told.seat}")
         game.names[told.seat] = told.name
         return Judgement(Reason.OK)
+    if isinstance(told, Confirm):
+        return _confirm(game, told)
     try:
         return game.tell(told)
     except TypeError as exc:
         raise ReplayError(str(exc)) from None
+
+
+def _confirm(game: Game, told: Confirm) -> Judgement:
+    """The counts made from the seat zones are right: the hand is scored from the tiles
+    the table counted, which its journal keeps with the `confirm` (a table's kept
+    record replays exactly). After the game, a seat agreeing with the result changes
+    nothing."""
+    if game.phase is Phase.OVER:
+        return Judgement(Reason.OK)
+    if told.tiles is None:
+        raise ReplayError(
+            'a "confirm" that scores a hand needs the tiles counted, one list per seat: '
+            '{"action": "confirm", "tiles": [["6-4"], [], ...]}'
+        )
+    return game.count_tiles([list(seat or ()) for seat in told.tiles])
 
 
 def _read(obj: Any, *, first: bool) -> Input:

@@ -41,8 +41,8 @@ from service.core.bus import Bus
 from service.core.table_events import GameOver, Recorded, StateChanged
 from service.history.events import HistoryAnswer, HistoryTrouble
 from service.history.marking import mark_image
-from service.history.store import HistoryError, HistoryStore, Journal, Picture
-from service.history.surface import board_surface, draw_png
+from service.history.store import HistoryError, HistoryStore, Journal
+from service.history.surface import board_surface, image_of
 
 if TYPE_CHECKING:
     from service.history.camera import CameraFrames, Kept
@@ -343,7 +343,7 @@ class HistoryRecorder:
                 command.id,
                 f"No frame is kept for seq {command.seq} of game {command.game_id!r}.",
             )
-        image = _image_of(picture, command.seq)
+        image = image_of(picture, f"seq {command.seq}:")
         kind = "image/jpeg" if picture.kind == "jpeg" else "image/png"
         detail = {"game_id": command.game_id, "seq": command.seq, "type": kind, "bytes": len(image)}
         marked = mark_image(image, command.game_id, command.seq)
@@ -352,13 +352,6 @@ class HistoryRecorder:
 
 _SYNC = object()
 _PRUNE = object()
-
-
-def _image_of(picture: Picture, seq: int) -> bytes:
-    if picture.jpeg is not None:
-        return picture.jpeg
-    assert picture.surface is not None
-    return draw_png(picture.surface, f"seq {seq}:")
 
 
 def _game_of(recorded: Recorded, seqs: list[int]) -> str:

@@ -171,6 +171,7 @@ class Picture:
     kind: str
     jpeg: bytes | None = None
     surface: dict[str, Any] | None = None
+    key: int = 0  # the picture's number: events with the same are shown by the same
 
 
 def _dump(value: Any) -> str:
@@ -540,20 +541,21 @@ class HistoryStore:
         if n is None:
             return None
         rows = self._db.execute(
-            "SELECT p.kind, p.file, p.surface FROM frames f JOIN pictures p ON p.id = f.picture"
+            "SELECT p.kind, p.file, p.surface, p.id FROM frames f"
+            " JOIN pictures p ON p.id = f.picture"
             " WHERE f.game=? AND f.seq=?",
             (n, seq),
         ).fetchall()
         if not rows:
             return None
-        kind, file, surface = rows[0]
+        kind, file, surface, key = rows[0]
         if kind == "jpeg":
             try:
-                return Picture("jpeg", jpeg=(self.frames_dir / str(file)).read_bytes())
+                return Picture("jpeg", jpeg=(self.frames_dir / str(file)).read_bytes(), key=key)
             except OSError as exc:
                 log.warning("history: frame %s of game %s cannot be read: %s", seq, game_id, exc)
                 return None
-        return Picture("surface", surface=json.loads(surface))
+        return Picture("surface", surface=json.loads(surface), key=key)
 
 
 def _summary(row: Sequence[Any]) -> GameSummary:

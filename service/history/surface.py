@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from engine.surface import Snapshot
+from service.history.store import Picture
 
-__all__ = ["SIDE_PX", "board_surface", "draw_png"]
+__all__ = ["SIDE_PX", "board_surface", "draw_png", "image_of"]
 
 SIDE_PX = 1000  # the picture's longer side, in pixels (without the caption)
 CAPTION_PX = 44
@@ -51,6 +52,14 @@ def board_surface(
         "tiles": [[t.a, t.b, t.xa, t.ya, t.xb, t.yb] for t in snapshot.tiles],
         "at": at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z",
     }
+
+
+def image_of(picture: Picture, caption: str = "") -> bytes:
+    """A kept picture as image bytes: a camera's JPEG as kept, a board's report drawn."""
+    if picture.jpeg is not None:
+        return picture.jpeg
+    assert picture.surface is not None
+    return draw_png(picture.surface, caption)
 
 
 def draw_png(surface: dict[str, Any], caption: str = "") -> bytes:

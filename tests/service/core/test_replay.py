@@ -123,7 +123,7 @@ def test_an_old_header_is_a_new_game_with_team_numbers() -> None:
         ('{"shuffle": true}', "no input recognised; use one of: play, pass, draw"),
         ('{"action": "dance"}', 'Unknown action "dance"'),
         ('{"action": "play", "tile": "5-0", "kind": "arm"}', 'say where a tile joins "to"'),
-        ('{"action": "confirm"}', "a game is not told 'confirm'"),
+        ('{"action": "confirm"}', 'a "confirm" that scores a hand needs the tiles counted'),
         ('{"action": "rename", "seat": 7, "name": "Ana"}', "there is no seat 7"),
     ],
 )
@@ -141,3 +141,24 @@ def test_the_first_line_starts_the_game() -> None:
     ]
     with pytest.raises(ReplayError):
         legacy_input({"nothing": 1}, first=False)
+
+
+def test_a_tables_confirm_scores_the_hand_from_the_tiles_it_counted() -> None:
+    """The journal keeps a `confirm` with the tiles counted in the zones: it replays."""
+    lines = [
+        '{"action": "new_game", "rules": "straight-block", "seats": 2, "target": 10}',
+        '{"action": "play", "tile": "6-6", "seat": 0, "xa": 450, "ya": 288, "xb": 450, "yb": 312}',
+        '{"action": "end_hand"}',
+        '{"action": "confirm", "tiles": [["1-0", "2-0", "2-1", "3-0", "3-1", "3-2"], '
+        '["4-0", "4-1", "4-2", "4-3", "5-0", "5-1", "5-2"]]}',
+        '{"action": "confirm", "seat": 1}',
+    ]
+    out = list(replay(lines))
+    assert [o.error for o in out] == [None] * len(out)
+    (hand,) = [o.payload for o in out if o.payload and o.payload["type"] == "hand"]
+    assert (hand["result"], hand["winner"], hand["pips"]) == ("blocked", 0, [18, 40])
+    (over,) = [o.payload for o in out if o.payload and o.payload.get("event") == "over"]
+    assert over["winner"] == 0
+    assert max(o.line for o in out) == 4  # the seat agreeing afterwards changes nothing
+    (bad,) = list(replay([*lines[:3], '{"action": "confirm"}']))[-1:]
+    assert bad.error is not None and "needs the tiles counted" in bad.error

@@ -85,6 +85,11 @@ class BoardTable:
         assert self.core.reconciler is not None
         self.coords = [p for p in self.core.reconciler.placed() if p is not None]
 
+    def later(self, seconds: float = 2.0) -> None:
+        """Time passes (a tile lying where it may not is an alert after the grace time)."""
+        self.clock.now += seconds
+        self.core.tick()
+
     def clear(self) -> None:
         self.surface = []
         self.coords = []
