@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
@@ -9,12 +11,14 @@ import pytest
 from mqttweb.frame_mark import mark_image, read_mark
 
 
-def picture(ext: str) -> tuple[bytes, np.ndarray]:
+def picture(ext: str) -> tuple[bytes, Any]:
     image = np.zeros((40, 60, 3), np.uint8)
     cv2.circle(image, (30, 20), 12, (40, 200, 90), -1)
     ok, data = cv2.imencode(ext, image)
     assert ok
-    return bytes(data.tobytes()), cv2.imdecode(data, cv2.IMREAD_COLOR)
+    pixels = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert pixels is not None
+    return bytes(data.tobytes()), pixels
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png"])
@@ -23,7 +27,7 @@ def test_a_marked_picture_names_its_event_and_shows_the_same(ext: str) -> None:
     marked = mark_image(data, "20261122T041400123Z", 1234)
     assert read_mark(marked) == {"game_id": "20261122T041400123Z", "seq": 1234}
     again = cv2.imdecode(np.frombuffer(marked, np.uint8), cv2.IMREAD_COLOR)
-    assert np.array_equal(again, pixels)  # not one pixel changed
+    assert again is not None and np.array_equal(again, pixels)  # not one pixel changed
     assert read_mark(data) is None  # an unmarked picture names nothing
     odd = mark_image(data, 'a "quoted" ñame', 1)  # any game id survives JSON
     assert read_mark(odd) == {"game_id": 'a "quoted" ñame', "seq": 1}
