@@ -119,7 +119,8 @@ function cameraLink() {
 
 // the History page: the games this table kept, told again
 function historyLink() {
-  return h("a", { id: "history-link", href: `/history${location.search}` }, icon("wait"), L("b_history"));
+  return h("a", { id: "history-link", href: `/history${location.search}`, title: L("b_history"), "aria-label": L("b_history") },
+    icon("wait"), h("span", { class: "link-word" }, L("b_history")));
 }
 
 function renderBanners(stale) {

@@ -168,6 +168,7 @@ function renderGames() {
   const games = hist.games || [];
   clear($("games"),
     h("h1", { id: "games-title" }, L("h_games")),
+    games.length ? h("p", { class: "h-hint" }, L("h_hint")) : null,
     games.length === 0 ? h("p", { class: "h-none" }, L("h_none")) : h("ol", { class: "game-list" },
       games.map((g) => h("li", {},
         h("a", { class: "game-card", href: address({ game: g.game_id, seq: null }), "data-game": g.game_id },
