@@ -24,7 +24,7 @@ every engine plays `--verify` hands that are checked from the outside: the hand 
 as its rules say, every tile is in exactly one place, and the plays joined. The targets
 (ours at least 3x `dominoes` and 50x `all-fives-domino` in hands per second, judged on
 the faster of our two paths; both are printed) print PASS or MISS; only `--check` makes
-a miss exit 1. `docs/benchmarks.md` ("Engine") explains.
+a miss exit 1. `docs/design/benchmarks.md` ("Engine") explains.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ turn picks a random tile that fits one of two end numbers (`engine.tiles.PIP_BIT
 keeps the new end number: no layout, no open-end topology, no events, no journal, no
 scores, no rules beyond "it fits". Whatever a referee does costs more than this, so its
 hands per second, beside `dominoes` in the same process, say how far a speed target is
-within reach at all (docs/benchmarks.md, "How far 3x is"). Count it in instructions with
+within reach at all (docs/design/benchmarks.md, "How far 3x is"). Count it in instructions with
 `valgrind --tool=callgrind` for two values of `--hands` (the difference over the
 difference in hands is the cost of one hand, without the start-up).
 """

@@ -28,7 +28,7 @@ takes MS ms longer (`benchmarks/slow_fsync.py`); the figures then say how long a
 commit takes on it.
 
 Figures and targets are printed (PASS/MISS); `--check` exits 1 on a miss.
-docs/reliability.md ("Figures") explains them.
+docs/design/reliability.md ("Figures") explains them.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ Run from the repository root:
     .venv/bin/python -m benchmarks.vision --ddd-a [--folder DIR] [--threads 1]
     .venv/bin/python -m benchmarks.vision --rendered [--tiles 14] [--seed 3]
     .venv/bin/python -m benchmarks.vision --render [--repeats 7]
+    .venv/bin/python -m benchmarks.vision --per-source | --without LOOK | --looks | --time
+
+With `--per-source`, `--without LOOK`, `--looks` or `--time` it reports per source
+(ddd-a, each source of diverse-dev, rendered frames) the tiles right, wrong and
+missed, what each of the detector's looks earns there, and what a frame costs: see
+`benchmarks.vision_looks`.
 
 With no mode it reports every labelled set per source (ddd-a, and each source of
 diverse-dev) beside the detector of an earlier commit: see `benchmarks.vision_sets`.
@@ -47,7 +53,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from benchmarks import vision_sets
+from benchmarks import vision_looks, vision_sets
 from benchmarks.where import machine_line
 from engine.surface import SeenTile
 from tablesim.render import (
@@ -294,6 +300,8 @@ def render_speed(repeats: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     print(machine_line())
+    if {"--per-source", "--without", "--looks", "--time"} & {w.split("=")[0] for w in words}:
+        return vision_looks.main(words)
     if not {"--ddd-a", "--rendered", "--render"} & set(words):
         return vision_sets.main(words)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

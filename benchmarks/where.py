@@ -3,7 +3,7 @@ benchmarks print first (issue 17, point 7).
 
 Run under `scripts/arm64-chroot.sh --run ...` the benchmarks run as arm64 code
 emulated by qemu on the x86-64 host: their CPU times are the emulator's, several
-times a native core's (docs/arm64.md measures the factor on the engine benchmark),
+times a native core's (docs/design/arm64.md measures the factor on the engine benchmark),
 and this line says so.
 """
 
@@ -34,7 +34,7 @@ def machine_line() -> str:
         cpuinfo = ""
     note = (
         " EMULATED by qemu on an x86-64 host: CPU times are the emulator's, not a Pi's "
-        "(docs/arm64.md)"
+        "(docs/design/arm64.md)"
         if emulated(machine, cpuinfo)
         else ""
     )

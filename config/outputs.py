@@ -3,7 +3,7 @@
 Each output is off unless its section is there (spec/mqtt.md, "Outputs for devices
 that are not ours"): `[outputs.awtrix]` an AWTRIX 3 LED matrix (a Ulanzi TC001 clock),
 `[outputs.wled]` a WLED strip round the table's edge, `[outputs.voice]` spoken scores
-through espeak-ng. The service's `service.outputs` drives them; docs/outputs.md says
+through espeak-ng. The service's `service.outputs` drives them; docs/design/outputs.md says
 how to set the devices up.
 """
 

@@ -331,7 +331,7 @@ ClockTime = Annotated[str, AfterValidator(_clock_time)]
 
 class DisplaySettings(Section):
     """What `domino-table display` does by default: its flags set it, and `--settings
-    FILE` reads `theme`, `day_starts` and `day_ends` from here (docs/configuration.md)."""
+    FILE` reads `theme`, `day_starts` and `day_ends` from here (docs/guide/settings.md)."""
 
     enabled: bool = True
     host: NonBlank = "0.0.0.0"  # the page is for the phones and tablets at the table

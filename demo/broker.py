@@ -2,7 +2,7 @@
 
 Debian's `mosquitto` runs as a child process with a generated config in its own
 folder, and is stopped on exit (and, on Linux, when this process dies). Mosquitto is
-the broker the product is tested against; see docs/mqtt.md for why no Python broker.
+the broker the product is tested against; see docs/design/mqtt.md for why no Python broker.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def demo(**flags: Any) -> None:
     demo ends after the last round (`--keep-open`: the pages stay up).
 
     With `--awtrix PREFIX`, `--wled TOPIC` (on your broker: `--mqtt-host`) and `--voice`,
-    the table drives a clock, a strip (30 LEDs a seat) and a voice (docs/outputs.md);
+    the table drives a clock, a strip (30 LEDs a seat) and a voice (docs/design/outputs.md);
     `--outputs-preview` shows what they show at /outputs.
     """
     options = DemoOptions(**flags)

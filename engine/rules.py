@@ -1,6 +1,6 @@
 """House rules as data.
 
-A ruleset is a TOML file of options (see docs/rules.md for every key). Code implements
+A ruleset is a TOML file of options (see docs/design/rules.md for every key). Code implements
 options, never leaflet names: the shipped rulesets in `engine/rulesets/` are points in
 this option space, and a house can add its own file without code.
 """
@@ -385,7 +385,9 @@ class _Parser:
             if isinstance(value, Mapping) and any(r.startswith(dotted + ".") for r in self.read):
                 self._check_unknown(value, dotted + ".")
                 continue
-            raise self.fail(dotted, "unknown option (see docs/rules.md for the allowed keys)")
+            raise self.fail(
+                dotted, "unknown option (see docs/design/rules.md for the allowed keys)"
+            )
 
     def _check_consistent(self, rules: Rules) -> None:
         if rules.lead is LeadRule.SET_DOUBLE and rules.lead_double is None:

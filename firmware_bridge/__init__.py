@@ -1,4 +1,4 @@
-"""The instrumented board's serial link (protocol version 1, docs/board.md).
+"""The instrumented board's serial link (protocol version 1, docs/design/board.md).
 
 Three layers, each usable on its own:
 

@@ -103,7 +103,7 @@ def board_emulator(
 ) -> None:
     """Play an instrumented board on a pseudo-terminal and print its device path.
 
-    SCRIPT is a JSON-lines file of steps (docs/board.md). While it runs, SIGUSR1
+    SCRIPT is a JSON-lines file of steps (docs/design/board.md). While it runs, SIGUSR1
     restarts the board and SIGUSR2 unplugs it for half a second and plugs it back in.
     """
     try:

@@ -1,4 +1,4 @@
-"""The players' panel: buttons, LEDs and a buzzer through gpiozero (see docs/panel.md).
+"""The players' panel: buttons, LEDs and a buzzer through gpiozero (see docs/design/panel.md).
 
 It imports nothing of the project outside `hardware/`: its wiring comes as plain values
 (`PanelWiring`; the settings' `config.panel.PanelSettings` is one), what it shows as

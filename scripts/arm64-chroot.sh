@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a pytest selection on Debian 12 arm64 (the Raspberry Pi's architecture) under
 # qemu user-mode emulation, in a chroot made with debootstrap. Slow: far too slow for CI.
-# Run as root on a Debian or Ubuntu x86-64 machine (docs/arm64.md):
+# Run as root on a Debian or Ubuntu x86-64 machine (docs/design/arm64.md):
 #
 #   sudo scripts/arm64-chroot.sh tests/engine tests/firmware_bridge
 #   sudo scripts/arm64-chroot.sh --root /var/tmp/arm64 -- tests/vision -x

@@ -4,7 +4,7 @@
 # See what it would do first:                 scripts/install-pi.sh --dry-run
 #
 # Idempotent: run it again after `git pull` to update. It never overwrites
-# /etc/domino-table/settings.toml or any password file. Steps (docs/install-pi.md):
+# /etc/domino-table/settings.toml or any password file. Steps (docs/guide/install-pi.md):
 #   1 check the system     64-bit, Python >= 3.11, systemd, apt
 #   2 Debian packages      python3-venv, python3-lgpio, python3-picamera2, ... (missing ones)
 #   3 user domino          system user in the dialout, gpio and video groups
@@ -26,7 +26,7 @@ usage: install-pi.sh [--dry-run] [--example NAME] [--with-display] [--with-broke
   --example NAME   settings to start from: config/examples/NAME.toml (default: kitchen);
                    used only when /etc/domino-table/settings.toml does not exist yet
   --with-display   also install domino-display.service (the table's web page)
-  --with-broker    also install Mosquitto on this Pi (docs/security.md configures it)
+  --with-broker    also install Mosquitto on this Pi (docs/guide/security.md configures it)
   --no-apt         do not install Debian packages (offline; they must be there)
   --source DIR     the project to install (default: the clone this script is in)
   --unlocked       let pip choose the versions, for a system whose numpy has no lock in
@@ -92,7 +92,7 @@ check_system() {
         arm64 | amd64 | aarch64 | x86_64) note "architecture $arch: 64-bit, fine" ;;
         *)
             local why="OpenCV and NumPy have no 32-bit ARM wheels: install the 64-bit"
-            why+=" Raspberry Pi OS (docs/install-pi.md)"
+            why+=" Raspberry Pi OS (docs/guide/install-pi.md)"
             if [ "$dry_run" -eq 1 ]; then
                 note "WARNING: $arch is not a 64-bit system; $why"
             else
@@ -217,7 +217,7 @@ settings_file() {
     else
         run install -m 640 -o root -g "$USER_NAME" \
             "$source_dir/config/examples/$example.toml" "$ETC_DIR/settings.toml"
-        note "from config/examples/$example.toml: edit it (docs/configuration.md)"
+        note "from config/examples/$example.toml: edit it (docs/guide/settings.md)"
     fi
     if [ "$with_display" -eq 1 ] && [ ! -e "$ETC_DIR/display.env" ]; then
         if [ "$dry_run" -eq 1 ]; then

@@ -65,9 +65,9 @@ def load_image(path: Path) -> NDArray[np.uint8]:
     return np.asarray(image, dtype=np.uint8)
 
 
-def as_json(image: str, det: Detection) -> str:
-    """The one-line JSON record of a detection."""
-    record = {
+def as_json(image: str, det: Detection, explain: bool = False) -> str:
+    """The one-line JSON record of a detection (with `explain`, its looks too)."""
+    record: dict[str, object] = {
         "image": image,
         "tiles": [
             {
@@ -80,7 +80,17 @@ def as_json(image: str, det: Detection) -> str:
         "facedown": det.facedown,
         "ms": round(det.ms, 1),
     }
+    if explain:
+        record["passes"] = det.passes
+        record["looks"] = [r.as_dict() for r in det.looks]
     return json.dumps(record)
+
+
+def explained(det: Detection) -> str:
+    """Which looks ran on a detection and what each did (`Detection.looks`)."""
+    lines = [f"  looks ({det.passes} search passes; a look's passes and ms hold its inner looks'):"]
+    lines += [f"    {r}" for r in det.looks]
+    return "\n".join(lines)
 
 
 def as_table(image: str, det: Detection) -> str:
@@ -136,8 +146,19 @@ def vision() -> None:
     "faces by grey level, or auto: try light, dark and grey in that order, stop at "
     "the first reading that explains the table and keep the best.",
 )
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also print which of the detector's looks ran and what each did "
+    "(tiles added, removed, re-read; search passes; time).",
+)
 def detect_cmd(
-    images: tuple[Path, ...], as_lines: bool, show: Path | None, area: PlayArea | None, tone: str
+    images: tuple[Path, ...],
+    as_lines: bool,
+    show: Path | None,
+    area: PlayArea | None,
+    tone: str,
+    explain: bool,
 ) -> None:
     """Find the tiles in each IMAGE and print their pips."""
     settings = Settings(tone=TONES[tone])
@@ -150,7 +171,12 @@ def detect_cmd(
             click.echo(f"error: {path}: {exc}", err=True)
             failed += 1
             continue
-        click.echo(as_json(str(path), det) if as_lines else as_table(str(path), det))
+        if as_lines:
+            click.echo(as_json(str(path), det, explain))
+        else:
+            click.echo(as_table(str(path), det))
+            if explain:
+                click.echo(explained(det))
         if show is not None:
             target = show_path(show, path, len(images) > 1)
             if not cv2.imwrite(str(target), draw(frame, det, area)):

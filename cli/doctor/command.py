@@ -99,7 +99,7 @@ def doctor(settings_file: Path | None, timeout: float) -> None:
         for line in errors:
             click.echo(f"{'':8} {'':7}   {line}")
         click.echo(
-            f"{'':8} {'':7} fix: correct them (docs/configuration.md), then run doctor again"
+            f"{'':8} {'':7} fix: correct them (docs/guide/settings.md), then run doctor again"
         )
         raise SystemExit(1)
     findings = run_checks(settings, timeout)

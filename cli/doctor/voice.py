@@ -24,7 +24,7 @@ def check_voice(settings: Settings, timeout: float, **where: Any) -> list[Findin
                 "voice",
                 f"cannot be heard: {found.summary()}",
                 "connect a speaker (the 3.5 mm jack, HDMI or USB), check that `aplay -l` lists "
-                "it and that the service's user is in the audio group (docs/outputs.md)",
+                "it and that the service's user is in the audio group (docs/design/outputs.md)",
             )
         ]
     return [ok("voice", f"can be heard: {found.summary()}")]

@@ -1,4 +1,4 @@
-// The page's look (docs/display.md, "Themes"): `sun` (black on white and yellow, for a
+// The page's look (docs/design/display.md, "Themes"): `sun` (black on white and yellow, for a
 // table in daylight), `dark`, or `auto` (sun from the display's day_starts to day_ends by
 // this screen's clock). A classic script in <head>, after /look.js, so that the page is
 // drawn in its theme from the first frame. The choice comes from `?theme=` in the

@@ -10,7 +10,7 @@ a double led and untouched, its two sides one place to play.
 
 `_turns` is the hot loop, one function with its state in locals: a Python call costs
 several hundred machine instructions, and a turn only a few thousand (see "The
-play-out" in docs/benchmarks.md).
+play-out" in docs/design/benchmarks.md).
 """
 
 from __future__ import annotations

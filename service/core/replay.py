@@ -1,6 +1,6 @@
 """`domino-table replay`: a game told line by line, judged in table mode.
 
-Input is JSON lines (see docs/replay.md), one input a line in the notation of
+Input is JSON lines (see docs/design/replay.md), one input a line in the notation of
 `engine.inputs`: a `new_game` first (`{"action": "new_game", "rules": "walnut",
 "seats": 4}`), then plays, passes, draws, counts... (`{"action": "play", "tile": "5-0",
 "seat": 1, "to": "5-5"}`). The lines of replay files written before that notation

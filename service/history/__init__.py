@@ -2,7 +2,7 @@
 
 `HistoryRecorder` (a subscriber of the table core's bus) keeps it while the table runs
 and answers the `history` and `frame` commands; `HistoryStore` is the record on disk,
-which `domino-table history` reads (`service.history.cli`). See docs/history.md.
+which `domino-table history` reads (`service.history.cli`). See docs/design/history.md.
 """
 
 from service.history.events import HistoryAnswer, HistoryFrame, HistoryTrouble

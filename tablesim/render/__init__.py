@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tablesim.render.draw import render_frame
 from tablesim.render.pip_layouts import PipLayout, pip_layout
+from tablesim.render.props import Cup, Prop, Stone
 from tablesim.render.scene import (
     Camera,
     FaceDownTile,
@@ -31,6 +32,7 @@ from tablesim.render.styles import Lighting, RenderStyle, Surface, TileStyle
 __all__ = [
     "SETS",
     "Camera",
+    "Cup",
     "Face",
     "FaceDownTile",
     "FaceDownTruth",
@@ -39,11 +41,13 @@ __all__ = [
     "MarkerTruth",
     "PipColour",
     "PipLayout",
+    "Prop",
     "RenderStyle",
     "Rendered",
     "Scene",
     "SequenceFrame",
     "Spinner",
+    "Stone",
     "Surface",
     "TileSet",
     "TileStyle",

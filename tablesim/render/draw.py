@@ -15,9 +15,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from tablesim.errors import RenderError
 from tablesim.render.effects import finish
 from tablesim.render.hand import draw_hand
 from tablesim.render.portable import linear_resize, scaled_product, warp
+from tablesim.render.props import draw_prop, shadow_outline
 from tablesim.render.scene import (
     Camera,
     Hand,
@@ -104,9 +106,14 @@ def _draw_table(
     backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]
     lifts = [_lift(s.centre, foot, scene, cam) for s in shapes]
     back_lifts = [_lift(np.mean(b, axis=0), foot, scene, cam) for b in backs]
+    prop_lifts = [_lift(np.array([p.x, p.y]), foot, scene, cam, p.height_mm) for p in scene.props]
     if look.shadows:
         tops = backs + [s.outline for s in shapes]
-        _shadows(table, canvas, tops, back_lifts + lifts, scene, look)
+        cast = [
+            shadow_outline(p, lift, look.light_from)
+            for p, lift in zip(scene.props, prop_lifts, strict=True)
+        ]
+        _shadows(table, canvas, tops, back_lifts + lifts, scene, look, cast)
     if scene.markers:
         for corner in Corner:
             centre = np.array(corner.position_mm(*scene.size_mm))
@@ -117,6 +124,8 @@ def _draw_table(
     for back in backs:
         fill(table, canvas, back, look.tile_set.back)
     _draw_faces(table, canvas, scene, look, seed=seed, shapes=shapes)
+    for prop, lift in zip(scene.props, prop_lifts, strict=True):
+        draw_prop(table, canvas, prop, lift, look.light_from)
     return table, shapes
 
 
@@ -137,9 +146,18 @@ def _canvas(scene: Scene, cam: Camera, px_per_mm: float | None, limit: float) ->
     return Canvas(min(limit, max(1.0, px_per_mm)), (x0, y0))
 
 
-def _lift(centre: Points, foot: Points, scene: Scene, cam: Camera) -> Points:
-    """How far a tile's top face appears shifted from its base (table mm)."""
-    return np.asarray((centre - foot) * (scene.thickness_mm / cam.height_mm), dtype=np.float64)
+def _lift(
+    centre: Points, foot: Points, scene: Scene, cam: Camera, height_mm: float | None = None
+) -> Points:
+    """How far a tile's top face (or the top of a thing `height_mm` tall) appears
+    shifted from its base (table mm)."""
+    height = scene.thickness_mm if height_mm is None else height_mm
+    if height >= cam.height_mm:
+        raise RenderError(
+            f"a thing {height:g} mm tall under a camera {cam.height_mm:.0f} mm above the "
+            "table: the camera must stand higher"
+        )
+    return np.asarray((centre - foot) * (height / cam.height_mm), dtype=np.float64)
 
 
 def _shadows(
@@ -149,15 +167,19 @@ def _shadows(
     lifts: list[Points],
     scene: Scene,
     look: RenderStyle,
+    cast: list[Points] | None = None,
 ) -> None:
     """Darken the table under soft tile shadows (computed at a quarter of the scale),
-    cast away from `look.light_from`."""
+    cast away from `look.light_from`, and under the outlines `cast` (the props'
+    shadows, already cast)."""
     h, w = table.shape[:2]
     small = Canvas(canvas.scale / SHADOW_SUBSAMPLE, canvas.origin)
     mask = np.zeros((h // SHADOW_SUBSAMPLE + 1, w // SHADOW_SUBSAMPLE + 1), dtype=np.uint8)
     offset = -np.array(look.light_from) * scene.thickness_mm
     for top, lift in zip(tops, lifts, strict=True):
         fill(mask, small, side_hull(top, lift) + offset, 255)
+    for outline in cast or []:
+        fill(mask, small, outline, 255)
     soft = cv2.GaussianBlur(mask, (0, 0), look.shadow_mm * small.scale)
     keep = 255 - np.asarray(soft * look.shadow_depth, dtype=np.uint8)
     # the same bytes on every OpenCV and CPU (tablesim.render.portable)

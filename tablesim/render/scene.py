@@ -17,6 +17,7 @@ import numpy.typing as npt
 from engine.surface import SeenTile, Snapshot
 from tablesim.errors import RenderError
 from tablesim.render.pinhole import FIELD_OF_VIEW_DEG, tilted_homography
+from tablesim.render.props import Prop
 from tablesim.render.styles import BGR
 from vision.calibration.aruco_markers import DEFAULT_MARKER_MM
 
@@ -40,7 +41,9 @@ class Scene:
 
     `size_mm` is the play area (W, H) whose corners are the marker centres; the table
     surface reaches `margin_mm` beyond it on every side. `tile_mm` is a tile's
-    (length, width), 48 x 24 mm by default; `thickness_mm` its height.
+    (length, width), 48 x 24 mm by default; `thickness_mm` its height. `props` are
+    things on the table that are not tiles (`tablesim.render.props`: round game
+    stones, a cup), drawn over the table after the tiles.
     """
 
     tiles: tuple[SeenTile, ...] = ()
@@ -51,6 +54,7 @@ class Scene:
     markers: bool = True
     marker_mm: float = DEFAULT_MARKER_MM
     margin_mm: float = 60.0
+    props: tuple[Prop, ...] = ()
 
     def __post_init__(self) -> None:
         w, h = self.size_mm

@@ -32,6 +32,8 @@ class TileStyle(StrEnum):
     GREEN_WHITE = "green-white"  # green plastic, white pips and bar
     BLUE_WHITE = "blue-white"  # blue plastic, white pips and bar
     YELLOW_BLACK = "yellow-black"  # yellow plastic, black pips and bar
+    BLACK_WOOD = "black-wood"  # black wooden tiles, white pips, a faint grain
+    BLACK_RINGED = "black-ringed"  # black tiles, raised empty rings at all 9 places
 
 
 class Spinner(StrEnum):
@@ -68,7 +70,9 @@ class TileSet:
     -twelve). `grain` draws wood grain on the faces, `engraved` cuts the pips in.
     `spinner_mm` is the pin's radius on a 24 mm wide tile (None: `SPINNER_MM` for a flat
     pin, `DOME_MM` for a domed one); `glossy` gives each pip a highlight and the face
-    a band of sheen (`tablesim.render.gloss`).
+    a band of sheen (`tablesim.render.gloss`). `rings` draws a raised empty ring in
+    that colour at each of the 3x3 grid places of every half (`ring_r` its radius in
+    half-local units), around the filled pips and beside them: the rings are no pips.
     """
 
     name: str
@@ -89,6 +93,8 @@ class TileSet:
     engraved: bool = False
     spinner_mm: float | None = None
     glossy: bool = False
+    rings: BGR | None = None
+    ring_r: float = 0.25
 
     def __post_init__(self) -> None:
         if len(self.pips) != 13:
@@ -283,6 +289,32 @@ SETS: Final[dict[TileStyle, TileSet]] = {
     TileStyle.GREEN_WHITE: plastic_set(Face.GREEN, PipColour.WHITE),
     TileStyle.BLUE_WHITE: plastic_set(Face.BLUE, PipColour.WHITE),
     TileStyle.YELLOW_BLACK: plastic_set(Face.YELLOW, PipColour.BLACK),
+    # black wood (ebony-stained), white-filled pips and a white inlaid bar
+    TileStyle.BLACK_WOOD: TileSet(
+        name="black-wood",
+        face=(30, 33, 38),
+        side=(14, 15, 17),
+        back=(34, 37, 42),
+        divider=(205, 210, 212),
+        pips=same((228, 232, 234)),
+        highest=6,
+        grain=True,
+        pip_size=0.17,
+    ),
+    # black tiles whose halves carry a 3x3 grid of raised empty rings, the value's
+    # places filled white (issue 31: read by nobody before)
+    TileStyle.BLACK_RINGED: TileSet(
+        name="black-ringed",
+        face=(26, 26, 28),
+        side=(10, 10, 11),
+        back=(30, 30, 32),
+        divider=(150, 152, 154),
+        pips=same((232, 234, 236)),
+        highest=6,
+        pip_size=0.15,
+        rings=(70, 70, 74),
+        ring_r=0.22,
+    ),
 }
 
 

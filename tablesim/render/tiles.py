@@ -17,7 +17,7 @@ import numpy.typing as npt
 from engine.surface import SeenTile
 from tablesim.errors import RenderError
 from tablesim.render.gloss import dome, face_sheen, pip_highlight
-from tablesim.render.pip_layouts import pip_layout
+from tablesim.render.pip_layouts import GRID, pip_layout
 from tablesim.render.portable import warp
 from tablesim.render.sets import BGR, DOMES, SPINNER_COLOURS, Spinner, TileSet
 from vision.calibration.aruco_markers import MODULES, marker_image
@@ -140,6 +140,8 @@ def draw_face(
         outline = canvas.px(shape.outline)
         face_sheen(img, outline, canvas.px(shape.centre), long_px, 0.35, light_from)
     _divider(img, canvas, shape, tiles.divider, tiles.divider_mm * width / 24.0)
+    if tiles.rings is not None:
+        _rings(img, canvas, shape, tiles, tiles.rings, light_from)
     for count, centres in ((tile.a, shape.pips_a), (tile.b, shape.pips_b)):
         for at in centres:
             _pip(img, canvas, at, shape.pip_r_mm, colour=tiles.pips[count], tiles=tiles, face=face)
@@ -153,6 +155,34 @@ def draw_face(
         dark, light = SPINNER_COLOURS[spinner]
         disc(img, canvas, shape.centre, r, dark)
         disc(img, canvas, shape.centre - np.array([0.25, 0.25]) * r, 0.375 * r, light)
+
+
+def _rings(
+    img: Image,
+    canvas: Canvas,
+    shape: TileShape,
+    tiles: TileSet,
+    colour: BGR,
+    light_from: tuple[float, float],
+) -> None:
+    """A raised empty ring at each of the 3x3 grid places of both halves: its rim lit
+    on the side towards the light and shaded on the other."""
+    half = _half_dims(shape)[1]  # a half is a square as wide as the tile
+    thick = max(1, round(canvas.scale * 0.06 * half))
+    r_mm = tiles.ring_r * half
+    light = np.asarray(light_from, dtype=np.float64)
+    light = light / (float(np.hypot(light[0], light[1])) or 1.0)
+    lit = tuple(min(255, c + 45) for c in colour)
+    dark = tuple(max(0, c - 40) for c in colour)
+    for sign in (-1.0, 1.0):
+        centre = shape.centre + sign * shape.u * half
+        for gu in (-GRID, 0.0, GRID):
+            for gv in (-GRID, 0.0, GRID):
+                at = centre + (gu * shape.u + gv * shape.v) * half
+                for offset, shade in ((-0.12, dark), (0.12, lit), (0.0, colour)):
+                    c = canvas.fixed(at + light * offset * thick / canvas.scale)
+                    r = round(r_mm * canvas.scale * ONE)
+                    cv2.circle(img, (int(c[0]), int(c[1])), r, shade, thick, cv2.LINE_AA, SHIFT)
 
 
 def _divider(img: Image, canvas: Canvas, shape: TileShape, colour: BGR, thick_mm: float) -> None:

@@ -231,12 +231,21 @@ def test_dry_run_names_every_step_and_changes_nothing() -> None:
         "python3 -m venv --system-site-packages /opt/domino-table/.venv" in out
         or "exists: updating it" in out
     )
-    # numpy pinned to the system's when it has one (scripts/pi-venv.sh, tests/install/)
-    assert re.search(
-        r"pip install --quiet --upgrade "
-        r"(--constraint /opt/domino-table/\.venv/system-constraints\.txt )?/opt/domino-table/src",
+    # the lock of the system's numpy, then the project alone (scripts/pi-venv.sh,
+    # tests/install/); a system numpy with no lock: what --unlocked would do, said so
+    locked = re.search(
+        r"pip install --quiet --require-hashes --no-deps -r \S+/requirements/\S+\.txt\n.*"
+        r"pip install --quiet --no-deps --no-build-isolation --force-reinstall --report "
+        r"\S+ /opt/domino-table/src",
         out,
-    ), out
+        re.S,
+    )
+    unlocked = "WARNING: no lock for the system's numpy" in out and re.search(
+        r"pip install --quiet --upgrade --constraint "
+        r"/opt/domino-table/\.venv/system-constraints\.txt /opt/domino-table/src",
+        out,
+    )
+    assert locked or unlocked, out
     for command in (
         "/etc/udev/rules.d/99-domino-board.rules",
         "/etc/systemd/system/domino-table.service",

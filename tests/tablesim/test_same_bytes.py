@@ -1,7 +1,7 @@
 """Rendered frames are the same bytes on every OpenCV version and CPU (issue 17).
 
 The digest below was taken on x86-64 with OpenCV 5.0 and numpy 2.4, and is what
-OpenCV 4.11 with numpy 1.26 (the Pi's) and the arm64 chroot (`docs/arm64.md`) give:
+OpenCV 4.11 with numpy 1.26 (the Pi's) and the arm64 chroot (`docs/design/arm64.md`) give:
 a vision test then reads the same picture everywhere. The frames cover every table
 surface and tile set, both lights, glare, blur, noise, the markers, and a moving hand
 with its shadow reaching in from beyond the frame.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -109,3 +110,16 @@ def test_dark_sets_by_tone(tmp_path: Path) -> None:
     code, out, _ = invoke(str(path), "--json", "--tone", "dark")
     assert code == 0
     assert [t["pips"] for t in json.loads(out)["tiles"]] == [[5, 2]]
+
+
+def test_explain_prints_which_looks_ran_and_what_each_did(scene: Path) -> None:
+    code, out, err = invoke(str(scene), "--tone", "light", "--explain")
+    assert code == 0, err
+    assert "search passes" in out
+    assert re.search(r"first-reading \(frame\): ran 1x, \d+ passes, [\d.]+ ms, tiles \+2 -0", out)
+    code, out, err = invoke(str(scene), "--tone", "light", "--explain", "--json")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["passes"] >= 1
+    first = next(r for r in record["looks"] if r["name"] == "first-reading")
+    assert first["added"] == 2 and first["grain"] == "frame"

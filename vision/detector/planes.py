@@ -1,7 +1,8 @@
 """What one search pass works on and what it finds: `Planes` and `Found`.
 
 `Planes` holds the images of one search (tile-bright, local brightness, tile material,
-marks) with the mark threshold, the typical pip and the detector's settings; `Found`
+marks) with the mark threshold, the typical pip, the detector's settings and the
+frame's `Trace` of its looks; `Found`
 what a pass, a tone or a scale found, in frame pixels. Shared by the search
 (`search_pass`), the reading of its tiles (`tile_reading`), what no tile explains
 (`strays`) and the detector above them.
@@ -18,6 +19,7 @@ from vision.detector.results import FoundTile, Point, UnsureRegion
 from vision.detector.settings import Settings
 from vision.tiles.dark_marks import Blobs, find_blobs
 from vision.tiles.dividers import TileHypothesis
+from vision.trace import Trace
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in the search image
 
@@ -36,6 +38,9 @@ class Found:
     stray: list[Point] = field(default_factory=list)  # pips outside every tile, frame px
     explained: float = 0.0  # share of the tile material that the tiles read cover
     lines: list[TileHypothesis] = field(default_factory=list)  # kept, no tile: table lines
+    # read on the frame shrunk by this factor and mapped back (`scales.scaled`); 1: at
+    # the frame's own scale
+    scale: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,8 @@ class Planes:
     pip: float  # the typical pip diameter, pixels (0: unknown)
     s: Settings  # the detector's settings
     lighter_table: bool = False  # the tiles are darker than the table around them
+    offset: Point = (0.0, 0.0)  # where the search image's origin lies in the frame
+    trace: Trace = field(default_factory=Trace)  # the frame's looks (`vision.trace`)
 
     def crop(self, box: Box) -> Planes:
         """The same planes inside `box` (the marks found again there)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.surface import SeenTile, Snapshot, Unsure
+from vision.trace import LookRecord
 
 Point = tuple[float, float]
 ToMm = Callable[[Point], Point]
@@ -69,13 +70,15 @@ class UnsureRegion:
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """Everything found in one frame."""
+    """Everything found in one frame, and which looks found it (`looks`)."""
 
     tiles: tuple[FoundTile, ...]
     facedown: int = 0
     unsure: tuple[UnsureRegion, ...] = field(default=())
     ms: float = 0.0
     tile_width_px: float = 0.0
+    looks: tuple[LookRecord, ...] = field(default=())  # which looks ran, and what each did
+    passes: int = 0  # the search passes the frame took (`vision.detector.looks`)
 
     def snapshot(self, to_mm: ToMm = _same, at: float = 0.0) -> Snapshot:
         """What the camera saw, as the engine's `Snapshot`.

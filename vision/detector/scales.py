@@ -94,6 +94,7 @@ def scaled(found: Found, factor: float, offset: Point) -> Found:
         pip=found.pip * factor,
         stray=[p(*q) for q in found.stray],
         lines=[hyp(t) for t in found.lines],
+        scale=found.scale * factor,
     )
 
 

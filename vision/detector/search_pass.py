@@ -10,13 +10,14 @@ a search works on (`Planes`) and finds (`Found`).
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector.by_grid import LOOK_AGAIN, by_grid, by_spacing
+from vision.detector.looks import Look, run_looks
 from vision.detector.planes import Box, Found, Planes
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, UnsureReason, UnsureRegion
@@ -39,7 +40,7 @@ from vision.tiles.dark_marks import (
     local_bright,
     mark_mask,
     mark_split,
-    tile_mask,
+    tile_material,
 )
 from vision.tiles.dividers import (
     TileHypothesis,
@@ -50,40 +51,52 @@ from vision.tiles.dividers import (
 )
 from vision.tiles.face_down import leftovers
 from vision.tiles.meeting_lines import line_kernel, split_heads, split_junctions
+from vision.trace import Grain, Trace
 
 logger = logging.getLogger(__name__)
 
 
-def _merge(base: Found, extra: Found, cfg: SearchSettings) -> Found:
+def _merge(base: Found, extra: Found, cfg: SearchSettings, trace: Trace) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed.
 
     A tile of `base` whose pips form no domino's layout (read lop-sided, below
     `DOUBTFUL`), or read only at another width than the frame's (`_resized`), gives
     way to a tile of `extra` in its place (the only one there) that reads as a
-    domino (`SURE`): the other pass placed the tile better. So does
-    a line that `base` took for a blank tile and dropped as a line on the table
-    (`Found.lines`: wood grain that won the material from a fainter divider).
+    domino (`SURE`): the other pass placed the tile better (the look
+    `merge-lopsided`). So does a line that `base` took for a blank tile and dropped as
+    a line on the table (`Found.lines`: wood grain that won the material from a
+    fainter divider; the look `merge-lines`).
     """
     tiles, kept, read = list(base.tiles), list(base.kept), list(base.read)
     lines = list(base.lines)
+    over_lines, lopsided = trace.on("merge-lines"), trace.on("merge-lopsided")
     for tile, hyp in zip(extra.tiles, extra.read, strict=True):
         clash = [i for i, k in enumerate(kept) if overlap(hyp, k)]
-        if clash and tile.confidence >= cfg.sure and all(kept[i] in lines for i in clash):
+        if (
+            over_lines
+            and clash
+            and tile.confidence >= cfg.sure
+            and all(kept[i] in lines for i in clash)
+        ):
             gone = [kept[i] for i in clash]
             kept = [k for k in kept if k not in gone]
             lines = [k for k in lines if k not in gone]
             clash = []
+            trace.count("merge-lines", True)
         if not clash:
             tiles.append(tile)
             kept.append(hyp)
             read.append(hyp)
             continue
-        if len(clash) != 1 or tile.confidence < cfg.sure or kept[clash[0]] not in read:
+        if not lopsided or len(clash) != 1 or tile.confidence < cfg.sure:
+            continue
+        if kept[clash[0]] not in read:
             continue
         j = read.index(kept[clash[0]])
-        resized = abs(read[j].width - base.width) > 0.05 * base.width
+        resized = abs(read[j].width - base.width) > cfg.resized_apart * base.width
         if tiles[j].confidence < cfg.doubtful or (resized and tiles[j].confidence < cfg.sure):
             tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
+            trace.count("merge-lopsided", True)
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
 
@@ -103,6 +116,8 @@ def _pass(
     that width is the frame's whatever the lines' lengths say."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = planes.max_area
+    trace = planes.trace
+    trace.spend()
     if divider_scale < 1.0:
         faint = mark_mask(
             img,
@@ -120,16 +135,25 @@ def _pass(
     own = faint is not planes.marks
     lines = find_blobs(faint, img, bright, max_area) if own else planes.blobs
     # a spinner pin's head is part of its divider (measured by the line's arms)
-    lines = with_pins(lines, s.dividers)
+    if trace.on("pins"):
+        pinned = with_pins(lines, s.dividers)
+        trace.count("pins", pinned is not lines)
+        lines = pinned
     # a pip joined to a divider's end is given back to the pips, the line measured alone
-    heads = split_heads(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)
-    if heads is not None:
-        lines = heads
+    if trace.on("split-heads"):
+        heads = split_heads(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)
+        trace.count("split-heads", heads is not None)
+        if heads is not None:
+            lines = heads
     # A divider that runs into the gap beside its tile (a crosswise double between
     # touching neighbours) is one T-shaped mark with that gap: cut where lines meet.
-    split = split_junctions(lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers)
-    if split is not None:
-        lines = split
+    if trace.on("split-junctions"):
+        split = split_junctions(
+            lines, planes.pip, img, bright, max_area, own, s.meeting, s.dividers
+        )
+        trace.count("split-junctions", split is not None)
+        if split is not None:
+            lines = split
     cands = [
         c
         for c in hypotheses(lines, tile, s.dividers)
@@ -138,7 +162,7 @@ def _pass(
     # how well each reads is judged on the marks at the pips' contrast: at a fainter
     # one pips merge with the divider, the rims and the gaps, and every tile of
     # touching wooden ones looked foreign
-    trust = _trust(planes.blobs, cands, s)
+    trust = _trust(planes.blobs, cands, s, trace)
     agreed, _ = consensus(lines, cands, trust, known, s.dividers, force)
     if divider_scale >= 1.0:
         return read_tiles(lines, agreed, offset, planes)
@@ -211,7 +235,7 @@ def _without(
     return find_blobs(marks, planes.img, planes.bright, max_area)
 
 
-def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings) -> list[float]:
+def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings, trace: Trace) -> list[float]:
     """How much each hypothesis reads like a domino: a stroke of print taken for a
     divider has letters, not pips, beside it."""
     ref = pip_area(blobs, cands, s.pips)
@@ -219,7 +243,8 @@ def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings) -> list[float
         return [1.0] * len(cands)
     out = []
     for c in cands:
-        ra, rb = read_half(blobs, c, 0, ref, s.pips), read_half(blobs, c, 1, ref, s.pips)
+        ra = read_half(blobs, c, 0, ref, s.pips, trace)
+        rb = read_half(blobs, c, 1, ref, s.pips, trace)
         out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
     return out
 
@@ -243,6 +268,7 @@ def search(
     offset: Point,
     s: Settings,
     exclude: NDArray[np.bool_] | None = None,
+    trace: Trace | None = None,
 ) -> Found:
     """Find and read tiles in a tile-bright image (tiles light, marks dark).
 
@@ -259,25 +285,77 @@ def search(
     unexplained. The split between face and mark contrast is still taken over it
     (left out of that too, on white cloth the split fell to the cloth's noise and
     ivory tiles read wrong).
+
+    `trace` is the frame's record of its looks (`vision.trace`; a new one when None):
+    the passes are counted there, and looks it turns off do not run.
     """
-    tile, solid = tile_mask(img, img.size * s.marks.max_hole_share, s.marks)
+    trace = trace if trace is not None else Trace(s.looks.off, s.looks.budget)
+    slight = trace.on("slight-holes")
+    tile, solid, filled = tile_material(img, img.size * s.marks.max_hole_share, s.marks, slight)
+    if slight:
+        trace.count("slight-holes", filled)
     tile, solid, whole = _left_out(tile, solid, exclude)
-    found = _search(img, offset, s, tile, solid, local_bright(img, s.marks.window), whole=whole)
-    if s.tone is Tone.GREY and float(tile.mean()) > s.marks.light_table:
+    bright = local_bright(img, s.marks.window)
+    found = _search(img, offset, s, tile, solid, bright, whole=whole, trace=trace)
+    view = MaterialView(img, offset, s, exclude, tile, trace)
+    return run_looks(MATERIAL_LOOKS, view, found)
+
+
+@dataclass(frozen=True, slots=True)
+class MaterialView:
+    """What the looks at a search's tile material see (`MATERIAL_LOOKS`): the search
+    image, where it lies, the settings, what is left out, the tile material found."""
+
+    img: NDArray[np.uint8]
+    offset: Point
+    s: Settings
+    exclude: NDArray[np.bool_] | None
+    tile: NDArray[np.bool_]
+    trace: Trace
+
+
+@dataclass(frozen=True, slots=True)
+class DarkerTable:
+    """Tiles darker than a light table (wooden tiles on white cloth): on a light
+    table, a grey-toned set's search runs again with the material clearly below the
+    table's level as tile material, and the reading with more (and surer) tiles
+    wins, the other's stray pips and unread places outside it kept."""
+
+    name: str = "darker-table"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: MaterialView, found: Found) -> bool:
+        s = view.s
+        return s.tone is Tone.GREY and float(view.tile.mean()) > s.marks.light_table
+
+    def run(self, view: MaterialView, found: Found) -> Found:
+        img, s, offset = view.img, view.s, view.offset
         # the table's level is taken over a dozen pips; with no pip seen on the light
         # material (wooden tiles are not on it: only the corner markers' squares
         # were, and they may be left out) a pip is guessed from the searched area
         pip = found.pip if found.pip > 0 else min(img.shape) / s.search.guess_pips
         dark, dark_solid = darker_material(img, pip, s.marks)
-        dark, dark_solid, dark_whole = _left_out(dark, dark_solid, exclude)
-        if dark.any():
-            bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.marks.window)
-            other = _search(
-                img, offset, s, dark, dark_solid, bright, lighter_table=True, whole=dark_whole
-            )
-            best, worse = (other, found) if _score(other) > _score(found) else (found, other)
-            return with_strays(best, worse, offset, s.search)
-    return found
+        dark, dark_solid, dark_whole = _left_out(dark, dark_solid, view.exclude)
+        if not dark.any():
+            return found
+        bright = local_bright(np.where(dark, img, 0).astype(np.uint8), s.marks.window)
+        other = _search(
+            img,
+            offset,
+            s,
+            dark,
+            dark_solid,
+            bright,
+            lighter_table=True,
+            whole=dark_whole,
+            trace=view.trace,
+        )
+        best, worse = (other, found) if _score(other) > _score(found) else (found, other)
+        return with_strays(best, worse, offset, s.search)
+
+
+MATERIAL_LOOKS: tuple[Look[MaterialView], ...] = (DarkerTable(),)
 
 
 def _left_out(
@@ -291,6 +369,9 @@ def _left_out(
     return tile & ~exclude, kept, solid
 
 
+NOTHING = Found([], [], [], 0.0)  # what a search starts from
+
+
 def _search(
     img: NDArray[np.uint8],
     offset: Point,
@@ -300,10 +381,13 @@ def _search(
     bright: NDArray[np.uint8],
     lighter_table: bool = False,
     whole: NDArray[np.uint8] | None = None,
+    trace: Trace | None = None,
 ) -> Found:
     """One search with the tile material and its local brightness given
     (`lighter_table`: the tiles are the material darker than the table; `whole`:
-    the material with what was left out, for the mark split)."""
+    the material with what was left out, for the mark split): the first pass, the
+    looks of `PASS_LOOKS`, then what is left (lop-sided tiles, face-down tiles,
+    stray pips)."""
     cfg = s.search
     split = mark_split(
         bright.astype(np.int16) - img.astype(np.int16),
@@ -325,17 +409,13 @@ def _search(
         _pip_size(blobs, s),
         s,
         lighter_table,
+        offset,
+        trace if trace is not None else Trace(s.looks.off, s.looks.budget),
     )
-    found = _passes(planes, tile, offset, s)
-    found = _at_shown_width(planes, tile, offset, s, found)
-    found = faint_doubts(planes, found, offset)
-    if cfg.grid_boxes > 0 and _sure_width(found, cfg):
-        # the frame's tile size is known: what is left, read by the pips' grid
-        left = [(u.x - offset[0], u.y - offset[1]) for u in found.unsure if u.reason in LOOK_AGAIN]
-        found = by_grid(planes, found, offset, [*stray_pips(planes, found), *left])
-    elif cfg.grid_boxes > 0 and not found.read:
-        # no tile read, no width known: the width its pips' spacing suggests
-        found = by_spacing(planes, found, offset, stray_pips(planes, found))
+    with planes.trace.look("first-pass", Grain.SEARCH):
+        first = _pass(planes, tile, offset, 1.0, s)
+    planes.trace.changed("first-pass", Grain.SEARCH, NOTHING, first)
+    found = run_looks(PASS_LOOKS, SearchView(planes, first), first)
     # A tile read lop-sided (pips in no domino's layout) is reported with its low
     # confidence, and its place is unsure too: the snapshot is not judged on it (a
     # line of wood grain across a tile's end read as a 1-0 beside it).
@@ -363,42 +443,177 @@ def _search(
     return replace(out, unsure=unsure + places, explained=explained_share(solid > 0, found, cfg))
 
 
-def _passes(planes: Planes, tile: NDArray[np.bool_], offset: Point, s: Settings) -> Found:
-    """The first pass at the pips' contrast and, on small tiles (or none read), the
-    fainter ones, merged."""
-    cfg = s.search
-    found = _pass(planes, tile, offset, 1.0, s)
-    if found.width < s.search.small_tile_px or not found.tiles:
-        # Small tiles (or none read): their dividers are thin, blurred and faint.
-        # (On white cloth the corner markers' squares raise the mark split above a
-        # coloured set's dividers: the first pass agrees on a width from stray
-        # lines, twice the real one, and reads nothing.)
-        # Each pass sees dividers the other misses (a faint line; a line that merged
-        # with a tile gap at the lower threshold): the better is kept, and the
-        # other's tiles fill the places it left empty.
-        # A third pass keeps only the straight, thin parts of the faint marks: a
-        # blurred divider that touches a pip comes apart from it there. It only
-        # fills places the others left empty: on a table as light as the tiles
-        # (ivory on white cloth) a tile's end or side is such a straight thin line
-        # too, and a "tile" across it reads the real half and a blank one of table.
-        # When the first pass read tiles surely, their width is the frame's: the
-        # fainter passes place their tiles at it (a faint look at touching wooden
-        # tiles sees dividers cut short, and agreed on a width a third too small).
-        known = found.width if _sure_width(found, cfg) else 0.0
-        again = _pass(planes, tile, offset, cfg.divider_contrast, s, known=known)
-        found = (
-            _merge(found, again, cfg)
-            if _score(found) >= _score(again)
-            else _merge(again, found, cfg)
-        )
-        # It only runs where tile material is left that no tile claims.
+@dataclass(frozen=True, slots=True)
+class SearchView:
+    """What the looks of one search see (`PASS_LOOKS`): its planes and the first
+    pass's reading."""
+
+    planes: Planes
+    first: Found
+
+    @property
+    def trace(self) -> Trace:
+        return self.planes.trace
+
+    @property
+    def small(self) -> bool:
+        """Small tiles (or none read by the first pass): their dividers are thin,
+        blurred and faint."""
+        return self.first.width < self.planes.s.search.small_tile_px or not self.first.tiles
+
+    @property
+    def known(self) -> float:
+        """The frame's tile width when the first pass read tiles surely (the fainter
+        passes place their tiles at it: a faint look at touching wooden tiles sees
+        dividers cut short, and agreed on a width a third too small), else 0."""
+        return self.first.width if _sure_width(self.first, self.planes.s.search) else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FainterPass:
+    """On small tiles (or none read), dividers looked for at `divider_contrast` of
+    the pips' contrast. (On white cloth the corner markers' squares raise the mark
+    split above a coloured set's dividers: the first pass agrees on a width from
+    stray lines, twice the real one, and reads nothing.) Each pass sees dividers the
+    other misses (a faint line; a line that merged with a tile gap at the lower
+    threshold): the better is kept, and the other's tiles fill the places it left
+    empty."""
+
+    name: str = "fainter-pass"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return view.small
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes, s = view.planes, view.planes.s
+        cfg = s.search
+        again = _pass(planes, planes.tile, planes.offset, cfg.divider_contrast, s, known=view.known)
+        if _score(found) >= _score(again):
+            return _merge(found, again, cfg, planes.trace)
+        return _merge(again, found, cfg, planes.trace)
+
+
+@dataclass(frozen=True, slots=True)
+class ThinPass:
+    """On small tiles, a pass that keeps only the straight, thin parts of the faint
+    marks: a blurred divider that touches a pip comes apart from it there. It only
+    fills places the others left empty (on a table as light as the tiles, ivory on
+    white cloth, a tile's end or side is such a straight thin line too, and a "tile"
+    across it reads the real half and a blank one of table), and only runs where tile
+    material is left that no tile claims."""
+
+    name: str = "thin-pass"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return view.small
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes, s = view.planes, view.planes.s
+        cfg, offset = s.search, planes.offset
         boxes = room(planes.solid > 0, found, cfg)
         if boxes is None:
-            thin = _pass(planes, tile, offset, cfg.divider_contrast, s, thin=True)
-            found = _merge(found, thin, cfg)
-        for box in boxes or []:
-            found = _merge(found, _thin_in(planes, box, offset, found.width, s, known), cfg)
-    return found
+            thin = _pass(planes, planes.tile, offset, cfg.divider_contrast, s, thin=True)
+            return _merge(found, thin, cfg, planes.trace)
+        for box in boxes:
+            found = _merge(
+                found, _thin_in(planes, box, offset, found.width, s, view.known), cfg, planes.trace
+            )
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class ShownWidth:
+    """The frame read again at the width its tiles showed (`_shown_width`) when that
+    reads better: a pixel of noise that moved the lines' agreement must not lose the
+    tiles that the frame's true size reads."""
+
+    name: str = "shown-width"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return _shown_width(found, view.planes.s.search) > 0
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes, s = view.planes, view.planes.s
+        shown = _shown_width(found, s.search)
+        cfg, tile, offset = s.search, planes.tile, planes.offset
+        first = _pass(planes, tile, offset, 1.0, s, known=shown, force=True)
+        faint = _pass(planes, tile, offset, cfg.divider_contrast, s, known=shown, force=True)
+        if _score(first) >= _score(faint):
+            again = _merge(first, faint, cfg, planes.trace)
+        else:
+            again = _merge(faint, first, cfg, planes.trace)
+        return again if _score(again) > _score(found) else found
+
+
+@dataclass(frozen=True, slots=True)
+class FaintDoubts:
+    """A tile a half of which shows more pip-like marks at half the contrast than it
+    was read with is unsure, unless its own threshold reads them surely
+    (`tile_reading.faint_doubts`)."""
+
+    name: str = "faint-doubts"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return bool(found.read)
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        return faint_doubts(view.planes, found, view.planes.offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ByGrid:
+    """The frame's tile size known from sure tiles: what is left (stray pips, unsure
+    places, unclaimed material) read by the pips' grid (`by_grid.by_grid`)."""
+
+    name: str = "by-grid"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        cfg = view.planes.s.search
+        return cfg.grid_boxes > 0 and _sure_width(found, cfg)
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes = view.planes
+        ox, oy = planes.offset
+        left = [(u.x - ox, u.y - oy) for u in found.unsure if u.reason in LOOK_AGAIN]
+        return by_grid(planes, found, planes.offset, [*stray_pips(planes, found), *left])
+
+
+@dataclass(frozen=True, slots=True)
+class BySpacing:
+    """No tile read, no width known: stray pips read by the grid at the width their
+    spacing suggests (`by_grid.by_spacing`)."""
+
+    name: str = "by-spacing"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return view.planes.s.search.grid_boxes > 0 and not found.read
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes = view.planes
+        return by_spacing(planes, found, planes.offset, stray_pips(planes, found))
+
+
+# The looks of one search, in the order they run after its first pass.
+PASS_LOOKS: tuple[Look[SearchView], ...] = (
+    FainterPass(),
+    ThinPass(),
+    ShownWidth(),
+    FaintDoubts(),
+    ByGrid(),
+    BySpacing(),
+)
 
 
 def _shown_width(found: Found, cfg: SearchSettings) -> float:
@@ -414,25 +629,6 @@ def _shown_width(found: Found, cfg: SearchSettings) -> float:
         return 0.0
     alike = np.abs(widths - shown) <= 0.5 * cfg.shown_apart * shown
     return shown if alike.mean() >= cfg.shown_share else 0.0
-
-
-def _at_shown_width(
-    planes: Planes, tile: NDArray[np.bool_], offset: Point, s: Settings, found: Found
-) -> Found:
-    """`found`, or the frame read again at the width its tiles showed (`_shown_width`)
-    when that reads better: a pixel of noise that moved the lines' agreement must
-    not lose the tiles that the frame's true size reads."""
-    shown = _shown_width(found, s.search)
-    if shown <= 0:
-        return found
-    cfg = s.search
-    first = _pass(planes, tile, offset, 1.0, s, known=shown, force=True)
-    faint = _pass(planes, tile, offset, cfg.divider_contrast, s, known=shown, force=True)
-    if _score(first) >= _score(faint):
-        again = _merge(first, faint, cfg)
-    else:
-        again = _merge(faint, first, cfg)
-    return again if _score(again) > _score(found) else found
 
 
 def within(found: Found, area: PlayArea | None) -> Found:

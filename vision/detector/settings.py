@@ -6,7 +6,8 @@ Frigate gathers its detector's in typed per-stage config: the tile material and 
 marks (`marks`), dividers and the frame's tile size (`dividers`), lines that meet
 (`meeting`), face-down tiles (`face_down`), a tile's outline (`outline`), the
 colours of coloured faces (`face_colours`), the pips (`pips`) and the reader by
-their grid (`grid`), one search pass (`search`) and the coarser scales (`scales`).
+their grid (`grid`), one search pass (`search`), the coarser scales (`scales`) and
+which looks run within what budget (`looks`).
 A value out of bounds is refused naming its class and field.
 """
 
@@ -47,8 +48,11 @@ class SearchSettings:
     slide: tuple[float, ...] = (0.0, -0.075, 0.075, -0.15, 0.15)  # a short divider's places
     resize: tuple[float, ...] = (1.12, 0.9, 1.25)  # widths a doubtful tile is read at
     resized: float = 0.85  # ... and the confidence of a reading there, at most
+    resized_apart: float = 0.05  # a tile read this share off the frame's width is resized
     own_apart: float = 0.05  # a face's own width this share below the frame's reads it
     shrink: tuple[float, ...] = (0.9, 0.8)  # widths a tile that looks covered is tried at
+    shrink_slack: float = 0.05  # ... when its own divider measured it at most so much wider
+    face_fit: float = 0.1  # a covered-looking face is a whole tile's within this share
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
@@ -85,7 +89,10 @@ class SearchSettings:
                 "resize": (0.1, 10.0),
                 "own_apart": (0.0, 1.0),
                 "resized": (0.0, 1.0),
+                "resized_apart": (0.0, 1.0),
                 "shrink": (0.1, 1.0),
+                "shrink_slack": (0.0, 1.0),
+                "face_fit": (0.0, 1.0),
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),
                 "stray_darkness": (0.0, 1.0),
@@ -135,8 +142,29 @@ class ScaleSettings:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class LookSettings:
+    """Which of the detector's looks run, and how many search passes a frame may take
+    (`vision.detector.looks`)."""
+
+    # the looks turned off, by name (`vision.detector.detect.look_names`); a first
+    # reading cannot be
+    off: frozenset[str] = frozenset()
+    # no look is started once a frame has spent this many search passes (a pass finds
+    # dividers and reads their tiles once)
+    budget: int = 1000
+
+    def __post_init__(self) -> None:
+        off: object = self.off
+        if isinstance(off, str) or not all(isinstance(n, str) for n in self.off):
+            raise ValueError(f"LookSettings.off: {off!r} must be a set of look names")
+        object.__setattr__(self, "off", frozenset(self.off))
+        check_bounds(self, {"budget": (1, 10_000)})
+
+
 SEARCH = SearchSettings()  # the defaults
 SCALES = ScaleSettings()
+LOOKS = LookSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +181,10 @@ class Settings:
     # light reading that explains the table ends the search)
     auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
+    # a reading's worth: its tiles' confidences times this plus the share it covers
+    worth_floor: float = 0.5
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
-    # the learned veto (`vision.learned`, docs/learned.md): a tile the net scores below
+    # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
     veto: float = 0.2
@@ -168,6 +198,7 @@ class Settings:
     grid: GridSettings = GRID
     search: SearchSettings = SEARCH
     scales: ScaleSettings = SCALES
+    looks: LookSettings = LOOKS
 
     def __post_init__(self) -> None:
         if self.tone is not None and not isinstance(self.tone, Tone):
@@ -186,6 +217,7 @@ class Settings:
             {
                 "margin": (0, 10_000),
                 "explained": (0.0, 1.0),
+                "worth_floor": (0.0, 10.0),
                 "cut_slack": (0.0, 10.0),
                 "veto": (0.0, 1.0),
             },

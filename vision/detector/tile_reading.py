@@ -93,28 +93,35 @@ def _read_tile(
     blobs: Blobs, t: TileHypothesis, ref: float, planes: Planes
 ) -> tuple[HalfReading, HalfReading]:
     """Both halves of a hypothesis; a doubtful half gets a second look of its own."""
-    cfg, pips = planes.s.search, planes.s.pips
+    cfg, pips, trace = planes.s.search, planes.s.pips, planes.trace
     out: list[HalfReading] = []
     for side in (0, 1):
-        first = read_half(blobs, t, side, ref, pips)
-        if first.confidence < cfg.sure:
+        first = read_half(blobs, t, side, ref, pips, trace)
+        if first.confidence < cfg.sure and trace.on("reread-half"):
             # pale pips (a lavender 7 beside black 11s) fall short of the frame's mark
             # threshold and read as marks too small to be pips: their half's own
             # threshold takes them whole
-            again = reread_half(planes.img, planes.bright, planes.solid, t, side, ref, pips)
-            if again is not None and _takes_over(first, again, cfg):
-                first = again
-        if first.confidence < cfg.sure and not first.foreign:
+            with trace.inner("reread-half") as note:
+                again = reread_half(
+                    planes.img, planes.bright, planes.solid, t, side, ref, pips, trace
+                )
+                if again is not None and note.took(_takes_over(first, again, cfg)):
+                    first = again
+        if first.confidence < cfg.sure and not first.foreign and trace.on("apart-half"):
             # a pip merged with a line (its divider, a neighbour's edge) comes apart
-            pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
-            apart = apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip, pips)
-            if (
-                apart is not None
-                and not apart.foreign
-                and apart.confidence >= cfg.sure  # a chain of merged grain is no pip
-                and apart.pips >= first.pips  # fewer: the opening took a small pip away
-            ):
-                first = apart
+            with trace.inner("apart-half") as note:
+                pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
+                apart = apart_half(
+                    planes.img, planes.bright, planes.need, t, side, ref, pip, pips, trace
+                )
+                if note.took(
+                    apart is not None
+                    and not apart.foreign
+                    and apart.confidence >= cfg.sure  # a chain of merged grain is no pip
+                    and apart.pips >= first.pips  # fewer: the opening took a small pip away
+                ):
+                    assert apart is not None
+                    first = apart
         out.append(first)
     return out[0], out[1]
 
@@ -132,12 +139,14 @@ def _apart_tile(
     t: TileHypothesis, ref: float, planes: Planes
 ) -> tuple[HalfReading, HalfReading] | None:
     """Both halves of a kept tile with marks that are no pips read again with their
-    marks opened (`reread.apart_half`), when both then read surely as pips and show
-    one at least: a 6's columns of pips merged with each other and with the divider
-    into one mark at a low mark threshold (a lone wooden 6-6 on white cloth)."""
+    marks opened (`second_look.apart_half`), when both then read surely as pips and
+    show one at least: a 6's columns of pips merged with each other and with the
+    divider into one mark at a low mark threshold (a lone wooden 6-6 on white cloth)."""
     pip = planes.pip or 2.0 * float(np.sqrt(ref / np.pi))
     again = [
-        apart_half(planes.img, planes.bright, planes.need, t, side, ref, pip, planes.s.pips)
+        apart_half(
+            planes.img, planes.bright, planes.need, t, side, ref, pip, planes.s.pips, planes.trace
+        )
         for side in (0, 1)
     ]
     ra, rb = again
@@ -162,14 +171,15 @@ def _placed(
     read are lost, never gained; the nearest place winning a tie); any other tile is
     read where it is."""
     first = _read_tile(blobs, t, ref, planes)
-    if not t.short:
+    if not t.short or not planes.trace.on("slide"):
         return t, first
     best, rank = (t, first), _rank(first)
-    for share in planes.s.search.slide[1:]:
-        moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
-        reading = _read_tile(blobs, moved, ref, planes)
-        if _rank(reading) > rank:
-            best, rank = (moved, reading), _rank(reading)
+    with planes.trace.inner("slide") as note:
+        for share in planes.s.search.slide[1:]:
+            moved = replace(t, cx=t.cx + share * t.width * t.dx, cy=t.cy + share * t.width * t.dy)
+            reading = _read_tile(blobs, moved, ref, planes)
+            if note.took(_rank(reading) > rank):
+                best, rank = (moved, reading), _rank(reading)
     return best
 
 
@@ -188,10 +198,11 @@ def _resized(
     column of a 12's merged pips taken for a divider across its tile read surely
     at another width too, and must give way to the other pass's sure reading of
     the tile in its place (`_merge`)."""
-    cfg = planes.s.search
+    cfg, trace = planes.s.search, planes.trace
     if min(r.confidence for r in reading) >= cfg.sure:
         return t, reading
     shares = cfg.resize
+    look = "resize"
     if any(r.foreign for r in reading):
         # marks that are no pips, read at the frame's width: when the face's own
         # width, measured between its edges, is smaller, the smaller widths down to
@@ -200,12 +211,17 @@ def _resized(
         if not 0.0 < t.own < (1.0 - cfg.own_apart) * t.width:
             return t, reading
         shares = tuple(x for x in cfg.resize if t.own / t.width <= x < 1.0)
-    for share in shares:
-        other = replace(t, width=t.width * share)
-        again = _read_tile(blobs, other, ref, planes)
-        if min(r.confidence for r in again) >= cfg.sure and not any(r.foreign for r in again):
-            capped = tuple(replace(r, confidence=min(r.confidence, cfg.resized)) for r in again)
-            return other, (capped[0], capped[1])
+        look = "own-width"
+    if not trace.on(look):
+        return t, reading
+    with trace.inner(look) as note:
+        for share in shares:
+            other = replace(t, width=t.width * share)
+            again = _read_tile(blobs, other, ref, planes)
+            sure = min(r.confidence for r in again) >= cfg.sure
+            if note.took(sure and not any(r.foreign for r in again)):
+                capped = tuple(replace(r, confidence=min(r.confidence, cfg.resized)) for r in again)
+                return other, (capped[0], capped[1])
     return t, reading
 
 
@@ -240,8 +256,12 @@ def read_tiles(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes
     lines: list[TileHypothesis] = []
     for t in kept:
         ra, rb = readings[t.blob]
-        if ra.foreign or rb.foreign:
-            ra, rb = _apart_tile(t, ref, planes) or (ra, rb)
+        if (ra.foreign or rb.foreign) and planes.trace.on("apart-tile"):
+            with planes.trace.inner("apart-tile") as note:
+                apart = _apart_tile(t, ref, planes)
+                if note.took(apart is not None):
+                    assert apart is not None
+                    ra, rb = apart
         if ra.pips == rb.pips == 0 and not _blank_outlined(planes, t, kept):
             lines.append(t)
             continue  # a blank "tile" with no edge is a line on the table
@@ -266,34 +286,40 @@ def _blank_outlined(planes: Planes, t: TileHypothesis, kept: list[TileHypothesis
     """`outlined` at the frame's width, or at the width measured at the tile's own
     divider: a blank nearer the camera than most has its edges beyond the lines
     looked at for the frame's width (a 0-0 of a set photographed at a tilt)."""
-    cfg = planes.s.outline
+    cfg, trace = planes.s.outline, planes.trace
     if outlined(planes.img, t, cfg, kept, planes.lighter_table):
         return True
     if t.own <= 0:
         return False
-    if abs(t.own - t.width) > 0.03 * t.width and outlined(
-        planes.img, replace(t, width=t.own), cfg, kept, planes.lighter_table
-    ):
-        return True
+    if abs(t.own - t.width) > cfg.own_apart * t.width and trace.on("blank-own-width"):
+        with trace.inner("blank-own-width") as note:
+            own = replace(t, width=t.own)
+            if note.took(outlined(planes.img, own, cfg, kept, planes.lighter_table)):
+                return True
+    if not trace.on("blank-face"):
+        return False
     # ... or at its face's own size: a tile longer than twice the width measured
     # at its divider (a pinned blank seen nearer than most, its divider's ends
     # blurred into the rim) has its ends beyond both; a tile up to the frame's
     # tolerance wider than its width is one of its tiles
-    reach = (0.6, 1.0 + planes.s.dividers.width_tolerance)
-    ends = face_ends(planes.solid, t, reach)
-    if ends is None or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
-        return False
-    fitted = fitted_to_face(t, ends)
-    return outlined(planes.img, fitted, cfg, kept, planes.lighter_table)
+    with trace.inner("blank-face") as note:
+        reach = (cfg.face_reach, 1.0 + planes.s.dividers.width_tolerance)
+        ends = face_ends(planes.solid, t, reach)
+        if ends is None or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
+            return False
+        fitted = fitted_to_face(t, ends)
+        return note.took(outlined(planes.img, fitted, cfg, kept, planes.lighter_table))
 
 
 def _whole(planes: Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
     """True when both halves of `t` show its face (no hand or sleeve over it)."""
-    cfg = planes.s.search
-    return (
-        _face_share(planes.img, near, t, cfg) >= cfg.whole
-        or _face_share_anywhere(planes, t) >= cfg.whole
-    )
+    cfg, trace = planes.s.search, planes.trace
+    if _face_share(planes.img, near, t, cfg) >= cfg.whole:
+        return True
+    if not trace.on("face-anywhere"):
+        return False
+    with trace.inner("face-anywhere") as note:
+        return note.took(_face_share_anywhere(planes, t) >= cfg.whole)
 
 
 def _smaller(
@@ -310,15 +336,23 @@ def _smaller(
     from the camera than most is smaller than the frame's width, and the table
     around it looked like a hand over it. (A hand over a tile's end leaves the
     width measured across its divider as it is.)"""
-    cfg = planes.s.search
-    for share in cfg.shrink:
-        if not 0 < t.own <= (share + 0.05) * t.width:
-            continue
-        other = replace(t, width=t.width * share)
-        again = _read_whole(blobs, other, reading, ref, planes, near)
-        if again is not None:
-            return other, again
-    return _fitted(blobs, t, reading, ref, planes, near, width)
+    cfg, trace = planes.s.search, planes.trace
+    if trace.on("shrink"):
+        with trace.inner("shrink") as note:
+            for share in cfg.shrink:
+                if not 0 < t.own <= (share + cfg.shrink_slack) * t.width:
+                    continue
+                other = replace(t, width=t.width * share)
+                again = _read_whole(blobs, other, reading, ref, planes, near)
+                if note.took(again is not None):
+                    assert again is not None
+                    return other, again
+    if not trace.on("face-fit"):
+        return None
+    with trace.inner("face-fit") as note:
+        fitted = _fitted(blobs, t, reading, ref, planes, near, width)
+        note.took(fitted is not None)
+        return fitted
 
 
 def _read_whole(
@@ -360,7 +394,7 @@ def _fitted(
     within the face."""
     cfg = planes.s.search
     ends = face_ends(planes.solid, t)
-    if ends is None or t.own <= 0 or abs(sum(ends) / (2.0 * t.own) - 1.0) > 0.1:
+    if ends is None or t.own <= 0 or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
         return None
     other = fitted_to_face(t, ends)
     if not _whole(planes, near, other):
@@ -368,7 +402,7 @@ def _fitted(
     again = _read_whole(blobs, other, reading, ref, planes, near)
     if again is not None:
         return other, again
-    sure = cfg.resized if abs(t.width - width) > 0.05 * width else cfg.sure
+    sure = cfg.resized if abs(t.width - width) > cfg.resized_apart * width else cfg.sure
     if min(r.confidence for r in reading) >= sure and not any(r.foreign for r in reading):
         return other, reading
     return None

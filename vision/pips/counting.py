@@ -21,6 +21,7 @@ from vision.pips.layouts import grid_layout
 from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import Blobs
 from vision.tiles.dividers import TileHypothesis
+from vision.trace import Trace
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +109,12 @@ def symmetric(points: NDArray[np.float64], centre: tuple[float, float], tol: flo
 
 
 def read_half(
-    blobs: Blobs, tile: TileHypothesis, side: int, ref_area: float, cfg: PipSettings = PIPS
+    blobs: Blobs,
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    cfg: PipSettings = PIPS,
+    trace: Trace | None = None,
 ) -> HalfReading:
     """Count the pips on one half and judge the reading.
 
@@ -117,19 +123,23 @@ def read_half(
     with a colour per number a pale colour's pips come out smaller from the frame's
     mark threshold than a dark colour's (a lavender 7 beside a black 11: the 11's
     pips and the chains of its merged columns are twice as large as the frame's
-    median pip)."""
+    median pip; the look `own-pip`). `trace`: the frame's looks (`vision.trace`), which
+    may turn `own-pip` and `crescent` off; None: both on."""
     idx = in_half(blobs, tile, side, cfg)
     if idx.size == 0:
         return HalfReading(0, 1.0, foreign=False)
-    first = _judge(blobs, idx, tile, side, ref_area, cfg)
-    if first.confidence >= cfg.own_below:
+    first = _judge(blobs, idx, tile, side, ref_area, cfg, trace=trace)
+    if first.confidence >= cfg.own_below or (trace is not None and not trace.on("own-pip")):
         return first
     own = _own_pip(blobs, idx, ref_area, cfg)
     if own is None:
         return first
-    again = _judge(blobs, idx, tile, side, own, cfg, whole_layout=True)
+    again = _judge(blobs, idx, tile, side, own, cfg, whole_layout=True, trace=trace)
     sure = not again.foreign and again.confidence >= cfg.own_sure
-    return again if sure and again.confidence > first.confidence else first
+    better = sure and again.confidence > first.confidence
+    if trace is not None:
+        trace.count("own-pip", better)
+    return again if better else first
 
 
 def _own_pip(
@@ -143,7 +153,7 @@ def _own_pip(
     if not ok.any():
         return None
     own = float(np.median(area[ok]))
-    return own if abs(own / ref_area - 1.0) > 0.2 else None
+    return own if abs(own / ref_area - 1.0) > cfg.own_apart else None
 
 
 def _pip_centres(
@@ -185,6 +195,7 @@ def _judge(
     cfg: PipSettings,
     *,
     whole_layout: bool = False,
+    trace: Trace | None = None,
 ) -> HalfReading:
     """The half's marks `idx` judged against a pip of `ref_area`. The layout must be
     symmetric: its single pips, or with `whole_layout` its merged lines' centres too
@@ -192,10 +203,15 @@ def _judge(
     area = blobs.area[idx]
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
-    single = (rel >= 0.4) & (rel <= 2.0) & (elong <= cfg.max_round_elongation)
+    low, high = cfg.single_area
+    single = (rel >= low) & (rel <= high) & (elong <= cfg.max_round_elongation)
     # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
-    # pip and a little longer than round
-    single |= (rel >= 0.4) & (rel <= cfg.crescent_area) & (elong <= cfg.crescent_elongation)
+    # pip and a little longer than round (the look `crescent`)
+    if trace is None or trace.on("crescent"):
+        crescent = (rel >= low) & (rel <= cfg.crescent_area) & (elong <= cfg.crescent_elongation)
+        if trace is not None:
+            trace.count("crescent", bool((crescent & ~single).any()))
+        single |= crescent
     chain = np.zeros_like(single)
     merged = np.zeros(idx.size, dtype=np.int64)
     for k in (2, 3, 4):  # k pips merged in a row: k times the area, stretched to match

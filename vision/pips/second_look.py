@@ -25,6 +25,7 @@ from vision.pips.counting import (
 from vision.pips.settings import PIPS, PipSettings
 from vision.tiles.dark_marks import components, find_blobs
 from vision.tiles.dividers import TileHypothesis
+from vision.trace import Trace
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +53,10 @@ def reread_half(
     side: int,
     ref_area: float,
     cfg: PipSettings = PIPS,
+    trace: Trace | None = None,
 ) -> HalfReading | None:
-    """Read half `side` again with a threshold set from that half alone, if possible."""
+    """Read half `side` again with a threshold set from that half alone, if possible
+    (`trace`: as for `read_half`)."""
     window = _half_window(img, tile, side)
     if window is None:
         return None
@@ -71,7 +74,7 @@ def reread_half(
     marks = np.asarray((contrast > need) & roi_solid, dtype=np.uint8)
     blobs = find_blobs(marks, roi, roi_bright, max_area=float(marks.size) / 4.0)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
-    return read_half(blobs, local, side, ref_area, cfg)
+    return read_half(blobs, local, side, ref_area, cfg, trace)
 
 
 def apart_half(
@@ -83,6 +86,7 @@ def apart_half(
     ref_area: float,
     pip: float,
     cfg: PipSettings = PIPS,
+    trace: Trace | None = None,
 ) -> HalfReading | None:
     """Read half `side` again, its marks taken on the whole half (up to `PipSettings.apart_rim`
     from the tile's edge, tile material or not) at the frame's mark threshold
@@ -93,7 +97,8 @@ def apart_half(
     A pip merged with the divider was part of a long mark and not counted; a pip at
     the tile's corner that touches its shaded rim is joined through it to the table
     and lies outside the tile material (its hole is not enclosed): either way a 2
-    was read as a lop-sided 1. None when the pip size is unknown or too small."""
+    was read as a lop-sided 1. None when the pip size is unknown or too small.
+    `trace`: as for `read_half`."""
     size = round(cfg.apart * pip)
     if size < 3:
         return None
@@ -117,7 +122,7 @@ def apart_half(
     opened = np.asarray(cv2.morphologyEx(marks, cv2.MORPH_OPEN, disc), dtype=np.uint8)
     blobs = find_blobs(opened, roi, roi_bright, max_area=float(opened.size) / 4.0)
     local = replace(tile, blob=0, cx=tile.cx - x0, cy=tile.cy - y0)
-    return read_half(blobs, local, side, ref_area, cfg)
+    return read_half(blobs, local, side, ref_area, cfg, trace)
 
 
 def faint_pips(

@@ -22,6 +22,7 @@ class PipSettings:
     # pips keep this far (tile widths) from the divider line (a centre pin sits on it)
     divider_clearance: float = 0.12
     max_round_elongation: float = 1.8  # a pip is at most this long for its thickness
+    single_area: tuple[float, float] = (0.4, 2.0)  # a pip's area, in the frame's pips
     crescent_area: float = 1.0  # a pip bitten by its highlight: at most a pip's area ...
     crescent_elongation: float = 2.2  # ... and at most this long for its thickness
     max_pips: int = 12
@@ -33,6 +34,7 @@ class PipSettings:
     own_below: float = 0.9  # a half read less surely is read again against its own pip
     own_sure: float = 0.8  # ... and that reading kept when at least this sure
     own_range: tuple[float, float] = (0.25, 2.5)  # ... its median round mark of this size
+    own_apart: float = 0.2  # ... when that is this share off the frame's pip
     # the second look: a doubtful half thresholded on its own, at least this contrast
     min_contrast: int = 20
     apart: float = 0.6  # a pip touching a line comes apart by an opening of this share
@@ -54,6 +56,8 @@ class PipSettings:
                 "half_reach": (0.1, 1.0),
                 "divider_clearance": (0.0, 0.5),
                 "max_round_elongation": (1.0, 10.0),
+                "single_area": (0.0, 100.0),
+                "own_apart": (0.0, 10.0),
                 "crescent_area": (0.0, 10.0),
                 "crescent_elongation": (1.0, 10.0),
                 "max_pips": (1, 100),

@@ -98,6 +98,15 @@ def tile_mask(img: U8, max_hole: float, cfg: MarkSettings = MARKS) -> tuple[NDAr
     `max_hole` pixels: pips and dividers. The filled mask is eroded a little so the
     shaded rim of a tile never counts as a mark.
     """
+    tile, solid, _ = tile_material(img, max_hole, cfg)
+    return tile, solid
+
+
+def tile_material(
+    img: U8, max_hole: float, cfg: MarkSettings = MARKS, slight: bool = True
+) -> tuple[NDArray[np.bool_], U8, bool]:
+    """`tile_mask`, and whether a larger hole was filled for being slight beside its
+    tile (`slight_holes`, the look `slight-holes`; `slight=False` leaves it out)."""
     tile = np.asarray(img > threshold_surface(img, cfg), dtype=np.uint8)
     # The dark regions that reach the frame's edge are not enclosed: a flood from a
     # ring around the frame clears them, leaving the enclosed ones (a sparse mask,
@@ -110,12 +119,16 @@ def tile_mask(img: U8, max_hole: float, cfg: MarkSettings = MARKS) -> tuple[NDAr
     lab = np.asarray(labels, dtype=np.int32)[ys, xs]
     sizes = np.bincount(lab, minlength=int(count))
     fill = sizes < max_hole
-    fill[1:] |= slight_holes(tile, ys, xs, lab, sizes, ~fill, cfg)[1:]
+    filled = False
+    if slight:
+        more = slight_holes(tile, ys, xs, lab, sizes, ~fill, cfg)
+        filled = bool(more[1:].any())
+        fill[1:] |= more[1:]
     small = fill[lab]
     solid = tile.copy()
     solid[ys[small], xs[small]] = 1
     solid = np.asarray(cv2.erode(solid, np.ones((5, 5), np.uint8)), dtype=np.uint8)
-    return tile.astype(np.bool_), solid
+    return tile.astype(np.bool_), solid, filled
 
 
 def slight_holes(

@@ -164,11 +164,15 @@ class OutlineSettings:
     # a blank is also judged at its face's size when its half length is within this
     # share of the width its divider measured (sets run 1.9-2.2 times as long as wide)
     face_fit: float = 0.15
+    face_reach: float = 0.6  # ... its ends looked for from this share of its width out
+    own_apart: float = 0.03  # a blank's own width this share off the frame's is looked at
 
     def __post_init__(self) -> None:
         check_bounds(
             self,
             {
+                "face_reach": (0.0, 2.0),
+                "own_apart": (0.0, 1.0),
                 "faint_edge": (0.0, 1.0),
                 "rim": (0.0, 1.0),
                 "plain": (0.0, 100.0),

@@ -10,7 +10,7 @@ Here double blanks alone, crosswise between two neighbours and crosswise against
 tile's end, and other doubles beside them, must all be read right (the code before
 the outline check took faint sides missed 1 to 4 of the 4 double blanks in every
 frame). Other seeds of this scene still miss a double blank now and then (2 of 96
-over seeds 1-6; `docs/vision.md`, known limits).
+over seeds 1-6; `docs/design/vision.md`, known limits).
 """
 
 from __future__ import annotations

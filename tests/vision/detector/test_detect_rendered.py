@@ -222,7 +222,7 @@ def test_unread_wooden_tiles_on_white_cloth_are_unsure(
 
 def _noisy(image: np.ndarray, seed: int) -> np.ndarray:
     """`image` with 8 % of its pixels a grey level up or down: what a different resize
-    on another machine made of the same frame (docs/arm64.md's knife edges)."""
+    on another machine made of the same frame (docs/design/arm64.md's knife edges)."""
     rng = np.random.default_rng(seed)
     out = image.astype(np.int16)
     mask = rng.random(out.shape[:2]) < 0.08
