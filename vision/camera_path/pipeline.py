@@ -167,7 +167,7 @@ class Pipeline:
         tile_px = 0.0 if calibration is None else self._tile_px(calibration)
         detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
         if self._matcher is not None:
-            detection = recheck(frame.image, detection, self._matcher)
+            detection = recheck(frame.image, detection, self._matcher, apart=self._typical)
             if self.model is not None and calibration is not None:
                 detection = find_missed(
                     frame.image, detection, self._matcher, self.model.face_bgr, tile_px,
