@@ -41,10 +41,10 @@ def _half(
     here, there = tile.px[side], tile.px[1 - side]
     read = tile.pips[side]
     nearest = matcher.nearest(crop_half(image, here, there))
-    if apart > 0 and nearest.distances[nearest.value] > NEAR * apart:
-        return read  # like none of the set's halves: the set's halves cannot say
     if read not in nearest.distances:
         return nearest.value if complete else read
+    if apart > 0 and nearest.distances[nearest.value] > NEAR * apart:
+        return read  # like none of the set's halves: the set's halves cannot say
     if nearest.value != read and nearest.ratio(read) >= REREAD and nearest.margin >= CLEAR:
         return nearest.value
     return read
