@@ -25,6 +25,7 @@ from firmware_bridge.emulator import BoardEmulator
 from tests.fixtures.lossy_fs import LossyFs
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Seen
+from tests.fixtures.tiers import needs
 from tests.power.checks import latest, no_errors, nothing_seen_lost, restarted
 from tests.power.game import SEATS, Plan, Step, ended_as_planned, plan
 from tests.power.rig import DiedError, PowerTable, Watch, latest_state
@@ -56,6 +57,7 @@ class Rig:
 
 
 @pytest.fixture
+@needs("process")
 def rig(broker: Mosquitto, tmp_path: Path) -> Iterator[Rig]:
     fs = LossyFs(tmp_path / "disk", tmp_path).start()
     board = BoardEmulator(link=tmp_path / "board", speed=3, seed=4).start()

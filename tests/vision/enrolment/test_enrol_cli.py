@@ -176,6 +176,7 @@ def read_still(pipeline: Pipeline, image: np.ndarray) -> list[list[int]]:
     raise AssertionError("the camera path never read the still frame")
 
 
+@pytest.mark.photos
 def test_a_real_photo_of_a_whole_set_says_what_it_missed(tmp_path: Path) -> None:
     """mf's photo shows all 28 tiles of a double-six on a wooden desk (read at run time
     from ../shared). Whatever the detector reads of it, the detail accounts for every
