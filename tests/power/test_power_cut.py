@@ -198,6 +198,7 @@ def test_a_first_start_cut_at_every_fsync_starts_again(rig: Rig) -> None:
 
 
 @pytest.fixture
+@needs("process")
 def weak_rig(broker: Mosquitto, tmp_path: Path) -> Iterator[Rig]:
     """The same table with the journal's weakened setting `[state] synchronous = "normal"`."""
     fs = LossyFs(tmp_path / "disk", tmp_path).start()

@@ -30,6 +30,7 @@ from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, rend
 from tests.fixtures.lossy_fs import LossyFs
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Seen
+from tests.fixtures.tiers import needs
 from tests.power.checks import no_errors, nothing_seen_lost, restarted
 from tests.power.rig import P, PowerTable, Watch, events_by_seq
 from tests.vision.whole_sets import render_set
@@ -72,6 +73,7 @@ class CameraRig:
 
 
 @pytest.fixture
+@needs("process")
 def rig(broker: Mosquitto, tmp_path: Path) -> Iterator[CameraRig]:
     fs = LossyFs(tmp_path / "disk", tmp_path).start()
     screen = Screen(tmp_path)

@@ -35,6 +35,7 @@ def test_the_veto_is_on_by_default() -> None:
     assert 0.0 < VETO < 1.0
 
 
+@pytest.mark.slow
 def test_drawn_tiles_are_kept_and_wrong_candidates_dropped_on_unseen_renders() -> None:
     rng = np.random.default_rng(26)
     kept = dropped = tiles = wrong = 0
