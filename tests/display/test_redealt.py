@@ -17,7 +17,7 @@ from tests.fixtures.spec import validate
 
 NOW = 1_700_000_000.0
 BEFORE_THE_HAND = (55, 40, 6, 120)  # hand 2's scores (samples.history): hand 3 taken back
-NO_TILES = {"tiles": [], "spinner": None, "open_ends": [], "ends_total": 0}
+NO_TILES: dict[str, Any] = {"tiles": [], "spinner": None, "open_ends": [], "ends_total": 0}
 
 
 def redealt(seq: int) -> dict[str, Any]:
