@@ -9,9 +9,12 @@
 - `GET /api/view`: the current view, once.
 - `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
   events: the camera's status and its latest snapshot's number); `GET
-  /camera/snapshot.jpg`: that snapshot (404 until one came).
+  /camera/snapshot.jpg`: that snapshot (404 until one came); `GET
+  /camera/mat.pdf?set=double-six&paper=a4`: the enrolment mat to print (`mat`).
 - `GET /outputs`: what the table's AWTRIX clock and WLED strip were sent, drawn as they
   would show it; `GET /outputs/events`: its Server-Sent Events (`outputs` events).
+- `GET /history`: the History page, the games the table kept told again; its data
+  asked of the table with the `history` and `frame` commands (`display.history`).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -31,6 +34,7 @@ from aiohttp import web
 from display.alerts import alerts_module
 from display.commands import build_command
 from display.errors import CommandError
+from display.history import add_routes as add_history_routes
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
@@ -95,6 +99,27 @@ async def camera_snapshot(request: web.Request) -> web.Response:
     if jpeg is None:
         raise web.HTTPNotFound(text="the table has published no camera snapshot yet")
     return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+async def camera_mat(request: web.Request) -> web.Response:
+    """The enrolment mat of `set` on `paper`, as a PDF to download and print."""
+    from engine.tiles import DominoSet, TileError  # noqa: PLC0415
+    from mat import MatError, mat_for  # noqa: PLC0415
+    from mat.pdf import mat_pdf  # noqa: PLC0415 - fpdf2 loads on the first mat asked for
+
+    name = request.query.get("set", "double-six")
+    paper = request.query.get("paper", "a4")
+    try:
+        mat = mat_for(DominoSet.named(name), paper)
+    except (TileError, MatError) as exc:
+        raise web.HTTPBadRequest(text=str(exc)) from exc
+    body = await asyncio.to_thread(mat_pdf, mat)
+    filename = f"enrolment-mat-{mat.domino_set}-{mat.paper}.pdf"
+    return web.Response(
+        body=body,
+        content_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 async def command(request: web.Request) -> web.Response:
@@ -172,8 +197,11 @@ def make_app(settings: DisplayServerSettings) -> web.Application:
     app.router.add_get("/camera", static_page(STATIC / "camera.html"))
     app.router.add_get("/camera/events", camera_events)
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
+    app.router.add_get("/camera/mat.pdf", camera_mat)
     app.router.add_get("/outputs", static_page(STATIC / "outputs.html"))
     app.router.add_get("/outputs/events", outputs_events)
+    app.router.add_get("/history", static_page(STATIC / "history.html"))
+    add_history_routes(app, HUB, LINK)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(while_serving(link.start, link.stop))
     app.on_shutdown.append(closing(hub.pages, hub.camera.pages, hub.outputs.pages))
