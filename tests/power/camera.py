@@ -2,7 +2,7 @@
 reading a folder of frames (each a link to one picture the test changes: what the
 camera shows), cut at every fsync of a calibration (from the moment the markers come
 into view: the calibration the table makes by itself, then the `calibrate` command's)
-and of an enrolment (from the `enrol` command: the set's look, the reply), and after the
+and of an enrolment (from the `enrol` command: the set model, the reply), and after the
 last. What `test_power_cut_camera.py` runs on both disks, and `test_weakened.py` on a
 table with some durability taken away.
 
@@ -30,7 +30,7 @@ from tests.power.rig import MakePower, P, Power
 from tests.power.sweep import attempts, held, power_back, restore, until_cut
 from tests.vision.whole_sets import laid_out
 from vision import Calibration
-from vision.enrolment.look import load_look
+from vision.set_model.model import load_model
 
 BLACK_ON_WOOD = RenderStyle(TileStyle.BLACK, Surface.WOOD)
 # A small table (480 x 360 mm) in a small frame (800 x 600): the tiles as many pixels
@@ -187,7 +187,7 @@ def calibration_sweep(power: Power, screen: Screen) -> list[str]:
 
 
 def enrolment_sweep(power: Power, screen: Screen) -> list[str]:
-    """From the `enrol` command, the whole set lying in view: its look saved, the reply
+    """From the `enrol` command, the whole set lying in view: its model saved, the reply
     stored. The fsyncs of the reference."""
     table, watch = power.table, power.watch
     screen.show(screen.table)
@@ -216,13 +216,13 @@ def enrolment_sweep(power: Power, screen: Screen) -> list[str]:
         said = replied_ok(power, "enrol")
         table.kill()
         power.disk.crash()
-        kept = load_look(table.state)  # raises when the file is there but damaged
+        kept = load_model(table.state)  # raises when the file is there but damaged
         assert kept is not None or not said, "a set the table said it enrolled is lost"
 
     def again() -> None:
         watch.send({"id": "enrol", "action": "enrol", "set": "double-six"})
         assert watch.wait(watch.reply("enrol"), 120, table)["ok"]
-        assert load_look(table.state) is not None
+        assert load_model(table.state) is not None
 
     points = sweep(power, "calibrated", begin, enrol, check, again)
     assert "/state/set.json.tmp" in points, points

@@ -19,7 +19,7 @@ from tests.power.rig import (
     stored_events,
 )
 from vision import Calibration
-from vision.enrolment.look import load_look
+from vision.set_model.model import load_model
 
 
 def seqs_go_forward(seen: list[Seen]) -> None:
@@ -117,4 +117,4 @@ def files_whole(state: Path) -> None:
     )
     if (state / "calibration.json").exists():
         Calibration.load(state)  # raises when it is not whole
-    load_look(state)  # None when there is none; raises when it is not whole
+    load_model(state)  # None when there is none; raises when it is not whole
