@@ -33,9 +33,9 @@ from vision import Calibration
 from vision.set_model.model import load_model
 
 BLACK_ON_WOOD = RenderStyle(TileStyle.BLACK, Surface.WOOD)
-# A small table (480 x 360 mm) in a small frame (800 x 600): the tiles as many pixels
-# long as on a 900 x 600 mm table in a 1280 x 960 frame, the frame 2.5 times smaller
-# to read.
+# A 600 x 450 mm table in a 960 x 720 frame: the tiles as many pixels long as on a
+# 900 x 600 mm table in a 1280 x 960 frame, the frame half as many pixels to read. (The
+# 28 tiles of the set laid out on a smaller table stand too close to be read whole.)
 SIZE_MM = (600, 450)
 RESOLUTION = (960, 720)
 SURFACE = f"[table.surface]\nwidth_mm = {SIZE_MM[0]}\nheight_mm = {SIZE_MM[1]}\n"
@@ -48,29 +48,46 @@ CAMERA_MODULES = (
 )  # fmt: skip
 
 
-class Screen:
-    """What the camera shows: a folder of links to one picture, changed whole."""
+def render_pictures(folder: Path) -> dict[str, Path]:
+    """What the camera may show, as PNG files in `folder`: `blank` (no markers: no
+    calibration), `table` (the empty table, its markers in view), `set` (the whole
+    double-six laid out on it)."""
+    width, height = RESOLUTION
+    size = (float(SIZE_MM[0]), float(SIZE_MM[1]))
+    camera = Camera.overhead(size, RESOLUTION)
+    tile_mm = BLACK_ON_WOOD.tile_set.size_mm
+    tiles = laid_out(list(DominoSet.DOUBLE_SIX.tiles()), size, tile_mm=tile_mm)
+    images: dict[str, npt.NDArray[np.uint8]] = {
+        "blank": np.full((height, width, 3), 90, np.uint8),
+        "table": render_frame(Scene(size_mm=size), camera, BLACK_ON_WOOD, seed=2).image,
+        "set": render_frame(
+            Scene(tiles=tiles, size_mm=size, tile_mm=tile_mm), camera, BLACK_ON_WOOD
+        ).image,
+    }
+    out = {}
+    for name, image in images.items():
+        out[name] = folder / f"{name}.png"
+        assert cv2.imwrite(str(out[name]), image)
+    return out
 
-    def __init__(self, workdir: Path) -> None:
+
+class Screen:
+    """What the camera shows: a folder of links to one picture, which `show` changes
+    whole (the picture is itself a link to one of `pictures`)."""
+
+    def __init__(self, workdir: Path, pictures: dict[str, Path]) -> None:
+        self.pictures = pictures
         self.folder = workdir / "frames"
         self.folder.mkdir()
         self.picture = workdir / "shown.png"
-        width, height = RESOLUTION
-        self.blank = np.full((height, width, 3), 90, np.uint8)  # no markers: uncalibrated
-        size = (float(SIZE_MM[0]), float(SIZE_MM[1]))
-        camera = Camera.overhead(size, RESOLUTION)
-        self.table = render_frame(Scene(size_mm=size), camera, BLACK_ON_WOOD, seed=2).image
-        tile_mm = BLACK_ON_WOOD.tile_set.size_mm
-        tiles = laid_out(list(DominoSet.DOUBLE_SIX.tiles()), size, tile_mm=tile_mm)
-        whole_set = Scene(tiles=tiles, size_mm=size, tile_mm=tile_mm)
-        self.set = render_frame(whole_set, camera, BLACK_ON_WOOD).image
-        self.show(self.blank)
+        self.show("blank")
         for n in range(FRAMES):
             (self.folder / f"{n:05d}.png").symlink_to(self.picture)
 
-    def show(self, image: npt.NDArray[np.uint8]) -> None:
+    def show(self, name: str) -> None:
         fresh = self.picture.with_name("next.png")
-        assert cv2.imwrite(str(fresh), image)
+        fresh.unlink(missing_ok=True)
+        fresh.symlink_to(self.pictures[name])
         os.replace(fresh, self.picture)
 
 
@@ -79,7 +96,7 @@ def camera_table(make_power: MakePower, disk: str, screen: Screen, **settings: s
         disk, "--camera", str(screen.folder), "--fps", FPS,
         "--rules", "straight-block", "--seats", "2",
         settings=SURFACE + '[camera]\ntone = "light"',  # as a table of ivory tiles is set up
-        modules=CAMERA_MODULES, **settings,
+        **settings,
     )  # fmt: skip
 
 
@@ -154,14 +171,14 @@ def calibration_sweep(power: Power, screen: Screen) -> list[str]:
     power.disk.snapshot("empty")
 
     def begin() -> None:
-        screen.show(screen.blank)
+        screen.show("blank")
         table.start()
         watch.online(table)
         watch.caught_up(table)
         power.disk.counts()
 
     def calibrate() -> None:
-        screen.show(screen.table)
+        screen.show("table")
         watch.wait(calibrated, 60, table)
         watch.send({"id": "cal", "action": "calibrate"})
         reply = watch.wait(watch.reply("cal"), 60, table)
@@ -190,7 +207,7 @@ def enrolment_sweep(power: Power, screen: Screen) -> list[str]:
     """From the `enrol` command, the whole set lying in view: its model saved, the reply
     stored. The fsyncs of the reference."""
     table, watch = power.table, power.watch
-    screen.show(screen.table)
+    screen.show("table")
     table.start()
     ready(power)
     watch.caught_up(table)
@@ -198,7 +215,7 @@ def enrolment_sweep(power: Power, screen: Screen) -> list[str]:
     watch.gone()
     power.disk.snapshot("calibrated")
     power.prior = held(power)
-    screen.show(screen.set)  # from here on, the whole set lies in view
+    screen.show("set")  # from here on, the whole set lies in view
 
     def begin() -> None:
         table.start()

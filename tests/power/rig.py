@@ -251,7 +251,7 @@ class Power:
 
 
 MakePower = Callable[..., Power]
-"""`make_power(disk, *table_args, board=..., modules=..., **table_settings)` (conftest)."""
+"""`make_power(disk, *table_args, board=..., **table_settings)` (conftest)."""
 
 DISKS = ("lossy", "real")
 """`lossy`: the FUSE file system that keeps only what was fsynced; `real`: a folder on

@@ -27,10 +27,10 @@ def report(what: str, power: Power, points: list[str], started: float) -> None:
 
 @pytest.mark.parametrize("disk", DISKS)
 def test_a_calibration_cut_at_every_fsync_keeps_it_whole(
-    make_power: MakePower, tmp_path: Path, disk: str
+    make_power: MakePower, tmp_path: Path, camera_pictures: dict[str, Path], disk: str
 ) -> None:
     started = time.monotonic()
-    screen = Screen(tmp_path)
+    screen = Screen(tmp_path, camera_pictures)
     power = camera_table(make_power, disk, screen)
     points = calibration_sweep(power, screen)
     assert points.count("/state/calibration.json.tmp") == 2, points  # by itself, by command
@@ -39,10 +39,10 @@ def test_a_calibration_cut_at_every_fsync_keeps_it_whole(
 
 @pytest.mark.parametrize("disk", DISKS)
 def test_an_enrolment_cut_at_every_fsync_keeps_the_set_whole(
-    make_power: MakePower, tmp_path: Path, disk: str
+    make_power: MakePower, tmp_path: Path, camera_pictures: dict[str, Path], disk: str
 ) -> None:
     started = time.monotonic()
-    screen = Screen(tmp_path)
+    screen = Screen(tmp_path, camera_pictures)
     power = camera_table(make_power, disk, screen)
     points = enrolment_sweep(power, screen)
     assert "/state/set.json.tmp" in points, points

@@ -70,11 +70,11 @@ def test_a_file_renamed_before_its_bytes_are_fsynced_is_caught(make_power: MakeP
 
 
 def test_a_rename_whose_folder_is_not_fsynced_is_caught(
-    make_power: MakePower, tmp_path: Path
+    make_power: MakePower, tmp_path: Path, camera_pictures: dict[str, Path]
 ) -> None:
     """The calibration written and renamed into place, the folder never fsynced: the
     table says it is calibrated, and after a cut the calibration is gone."""
-    screen = Screen(tmp_path)
+    screen = Screen(tmp_path, camera_pictures)
     power = camera_table(make_power, "lossy", screen, weaken="no_dir_fsync")
     confirmed_lost = "a calibration the table confirmed is lost"
     with pytest.raises(AssertionError, match=confirmed_lost) as caught:
