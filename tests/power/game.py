@@ -52,14 +52,6 @@ class Step:
             assert self.body is not None
             watch.send(self.body)
 
-    def take_back(self, board: BoardEmulator) -> None:
-        """The board as before the step (the disk put back to before it, no table
-        running): the tile it laid lifted."""
-        tile = self.tile
-        if tile is not None and tile in board.surface():
-            board.lift(tile)
-            assert board.wait_until(lambda: tile not in board.surface(), 10)
-
     def done(self, watch: Watch) -> Callable[[list[Seen]], bool]:
         if self.tile is not None:
 
