@@ -15,7 +15,8 @@ Its own thread does the rest: it copies the journal's new inputs and events into
 record (`HistoryStore.catch_up`), draws and writes the pictures, answers the commands
 (a `HistoryAnswer` through `submit`, which the service turns into the reply, and for
 `frame` the picture on `history/frame` first) and keeps the record within
-`[history] max_mb`. When it cannot write (a full disk), the game goes on: it says so
+`[history] max_mb` (`[history] enabled = false`: nothing is kept, and the commands are
+refused with the reason). When it cannot write (a full disk), the game goes on: it says so
 once (`HistoryTrouble`, a standing `DISK_FULL` alert), keeps the latest pictures it
 could not write (at most `WAITING`) and tries again every `RETRY_S`; the events come
 from the journal, so none is lost. A camera table keeps a frame for each play, pass,
@@ -54,6 +55,7 @@ log = logging.getLogger(__name__)
 CAMERA_KINDS = frozenset({"play", "pass", "undo", "alert"})
 """The events a camera table keeps a frame of."""
 RETRY_S = 5.0
+DISABLED = "This table keeps no record of games ([history] enabled = false in its settings)."
 WAITING = 8  # pictures kept in memory while they cannot be written
 PRUNE_EVERY = 20  # pictures written between two checks of the record's size
 
@@ -91,7 +93,9 @@ class HistoryRecorder:
         synchronous: str = "full",
         surface_mm: tuple[int, int] = (900, 600),
         tile_mm: tuple[int, int] = (48, 24),
+        enabled: bool = True,
     ) -> None:
+        self.enabled = enabled
         self.state_dir = Path(state_dir)
         self.journal = journal
         self.submit = submit
@@ -117,15 +121,19 @@ class HistoryRecorder:
     # --- the worker's side ------------------------------------------------------------
 
     def subscribe(self, bus: Bus) -> None:
+        if not self.enabled:
+            return
         bus.subscribe(Recorded, self.recorded)
         bus.subscribe(StateChanged, self._state_changed)
         bus.subscribe(GameOver, lambda _: self._queue.put(_PRUNE))
 
     def watch_camera(
         self, pipeline: Any, *, zones: Mapping[int, Any], tile_mm: tuple[float, float]
-    ) -> Callable[[Any, Any], None]:
+    ) -> Callable[[Any, Any], None] | None:
         """A camera table: its frames are kept; the function the camera calls with each
-        frame that gave a settled reading (`CameraSource.keep`)."""
+        frame that gave a settled reading (`CameraSource.keep`; None: none is kept)."""
+        if not self.enabled:
+            return None
         from service.history.camera import CameraFrames  # noqa: PLC0415 - OpenCV
 
         self.camera = CameraFrames(pipeline, zones=zones, tile_mm=tile_mm)
@@ -133,6 +141,8 @@ class HistoryRecorder:
 
     def seen(self, snapshot: Snapshot) -> None:
         """A settled snapshot, about to be judged: the events it makes are shown by it."""
+        if not self.enabled:
+            return
         self._snapshot = snapshot
         if self.camera is None:
             self._surface = None  # drawn from it when first needed
@@ -170,12 +180,17 @@ class HistoryRecorder:
 
     def ask(self, command: cmd.HistoryAsk | cmd.FrameAsk) -> None:
         """A `history` or `frame` command: answered from the history's thread."""
+        if not self.enabled:
+            self.submit(HistoryAnswer(command.id, DISABLED))
+            return
         self._queue.put(_Ask(command))
 
     # --- life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
         """Open the record (a new one starts at the game in play now), then its thread."""
+        if not self.enabled:
+            return
         store = self._open()
         if store is not None:
             try:
