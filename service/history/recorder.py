@@ -265,9 +265,17 @@ class HistoryRecorder:
         if store is None:
             self._waiting.clear()
             return
-        store.catch_up(self.journal)
-        while self._waiting:
-            self._keep(store, self._waiting[0])
+        done = 0
+        try:
+            with store.batch():  # what came meanwhile, one transaction: one sync to disk
+                store.catch_up(self.journal)
+                for picture in self._waiting:
+                    self._keep(store, picture)
+                    done += 1
+        except BaseException:
+            self._pictures = {}  # rolled back: no picture of this batch is kept
+            raise
+        for _ in range(done):
             self._waiting.popleft()
         if prune or self._written >= PRUNE_EVERY:
             self._written = 0

@@ -32,7 +32,7 @@ import logging
 import shutil
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -188,6 +188,7 @@ class HistoryStore:
         self.folder = Path(state_dir) / FOLDER
         self.frames_dir = self.folder / "frames"
         self.read_only = read_only
+        self._depth = 0  # transactions open (a batch holds the outermost)
         path = self.folder / DB_NAME
         try:
             if read_only:
@@ -240,13 +241,24 @@ class HistoryStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         db = self._db
+        if self._depth:  # part of a batch: committed with it
+            yield db
+            return
+        self._depth += 1
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        finally:
+            self._depth -= 1
         db.execute("COMMIT")
+
+    def batch(self) -> AbstractContextManager[sqlite3.Connection]:
+        """Several writes, one transaction (one sync to disk): all stored, or none. A
+        frame's file is written whole before the batch commits its row."""
+        return self._transaction()
 
     # --- marks: how far the journal was copied ------------------------------------------
 
