@@ -29,6 +29,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ RETRY_S = 5.0
 DISABLED = "This table keeps no record of games ([history] enabled = false in its settings)."
 WAITING = 8  # pictures kept in memory while they cannot be written
 PRUNE_EVERY = 20  # pictures written between two checks of the record's size
+GATHER_S = 0.5  # what the worker hands over within this is written together
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -242,9 +244,16 @@ class HistoryRecorder:
         except queue.Empty:
             first = _SYNC  # try again
         items = [first]
-        while len(items) < 64:
+        # what comes within `GATHER_S` joins it: a burst of plays is one transaction, and
+        # the record is written between plays, not on the heels of each (a command that
+        # asks, or a stop, is not kept waiting)
+        until = time.monotonic() + GATHER_S
+        while len(items) < 256 and not any(_urgent(i) for i in items):
+            left = until - time.monotonic()
             try:
-                items.append(self._queue.get_nowait())
+                items.append(
+                    self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+                )
             except queue.Empty:
                 break
         stop = any(isinstance(i, _Stop) for i in items)
@@ -376,6 +385,11 @@ class HistoryRecorder:
 
 _SYNC = object()
 _PRUNE = object()
+
+
+def _urgent(item: object) -> bool:
+    """Whether `item` may not wait for others: a command's answer, a stop, a waiter."""
+    return isinstance(item, _Ask | _Stop | threading.Event)
 
 
 def _game_of(recorded: Recorded, seqs: list[int]) -> str:

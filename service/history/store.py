@@ -119,6 +119,8 @@ class Journal(Protocol):
 
     def inputs(self, after: int = 0) -> Sequence[Any]: ...
 
+    def inputs_after(self, after: int, seq_after: int) -> Sequence[Any]: ...
+
     def event(self, seq: int) -> Any: ...
 
 
@@ -298,10 +300,13 @@ class HistoryStore:
         with self._transaction() as db:
             self._set_mark(db, "seq", seq)
             self._set_mark(db, "input", max(0, first - 1))
+            self._set_mark(db, "input_seq", seq)
 
     def _copy_inputs(self, journal: Journal) -> bool:
         after = int(self._mark("input", "0"))
-        inputs = journal.inputs(after=after)
+        seq_after = int(self._mark("input_seq", "0"))
+        last = journal.last_seq()  # read first: an input stored later has its events after
+        inputs = journal.inputs_after(after, seq_after)
         if not inputs:
             return False
         game = self._mark("game")
@@ -318,6 +323,7 @@ class HistoryStore:
                         (item.id, n, _dump(body), _dump(list(item.seqs))),
                     )
             self._set_mark(db, "input", inputs[-1].id)
+            self._set_mark(db, "input_seq", max(seq_after, last))  # the next ones' events after
             self._set_mark(db, "game", game)
         return True
 

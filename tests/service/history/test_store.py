@@ -88,6 +88,13 @@ class FakeJournal:
     def inputs(self, after: int = 0) -> list[JournalInput]:
         return [i for i in self.told if i.id > after]
 
+    def inputs_after(self, after: int, seq_after: int) -> list[JournalInput]:
+        return [
+            JournalInput(i.id, i.told, tuple(s for s in i.seqs if s > seq_after))
+            for i in self.told
+            if i.id > after
+        ]
+
     def event(self, seq: int) -> JournalEvent | None:
         return self.events.get(seq)
 
