@@ -114,7 +114,7 @@ class HistoryRecorder:
         self._surface: dict[str, Any] | None = None  # the latest board report, as kept
         self._in_play: str | None = None
         # the history thread's
-        self._waiting: deque[_Picture] = deque(maxlen=WAITING)
+        self._waiting: deque[_Picture] = deque()  # the latest WAITING while in trouble
         self._pictures: dict[object, tuple[str, int]] = {}  # key -> (game_id, picture id)
         self._written = 0
         self._trouble: str | None = None
@@ -314,6 +314,8 @@ class HistoryRecorder:
             self._pictures = {picture.key: (picture.game_id, made)}  # only the latest
 
     def _failed(self, exc: BaseException) -> None:
+        while len(self._waiting) > WAITING:  # kept in memory until they can be written
+            self._waiting.popleft()
         detail = str(exc)
         if self._trouble is None:
             log.warning("history: the record cannot be written (%s); the game goes on", detail)
