@@ -87,9 +87,31 @@ def camera_game(
         "mqtt.host": host, "mqtt.port": port, "state.dir": str(state),
         "history.enabled": keep,
     })  # fmt: skip
-    service = TableService(
-        settings, camera_frames=frames(SimOptions(seed=args.seed, pace_s=0.5, whole_game=True))
-    )
+    worker = [0.0]  # the worker's time in the record's hands (noting and handing over)
+    originals = {n: getattr(HistoryRecorder, n) for n in ("seen", "recorded")}
+    for name, handler in originals.items():
+
+        def timed(self: HistoryRecorder, item: Any, handler: Any = handler) -> None:
+            began = time.perf_counter()
+            handler(self, item)
+            worker[0] += time.perf_counter() - began
+
+        setattr(HistoryRecorder, name, timed)
+    try:
+        return _play(service_for(settings, args), host, port, args.timeout, keep, worker)
+    finally:
+        for name, handler in originals.items():
+            setattr(HistoryRecorder, name, handler)
+
+
+def service_for(settings: Any, args: argparse.Namespace) -> TableService:
+    options = SimOptions(seed=args.seed, pace_s=0.5, whole_game=True)
+    return TableService(settings, camera_frames=frames(options))
+
+
+def _play(
+    service: TableService, host: str, port: int, timeout: float, keep: bool, worker: list[float]
+) -> dict[str, Any]:
     handed: list[float] = []  # when the camera handed each settled reading over
     plays = Plays(host, port)
     submit = service.camera.submit
@@ -103,7 +125,7 @@ def camera_game(
     cpu = time.process_time()
     service.start()
     try:
-        if not plays.over.wait(args.timeout):
+        if not plays.over.wait(timeout):
             raise RuntimeError("the camera game did not end in time")
         time.sleep(1.0)
         if keep:
@@ -118,7 +140,8 @@ def camera_game(
         before = [t for t in handed if t <= arrived]
         if before:
             lags.append((arrived - before[-1]) * 1000)
-    return {"lags": lags, "cpu": cpu, "plays": len(plays.at)}
+    return {"lags": lags, "cpu": cpu, "plays": len(plays.at), "history_cpu": service.history.cpu_s,
+            "worker": worker[0]}  # fmt: skip
 
 
 def board_game(state: Path, seed: int, target: int) -> None:
@@ -201,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  record {'kept' if keep else 'off '}: reading -> event/play p50 "
                   f"{statistics.median(lags):.1f} ms, p90 {p90:.1f} ms, max {lags[-1]:.1f} ms "
                   f"over {len(lags)} plays; process CPU {run['cpu']:.1f} s")  # fmt: skip
+        kept = runs[True]
+        per_play = 1000 / max(kept["plays"], 1)
+        print(f"  what the record costs a play: the history thread's CPU "
+              f"{kept['history_cpu'] * per_play:.1f} ms (the frame drawn and encoded, written "
+              f"whole, the journal copied), the worker's {kept['worker'] * per_play:.2f} ms "
+              "(noting the reading, handing the change over)")  # fmt: skip
         print(f"  disk kept: {weigh(root / 'cam-True')}")
     return 0
 

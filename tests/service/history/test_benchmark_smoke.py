@@ -24,3 +24,5 @@ def test_the_cost_of_the_record_is_printed_beside_the_game_without_it(
     disks = re.findall(r"disk kept: (\d+) hands, (\d+) events, (\d+) with a picture", out)
     assert len(disks) == 2 and all(int(d[2]) > 0 for d in disks), out
     assert re.search(r"\d+ frames of \d+ kB on average", out), out
+    cost = re.search(r"the history thread's CPU ([\d.]+) ms .*, the worker's ([\d.]+) ms", out)
+    assert cost is not None and float(cost.group(1)) > 0 and float(cost.group(2)) > 0, out
