@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from benchmarks.vision_sets import Counts, Photo, SetsError, ddd_a_photos, diverse_photos
 from vision.detector.detect import Detection, FoundTile, Settings, detect
 from vision.detector.play_area import PlayArea
+from vision.set_model.find import apart
 from vision.set_model.halves import HalfMatcher, crop_half
 from vision.set_model.recheck import recheck
 from vision.tiles.dark_marks import Tone
@@ -120,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             got = reads[p.path.name]
             z = p.score(got.detection.tiles)
             if pairs:
-                checked = recheck(got.image, got.detection, HalfMatcher(pairs), complete=False)
+                matcher = HalfMatcher(pairs)
+                checked = recheck(
+                    got.image, got.detection, matcher, complete=False, apart=apart(pairs)
+                )
             else:
                 checked = got.detection
             m = p.score(checked.tiles)

@@ -35,6 +35,7 @@ from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
 from vision.errors import CalibrationError, VisionError
 from vision.frames import Frame
+from vision.set_model.find import apart
 from vision.set_model.model import MODEL_FILE, ModelError, load_model
 from vision.set_model.recheck import recheck
 from vision.tiles.dark_marks import Tone
@@ -219,6 +220,7 @@ def _with_model(
         calibration = None
     settings = model.detector(settings)
     matcher = model.matcher()
+    spread = apart([(h.value, h.crop) for h in model.halves]) if matcher is not None else 0.0
 
     def read(image: NDArray[np.uint8], area: PlayArea | None) -> Detection:
         tile_px = 0.0
@@ -226,7 +228,7 @@ def _with_model(
         if calibration is not None and model.tile_mm and calibration.image_size == (w, h):
             tile_px = model.tile_mm[1] / calibration.mm_per_px()
         found = detect(image, area, settings, (), tile_px)
-        return found if matcher is None else recheck(image, found, matcher)
+        return found if matcher is None else recheck(image, found, matcher, apart=spread)
 
     return read
 

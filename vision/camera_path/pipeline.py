@@ -63,6 +63,7 @@ from vision.enrolment.mat_enrol import MatEnrolment, enrol_mat
 from vision.enrolment.read import Enrolment, SetView, read_set
 from vision.errors import CalibrationError, CalibrationNotFoundError, VisionError
 from vision.frames import Frame
+from vision.set_model.find import apart, find_missed
 from vision.set_model.halves import HalfMatcher, crop_half
 from vision.set_model.model import ModelError, SetModel, load_model
 from vision.set_model.recheck import recheck
@@ -123,6 +124,7 @@ class Pipeline:
         self.state_dir = Path(state_dir) if state_dir is not None else None
         self.model: SetModel | None = None
         self._matcher: HalfMatcher | None = None  # the model's halves, to check each half by
+        self._typical = 0.0  # ... and how far the set's halves of two numbers lie apart
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
@@ -165,7 +167,12 @@ class Pipeline:
         tile_px = 0.0 if calibration is None else self._tile_px(calibration)
         detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
         if self._matcher is not None:
-            detection = recheck(frame.image, detection, self._matcher)
+            detection = recheck(frame.image, detection, self._matcher, apart=self._typical)
+            if self.model is not None and calibration is not None:
+                detection = find_missed(
+                    frame.image, detection, self._matcher, self.model.face_bgr, tile_px,
+                    area, self._typical,
+                )  # fmt: skip
         detection = self._in_set(detection)
         if calibration is not None:
             detection = read_anchored(
@@ -303,6 +310,10 @@ class Pipeline:
         c = self.configured
         self.model = model
         self._matcher = model.matcher()
+        self._typical = 0.0
+        if self._matcher is not None:
+            crops = [(h.value, h.crop) for h in model.halves]
+            self._typical = apart(crops)
         self.settings = replace(
             c, detector=model.detector(c.detector), tile_mm=model.tile_mm or c.tile_mm
         )

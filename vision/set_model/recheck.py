@@ -1,11 +1,14 @@
 """Each half the detector read, checked against the set's own halves.
 
-With a set model (`SetModel.matcher`), every tile read in a frame has its two halves
-cropped (`crop_half`) and compared with the set's crops of each number. A half stays
-as read unless the set's halves say plainly otherwise: the number read is far from
-its crops (`REREAD` times the nearest number's distance, or more) and the nearest
-number stands clear of the next (`CLEAR`). A tile read with a number its set has not
-is read as the nearest number the set has. The half's place is not moved.
+With a set model (`SetModel.matcher`), every tile read in a frame that the detector is
+not sure of (confidence under `TRUSTED`), or that it read with a number the set has
+no crop of, has its two halves cropped (`crop_half`) and compared with the set's
+crops of each number. A half stays as read unless the set's halves say plainly
+otherwise: the number read is far from its crops (`REREAD` times the nearest
+number's distance, or more), the nearest number stands clear of the next (`CLEAR`),
+and the half looks like the set's halves at all (nearer to its nearest number than
+`NEAR` of what lies between two numbers of the set). A tile read with a number its
+set has not is read as the nearest number the set has. The half's place is not moved.
 """
 
 from __future__ import annotations
@@ -23,33 +26,52 @@ __all__ = ["CLEAR", "REREAD", "recheck"]
 
 REREAD: Final = 1.6  # the number read is this much further than the nearest: re-read
 CLEAR: Final = 1.3  # ... and the nearest this much nearer than the next number
+NEAR: Final = 0.75  # ... and nearer than this share of what lies between two numbers
+TRUSTED: Final = 0.7  # a tile read with this confidence of numbers the set has is kept
 
 
 def _half(
-    image: NDArray[np.uint8], tile: FoundTile, side: int, matcher: HalfMatcher, complete: bool
+    image: NDArray[np.uint8],
+    tile: FoundTile,
+    side: int,
+    matcher: HalfMatcher,
+    complete: bool,
+    apart: float,
 ) -> int:
     here, there = tile.px[side], tile.px[1 - side]
     read = tile.pips[side]
     nearest = matcher.nearest(crop_half(image, here, there))
     if read not in nearest.distances:
         return nearest.value if complete else read
+    if apart > 0 and nearest.distances[nearest.value] > NEAR * apart:
+        return read  # like none of the set's halves: the set's halves cannot say
     if nearest.value != read and nearest.ratio(read) >= REREAD and nearest.margin >= CLEAR:
         return nearest.value
     return read
 
 
 def recheck(
-    image: NDArray[np.uint8], detection: Detection, matcher: HalfMatcher, *, complete: bool = True
+    image: NDArray[np.uint8],
+    detection: Detection,
+    matcher: HalfMatcher,
+    *,
+    complete: bool = True,
+    apart: float = 0.0,
 ) -> Detection:
     """`detection` with each half the set's halves plainly read otherwise re-read.
     `complete`: the matcher holds every number of the set (an enrolled set's model), so a
     number it has no crop of is no number of the set; else (halves of a few tiles only)
-    such a half is left as read."""
+    such a half is left as read. `apart`: how far the set's halves of two numbers lie
+    apart (`vision.set_model.find.apart`); a half further than `NEAR` of it from every
+    crop looks like none of the set's halves and is left as read (0: no such check)."""
     if not detection.tiles:
         return detection
     tiles = []
     for tile in detection.tiles:
-        a = _half(image, tile, 0, matcher, complete)
-        b = _half(image, tile, 1, matcher, complete)
+        if tile.confidence >= TRUSTED and all(p in matcher.values for p in tile.pips):
+            tiles.append(tile)  # the detector is sure of it, and the set has its numbers
+            continue
+        a = _half(image, tile, 0, matcher, complete, apart)
+        b = _half(image, tile, 1, matcher, complete, apart)
         tiles.append(tile if (a, b) == tile.pips else replace(tile, pips=(a, b)))
     return replace(detection, tiles=tuple(tiles))
