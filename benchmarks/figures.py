@@ -79,6 +79,14 @@ FIGURES = (
         ("benchmarks.latency", "--plays", "300"),
     ),
     Figure(
+        "history",
+        "What keeping the record of games costs",
+        "A camera table's play to its event with the record of games kept (a frame of each "
+        "play drawn and written) and without it, on the same whole game, and the disk a "
+        "camera game and a board game keep.",
+        ("benchmarks.history",),
+    ),
+    Figure(
         "tournament",
         "The desk under 50 tables",
         "The real desk process seating and counting 50 simulated tables.",

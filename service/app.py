@@ -124,6 +124,7 @@ class TableService:
             synchronous=settings.state.synchronous.value,
             surface_mm=(table.surface.width_mm, table.surface.height_mm),
             tile_mm=(table.tile_mm.length, table.tile_mm.width),
+            enabled=settings.history.enabled,
         )
         self._worker: threading.Thread | None = None
         self._state: dict[str, Any] | None = None  # the latest `state` payload, stamped
