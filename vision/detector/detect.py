@@ -420,7 +420,7 @@ def detect(
         # a calibrated camera reads what is left by the tile's known size itself
         # (`vision.camera_path.known_size`), warped to the table: not by the grid here
         s = replace(s, search=replace(s.search, grid_boxes=0))
-    trace = Trace(s.looks.off, s.looks.budget)
+    trace = Trace(s.looks.off, s.looks.budget, float(crop.shape[0] * crop.shape[1]))
     view = FrameView(frame, crop, (float(x0), float(y0)), s, area, left_out, tile_px, trace)
     best = run_looks(looks, view, UNREAD)
     ms = (time.perf_counter() - start) * 1000.0

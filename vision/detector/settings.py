@@ -151,15 +151,16 @@ class LookSettings:
     # reading cannot be
     off: frozenset[str] = frozenset()
     # no look is started once a frame has spent this many search passes (a pass finds
-    # dividers and reads their tiles once)
-    budget: int = 1000
+    # dividers and reads their tiles once; over a part of the searched image, or over
+    # it shrunk, it counts its share of the image's pixels)
+    budget: float = 1000.0
 
     def __post_init__(self) -> None:
         off: object = self.off
         if isinstance(off, str) or not all(isinstance(n, str) for n in self.off):
             raise ValueError(f"LookSettings.off: {off!r} must be a set of look names")
         object.__setattr__(self, "off", frozenset(self.off))
-        check_bounds(self, {"budget": (1, 10_000)})
+        check_bounds(self, {"budget": (1.0, 10_000.0)})
 
 
 SEARCH = SearchSettings()  # the defaults

@@ -125,13 +125,14 @@ def test_changes_count_tiles_added_removed_and_read_again() -> None:
 
 
 def test_a_trace_charges_a_pass_to_every_look_running() -> None:
-    trace = Trace()
+    trace = Trace(frame_px=100.0)
     with trace.look("outer", Grain.FRAME), trace.look("inner", Grain.SEARCH):
-        trace.spend(2)
+        trace.spend(100.0)  # a pass over the whole image
+        trace.spend(400.0)  # ... and one over it enlarged twice
     with trace.inner("half") as note:
         note.took()
     records = {r.name: r for r in trace.records()}
-    assert records["outer"].passes == records["inner"].passes == trace.passes == 2
+    assert records["outer"].passes == records["inner"].passes == trace.passes == 5.0
     assert records["half"].changed == 1 and trace.took("half")
 
 
