@@ -162,7 +162,7 @@ def by_spacing(planes: Planes, found: Found, offset: Point, pips: list[Point]) -
     step = cfg.grid.grid
     widths: list[float] = []
     for w in (q25 / step, q25 / (step * np.sqrt(2.0))):
-        if w > 0 and all(abs(w - o) > 0.1 * o for o in widths):
+        if w > 0 and all(abs(w - o) > cfg.search.spacing_apart * o for o in widths):
             widths.append(w)
     for w in widths:  # the likeliest first; the next only when it read nothing
         trial = by_grid(planes, replace(found, width=w), offset, pips)

@@ -158,7 +158,7 @@ def _pass(
     cands = [
         c
         for c in hypotheses(lines, tile, s.dividers)
-        if half_fill(tile, faint, c) >= s.search.min_half_fill
+        if half_fill(tile, faint, c, s.search) >= s.search.min_half_fill
     ]
     # how well each reads is judged on the marks at the pips' contrast: at a fainter
     # one pips merge with the divider, the rims and the gaps, and every tile of
@@ -199,8 +199,9 @@ def _thin_in(
 
 def _pip_size(blobs: Blobs, s: Settings) -> float:
     """The typical diameter of a round mark (a pip) in pixels, or 0."""
-    round_ = round_blobs(blobs, s.pips) & (blobs.area >= 9)
-    if round_.sum() < 3:
+    cfg = s.search
+    round_ = round_blobs(blobs, s.pips) & (blobs.area >= cfg.pip_min_area)
+    if round_.sum() < cfg.pip_min_count:
         return 0.0
     return float(np.median(2.0 * np.sqrt(blobs.area[round_] / np.pi)))
 
@@ -210,11 +211,11 @@ def _thin(mask: NDArray[np.uint8], pip: float, cfg: SearchSettings) -> NDArray[n
     direction: a divider line that a blurred pip touches comes apart from it, and the
     pip drops out. Nothing is taken when the pip size is unknown."""
     length = round(cfg.line_pips * pip) | 1
-    if pip <= 0 or length < 7:
+    if pip <= 0 or length < cfg.line_min_px:
         return mask
     # pips and rows of merged pips are as thick as a pip: gone with an opening by a
     # disc of most of a pip's width; what is left of their rims is not straight
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(0.6 * pip),) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(cfg.thin_disc * pip),) * 2)
     pips = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), dtype=np.uint8)
     mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
     out = np.zeros_like(mask)
@@ -246,7 +247,8 @@ def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings, trace: Trace)
     for c in cands:
         ra = read_half(blobs, c, 0, ref, s.pips, trace)
         rb = read_half(blobs, c, 1, ref, s.pips, trace)
-        out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
+        foreign = ra.foreign or rb.foreign
+        out.append(s.search.foreign_trust if foreign else min(ra.confidence, rb.confidence))
     return out
 
 
@@ -453,7 +455,8 @@ def _search(
         s.marks.min_contrast,
     )
     marks = mark_mask(img, bright, solid, s.marks.min_contrast, s.marks.rel_contrast, split=split)
-    blobs = find_blobs(marks, img, bright, img.size / 50.0)
+    max_area = img.size * s.marks.max_mark_share
+    blobs = find_blobs(marks, img, bright, max_area)
     need = (s.marks.min_contrast, s.marks.rel_contrast, split)
     planes = Planes(
         img,
@@ -463,7 +466,7 @@ def _search(
         blobs,
         tile,
         need,
-        img.size / 50.0,
+        max_area,
         _pip_size(blobs, s),
         s,
         lighter_table,

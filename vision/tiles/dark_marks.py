@@ -190,7 +190,7 @@ def darker_material(img: U8, pip: float, cfg: MarkSettings = MARKS) -> tuple[NDA
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     table = cv2.resize(cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel), (w, h))
     depth = np.asarray(cv2.subtract(table, img), dtype=np.uint8)
-    dark = np.asarray(depth > max(lower_split(depth), 28.0), dtype=np.uint8)
+    dark = np.asarray(depth > max(lower_split(depth), cfg.min_contrast), dtype=np.uint8)
     dark = np.asarray(
         cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), dtype=np.uint8
     )
