@@ -368,7 +368,7 @@ class Reading:
 BUDGET = LookSettings().budget
 
 
-def _settings(job: Job, off: frozenset[str], budget: int) -> Settings:
+def _settings(job: Job, off: frozenset[str], budget: float) -> Settings:
     return Settings(tone=job.tone, looks=LookSettings(off=off, budget=budget))
 
 
@@ -378,20 +378,17 @@ def _record(det: Detection) -> list[dict[str, Any]]:
 
 def touched(reading: Reading, off: frozenset[str]) -> bool:
     """Whether turning the looks `off` off may change `reading` (made with every look
-    on): a frame or search look that ran, or a reading look that changed a reading.
-    (A reading look that ran and changed nothing leaves the same reading off; one
-    that never ran, likewise.)"""
-    return any(
-        r["name"] in off and r["runs"] and (r["grain"] != "reading" or r["changed"])
-        for r in reading.looks
-    )
+    on): a look that changed what it looked at. (A look that ran and left what it
+    looked at as it was, or never ran, leaves the same reading when it is off: the
+    looks are deterministic and the budget is not reached.)"""
+    return any(r["name"] in off and r["changed"] for r in reading.looks)
 
 
 def read(
     jobs: list[Job],
     off: frozenset[str],
     label: str = "",
-    budget: int = BUDGET,
+    budget: float = BUDGET,
     on: list[Reading] | None = None,
 ) -> list[Reading]:
     """Each job read with the looks `off` turned off (cached). With `on`, the

@@ -94,6 +94,19 @@ def confident(found: Found, s: Settings) -> bool:
     )
 
 
+def settled(found: Found, s: Settings) -> bool:
+    """True when a reading settles the set's tone: it is `confident`, or it read at
+    least `Settings.settled_tiles` tiles surely, with pips, and left no pips outside
+    them (one table holds one set; a set read surely in one tone is of that tone,
+    though the markers' white paper or a cup is tile material no tile covers)."""
+    if confident(found, s):
+        return True
+    if any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure):
+        return False
+    sure = [t for t in found.tiles if t.confidence >= s.search.sure and sum(t.pips) > 0]
+    return len(sure) >= s.settled_tiles
+
+
 def _worth(found: Found, s: Settings) -> float:
     """How good a reading is: its tiles (and how sure), weighted by how much of the
     tile material they cover (read in the wrong tone, a wooden table is tile
@@ -129,7 +142,8 @@ class FrameView:
         faces' colour), what lies in the play area, in frame pixels."""
         if img is None:
             img = bright_image(self.crop, s)
-        return within(search(img, self.offset, s, self.left_out, self.trace), self.area)
+        found = within(search(img, self.offset, s, self.left_out, self.trace), self.area)
+        return replace(found, looked=s)
 
     def shrunk(self, factor: int) -> FrameView:
         """The crop shrunk by `factor`, as a frame of its own (no play area: what a
@@ -149,6 +163,17 @@ class FrameView:
         small = self.shrunk(factor)
         found = run_looks(TONE_LOOKS, small, UNREAD)
         return within(scaled(found, float(factor), self.offset), self.area)
+
+    def enlarged(self, factor: int) -> FrameView:
+        """The crop enlarged `factor` times, as a frame of its own (as `shrunk`)."""
+        h, w = self.crop.shape[:2]
+        size = (w * factor, h * factor)
+        big = np.asarray(cv2.resize(self.crop, size, interpolation=cv2.INTER_CUBIC), np.uint8)
+        big_out = None
+        if self.left_out is not None:
+            out = cv2.resize(self.left_out.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+            big_out = np.asarray(out > 0, dtype=np.bool_)
+        return replace(self, crop=big, offset=(0.0, 0.0), area=None, left_out=big_out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,16 +230,16 @@ class FirstReading:
 
 @dataclass(frozen=True, slots=True)
 class OtherTones:
-    """The set's tone unknown and the reading not `confident`: the other tones of
+    """The set's tone unknown and not `settled`: the other tones of
     `Settings.auto_tones` in turn, the best reading kept (`_worth`; one table holds
-    one set, a tie goes to the earlier tone), stopping at the first confident one."""
+    one set, a tie goes to the earlier tone), stopping at the first that settles it."""
 
     name: str = "other-tones"
     grain: Grain = Grain.FRAME
     base: bool = False
 
     def applies(self, view: FrameView, found: Found) -> bool:
-        return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
+        return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
 
     def run(self, view: FrameView, found: Found) -> Found:
         s, best = view.s, found
@@ -225,23 +250,23 @@ class OtherTones:
             got = view.read(replace(s, tone=tone), tone_image(view.crop, tone))
             if _worth(got, s) > _worth(best, s):
                 best = got
-            if confident(got, s):
+            if settled(got, s):
                 return got
         return best
 
 
 @dataclass(frozen=True, slots=True)
 class FaceColours:
-    """The set's tone unknown and no tone read confidently: the colours of coloured
-    faces (red, green, blue, pink plastic; `vision.tiles.face_colours`), each read as
-    the bright material, the best reading kept."""
+    """The set's tone unknown and no tone settled it: the colours of coloured faces
+    (red, green, blue, pink plastic; `vision.tiles.face_colours`), each read as the
+    bright material, the best reading kept."""
 
     name: str = "face-colours"
     grain: Grain = Grain.FRAME
     base: bool = False
 
     def applies(self, view: FrameView, found: Found) -> bool:
-        return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
+        return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
 
     def run(self, view: FrameView, found: Found) -> Found:
         s, best = view.s, found
@@ -253,7 +278,7 @@ class FaceColours:
             got = view.read(light, face_image(view.crop, colour, s.face_colours))
             if _worth(got, s) > _worth(best, s):
                 best = got
-            if confident(got, s):
+            if settled(got, s):
                 break
         return best
 
@@ -293,6 +318,42 @@ class Coarser:
             if confident(got, s):
                 break
         return best
+
+
+@dataclass(frozen=True, slots=True)
+class Finer:
+    """Tiles too small for the search's pixel sizes (pips of 3 px, dividers shorter
+    than 15 px: a table seen whole by a small camera, a set small in a phone's
+    photo): when the reading at the frame's scale leaves pips unread, or reads tiles
+    narrower than `ScaleSettings.fine_width` and does not settle the set, the frame is
+    read again enlarged `ScaleSettings.fine_factor` times in the tone (or faces'
+    colour) the reading was made in; that reading is kept when it is better. Not on a
+    crop that would grow past `ScaleSettings.fine_max_px`."""
+
+    name: str = "finer"
+    grain: Grain = Grain.FRAME
+    base: bool = False
+
+    def applies(self, view: FrameView, found: Found) -> bool:
+        s = view.s.scales
+        h, w = view.crop.shape[:2]
+        if found.scale != 1.0 or h * w * s.fine_factor**2 > s.fine_max_px:
+            return False
+        if settled(found, view.s):
+            return False
+        strays = any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
+        small = bool(found.tiles) and 0 < found.width <= s.fine_width
+        return strays or small
+
+    def run(self, view: FrameView, found: Found) -> Found:
+        s = found.looked or view.s
+        if s.tone is None:
+            s = replace(s, tone=s.auto_tones[0])
+        factor = view.s.scales.fine_factor
+        big = view.enlarged(factor)
+        got = search(bright_image(big.crop, s), (0.0, 0.0), s, big.left_out, view.trace)
+        got = within(scaled(got, 1.0 / factor, view.offset), view.area)
+        return replace(got, looked=s) if _worth(got, view.s) > _worth(found, view.s) else found
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +398,7 @@ FRAME_LOOKS: tuple[Look[FrameView], ...] = (
     CloseUp(),
     *TONE_LOOKS,
     Coarser(),
+    Finer(),
     CutByFrame(),
     Veto(),
 )

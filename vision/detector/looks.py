@@ -135,6 +135,7 @@ READING_LOOKS: tuple[ReadingLook, ...] = (
     ReadingLook("face-anywhere", "a covered-looking tile's pips looked for off the material"),
     ReadingLook("shrink", "a covered-looking tile read at a smaller width"),
     ReadingLook("face-fit", "a covered-looking tile fitted to its face's ends"),
+    ReadingLook("recentre", "a covered-looking tile moved a little to where its face shows"),
     ReadingLook("merge-lopsided", "a pass's lop-sided tile gives way to another's sure one"),
     ReadingLook("merge-lines", "a line one pass dropped gives way to another's sure tile"),
 )
@@ -156,6 +157,8 @@ def run_looks(looks: Sequence[Look[V]], view: V, found: Found) -> Found:
             continue
         with trace.look(look.name, look.grain):
             after = look.run(view, found)
+        if after is not found and after == found:
+            after = found  # a reading equal to the one it looked at: nothing changed
         trace.changed(look.name, look.grain, found, after)
         found = after
     return found

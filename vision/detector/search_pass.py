@@ -693,16 +693,19 @@ def _shown_width(found: Found, cfg: SearchSettings) -> float:
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
-    """What was found with its centre inside the play area."""
+    """What was found with its centre inside the play area (the hypotheses behind
+    the tiles dropped too; the rest as it was)."""
     if area is None:
         return found
-    return Found(
-        [t for t in found.tiles if area.contains(*_mid(t.px))],
-        [p for p in found.facedown if area.contains(*p)],
-        [u for u in found.unsure if area.contains(u.x, u.y)],
-        found.width,
-        found.kept,
-        explained=found.explained,
+    inside = [area.contains(*_mid(t.px)) for t in found.tiles]
+    aligned = len(found.read) == len(found.tiles)
+    return replace(
+        found,
+        tiles=[t for t, ok in zip(found.tiles, inside, strict=True) if ok],
+        facedown=[p for p in found.facedown if area.contains(*p)],
+        unsure=[u for u in found.unsure if area.contains(u.x, u.y)],
+        read=[t for t, ok in zip(found.read, inside, strict=True) if ok] if aligned else [],
+        stray=[p for p in found.stray if area.contains(*p)],
     )
 
 

@@ -64,6 +64,9 @@ class SearchSettings:
     shrink: tuple[float, ...] = (0.9, 0.8)  # widths a tile that looks covered is tried at
     shrink_slack: float = 0.05  # ... when its own divider measured it at most so much wider
     face_fit: float = 0.1  # a covered-looking face is a whole tile's within this share
+    # a covered-looking tile is looked at moved by these shares of a width, along and
+    # across (`tile_reading._recentred`)
+    recentre: tuple[float, ...] = (-0.06, 0.06, -0.12, 0.12)
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
@@ -120,6 +123,7 @@ class SearchSettings:
                 "shrink": (0.1, 1.0),
                 "shrink_slack": (0.0, 1.0),
                 "face_fit": (0.0, 1.0),
+                "recentre": (-0.5, 0.5),
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),
                 "stray_darkness": (0.0, 1.0),
@@ -159,6 +163,11 @@ class ScaleSettings:
     probe_aspect: tuple[float, float] = (1.6, 2.5)  # ... a face as long as this for its width
     probe_fill: tuple[float, float] = (0.85, 1.03)  # ... filling this share of its rectangle
     probe_min: float = 4.0  # ... and at least this wide there (px)
+    # tiles too small (`detect.Finer`): read this many times enlarged when they read
+    # at most this wide (px) or left pips unread, the crop not growing past this
+    fine_factor: int = 2
+    fine_width: float = 26.0
+    fine_max_px: int = 8_000_000
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -172,6 +181,9 @@ class ScaleSettings:
                 "probe_aspect": (1.0, 10.0),
                 "probe_fill": (0.1, 2.0),
                 "probe_min": (1.0, 1000.0),
+                "fine_factor": (2, 4),
+                "fine_width": (0.0, 1000.0),
+                "fine_max_px": (0, 100_000_000),
             },
         )
 
@@ -216,6 +228,9 @@ class Settings:
     # light reading that explains the table ends the search)
     auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
+    # a reading that reads this many tiles surely, with pips and no stray pips,
+    # settles the set's tone (`detect.settled`): no other tone is tried
+    settled_tiles: int = 3
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
@@ -253,6 +268,7 @@ class Settings:
                 "margin": (0, 10_000),
                 "explained": (0.0, 1.0),
                 "worth_floor": (0.0, 10.0),
+                "settled_tiles": (1, 1000),
                 "cut_slack": (0.0, 10.0),
                 "veto": (0.0, 1.0),
             },
