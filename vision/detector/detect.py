@@ -23,8 +23,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration.aruco_markers import detect_markers
 from vision.detector.frame_edge import cut_by_frame
-from vision.detector.looks import READING_LOOKS, Look, run_looks, with_look
+from vision.detector.looks import FRAME_STEPS, READING_LOOKS, Look, run_looks, with_look
 from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
@@ -408,6 +409,7 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
     """Every look's name: the frame looks of `looks`, the search looks, the reading
     looks, in the order each grain runs them."""
     return [
+        *(x.name for x in FRAME_STEPS),
         *(x.name for x in looks),
         "first-pass",
         *(x.name for x in PASS_LOOKS),
@@ -418,6 +420,17 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
 
 def _bases(looks: Sequence[Look[FrameView]]) -> set[str]:
     return {"first-pass", *(x.name for x in looks if x.base)}
+
+
+def _markers(frame: NDArray[np.uint8], paper: float) -> list[list[Point]]:
+    """The project's corner markers seen in `frame`, each as its square grown `paper`
+    times about its centre (the white paper around it): no tile material, and their
+    modules no pips (a calibrated camera's pipeline gives them itself)."""
+    out: list[list[Point]] = []
+    for sighting in detect_markers(frame).values():
+        cx, cy = sighting.centre
+        out.append([(cx + paper * (x - cx), cy + paper * (y - cy)) for x, y in sighting.corners])
+    return out
 
 
 def _left_out(
@@ -477,12 +490,15 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    trace = Trace(s.looks.off, s.looks.budget, float(crop.shape[0] * crop.shape[1]))
+    if not exclude and trace.on("markers"):
+        with trace.look("markers", Grain.FRAME):
+            exclude = _markers(frame, s.marker_paper)
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if tile_px > 0:
         # a calibrated camera reads what is left by the tile's known size itself
         # (`vision.camera_path.known_size`), warped to the table: not by the grid here
         s = replace(s, search=replace(s.search, grid_boxes=0))
-    trace = Trace(s.looks.off, s.looks.budget, float(crop.shape[0] * crop.shape[1]))
     view = FrameView(frame, crop, (float(x0), float(y0)), s, area, left_out, tile_px, trace)
     best = run_looks(looks, view, UNREAD)
     ms = (time.perf_counter() - start) * 1000.0

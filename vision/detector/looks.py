@@ -62,6 +62,7 @@ from vision.detector.planes import Found
 from vision.trace import Grain, Trace
 
 __all__ = [
+    "FRAME_STEPS",
     "READING_LOOKS",
     "Grain",
     "Look",
@@ -105,15 +106,23 @@ class Look(Protocol[V_contra]):
 
 @dataclass(frozen=True, slots=True)
 class ReadingLook:
-    """A second reading inside the reading of one tile, one half or one mark: named
-    so it can be turned off and counted where it is made."""
+    """A look made where it is needed rather than by `run_looks` (a second reading of
+    one tile, one half or one mark; the frame's markers found before it is read):
+    named so it can be turned off and counted there."""
 
     name: str
     what: str  # what it does, in a few words
+    grain: Grain = Grain.READING
 
-    @property
-    def grain(self) -> Grain:
-        return Grain.READING
+
+# Looks at the frame before any reading: what is no table is left out.
+FRAME_STEPS: tuple[ReadingLook, ...] = (
+    ReadingLook(
+        "markers",
+        "the corner markers found and left out with their paper (none given)",
+        Grain.FRAME,
+    ),
+)
 
 
 # The reading looks, in the order a search meets them.

@@ -388,7 +388,8 @@ class StrongMarks:
     base: bool = False
 
     def applies(self, view: MaterialView, found: Found) -> bool:
-        return _unexplained(found, view.s)
+        # something seen and not explained (an empty table has nothing to split)
+        return _unexplained(found, view.s) and bool(found.kept or found.unsure)
 
     def run(self, view: MaterialView, found: Found) -> Found:
         s = view.s
@@ -518,9 +519,19 @@ class SearchView:
 
     @property
     def small(self) -> bool:
-        """Small tiles (or none read by the first pass): their dividers are thin,
-        blurred and faint."""
+        """Small tiles (or none read by the first pass), and something to read: their
+        dividers are thin, blurred and faint. A first pass that saw nothing tile-like
+        (`blank`) is not looked at again (an empty table costs one pass a search)."""
+        if self.blank:
+            return False
         return self.first.width < self.planes.s.search.small_tile_px or not self.first.tiles
+
+    @property
+    def blank(self) -> bool:
+        """The first pass read no tile, left no place unsure and saw no pips: what
+        lines it found were lines on the table."""
+        first = self.first
+        return not first.tiles and not first.unsure and not stray_pips(self.planes, first)
 
     @property
     def known(self) -> float:

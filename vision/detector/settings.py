@@ -234,6 +234,9 @@ class Settings:
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
+    # the corner markers found in a frame (none given) are left out this many times
+    # their size about their centre (with their white paper)
+    marker_paper: float = 1.7
     # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
@@ -270,6 +273,7 @@ class Settings:
                 "worth_floor": (0.0, 10.0),
                 "settled_tiles": (1, 1000),
                 "cut_slack": (0.0, 10.0),
+                "marker_paper": (1.0, 5.0),
                 "veto": (0.0, 1.0),
             },
         )
