@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from display.camera import CameraFeed
+from display.history_frames import HistoryFrames
 from display.outputs import OutputsFeed
 from display.payloads import Json, parse_json
 from display.settings import DisplayServerSettings
@@ -35,6 +36,7 @@ class Hub:
         self.view = TableView(settings.table, settings.language)
         self.camera = CameraFeed(clock)  # the Camera page's (its own pages and stream)
         self.outputs = OutputsFeed(settings.awtrix, settings.awtrix_app, settings.wled, clock)
+        self.history = HistoryFrames()  # the History page's frames (`history/frame`)
         self.pages = Pages(self.snapshot_json)  # the table view's open pages
         self.replies: dict[str, asyncio.Future[Json]] = {}
         self.reread_state: Callable[[], None] = lambda: None
@@ -63,6 +65,9 @@ class Hub:
         if not topic.startswith(prefix):
             return
         rest = topic[len(prefix) :]
+        if rest == "history/frame":
+            self.history.on_message(payload)
+            return
         if rest.startswith("camera/"):  # the Camera page's; the view keeps a summary
             if self.camera.on_message(rest, payload):
                 self.view.camera = self.camera.summary()
@@ -117,8 +122,16 @@ class Hub:
 
     # ---- commands -------------------------------------------------------------------
 
-    async def command(self, command: dict[str, Any], publish: Callable[[Json], bool]) -> Json:
-        """Publish `command` and wait for its reply; a reply-shaped dict either way."""
+    async def command(
+        self,
+        command: dict[str, Any],
+        publish: Callable[[Json], bool],
+        *,
+        timeout: float | None = None,
+    ) -> Json:
+        """Publish `command` and wait for its reply (at most `timeout` s, default the
+        settings' `reply_timeout_s`); a reply-shaped dict either way."""
+        wait_s = timeout if timeout is not None else self.settings.reply_timeout_s
         command_id = str(command["id"])
         future = self.replies.get(command_id)
         if future is None:
@@ -127,13 +140,13 @@ class Hub:
         try:
             if not publish(command):
                 return _failure(command_id, "broker", "The display has lost the table's broker.")
-            return await asyncio.wait_for(asyncio.shield(future), self.settings.reply_timeout_s)
+            return await asyncio.wait_for(asyncio.shield(future), wait_s)
         except TimeoutError:
             log.warning(
                 "cmd: no reply to %s (%s) in %.1f s",
                 command_id,
                 command["action"],
-                self.settings.reply_timeout_s,
+                wait_s,
             )
             return _failure(command_id, "timeout", "The table did not answer in time.")
         finally:

@@ -22,7 +22,15 @@ from mqttweb.link import SubscriberLink
 log = logging.getLogger(__name__)
 
 # topic suffixes under domino/<table>/ and the QoS the display asks for
-SUBSCRIPTIONS = ("state", "status", "event/#", "cmd/reply", "result/#", "camera/+")
+SUBSCRIPTIONS = (
+    "state",
+    "status",
+    "event/#",
+    "cmd/reply",
+    "result/#",
+    "camera/+",
+    "history/frame",
+)
 
 
 class Listener(Protocol):

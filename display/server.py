@@ -12,6 +12,8 @@
   /camera/snapshot.jpg`: that snapshot (404 until one came).
 - `GET /outputs`: what the table's AWTRIX clock and WLED strip were sent, drawn as they
   would show it; `GET /outputs/events`: its Server-Sent Events (`outputs` events).
+- `GET /history`: the History page, the games the table kept told again; its data
+  asked of the table with the `history` and `frame` commands (`display.history`).
 - `POST /api/cmd`: a command as JSON; answers the controller's reply (matched by id)
   or, with `ok: false`, why there was none (HTTP 400, 415, 503 or 504). With a command
   PIN set, a command without the right PIN in its `X-Display-Pin` header is refused
@@ -31,6 +33,7 @@ from aiohttp import web
 from display.alerts import alerts_module
 from display.commands import build_command
 from display.errors import CommandError
+from display.history import add_routes as add_history_routes
 from display.hub import Hub
 from display.mqtt_link import MqttLink
 from display.pin import HEADER, PinGuard
@@ -174,6 +177,8 @@ def make_app(settings: DisplayServerSettings) -> web.Application:
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
     app.router.add_get("/outputs", static_page(STATIC / "outputs.html"))
     app.router.add_get("/outputs/events", outputs_events)
+    app.router.add_get("/history", static_page(STATIC / "history.html"))
+    add_history_routes(app, HUB, LINK)
     app.router.add_static("/static/", STATIC)
     app.cleanup_ctx.append(while_serving(link.start, link.stop))
     app.on_shutdown.append(closing(hub.pages, hub.camera.pages, hub.outputs.pages))

@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.fixtures.mosquitto", "tests.fixtures.browser"]
+pytest_plugins = [
+    "tests.fixtures.mosquitto",
+    "tests.fixtures.mqtt_fake",
+    "tests.fixtures.browser",
+]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

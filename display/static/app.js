@@ -6,6 +6,7 @@ import { $, app, clock, hooks, L, partnership, query, state, staleReasons } from
 import { clear, h, icon } from "./dom.js";
 import { LANGUAGES } from "./i18n.js";
 import { installCorrect } from "./correct.js";
+import "./history_words.js";
 import { renderAlerts, renderBoard, renderResult, renderScores } from "./panels.js";
 
 // ---- the live link --------------------------------------------------------------------
@@ -88,6 +89,7 @@ function renderBar(st, stale) {
     $("bar"),
     h("div", { class: "game-info" }, parts),
     cameraLink(),
+    historyLink(),
     themeSwitch(),
     h("div", { id: "link", class: live ? "link-live" : "link-stale" },
       icon(live ? "ok" : "offline"), live ? L("live") : L("offline")),
@@ -113,6 +115,12 @@ function cameraLink() {
   const fine = cam.state === "ok" && cam.warnings.length === 0;
   return h("a", { id: "camera-link", href: `/camera${location.search}`, class: fine ? "cam-fine" : "cam-warn" },
     icon(fine ? "camera" : "warning"), L("b_camera"));
+}
+
+// the History page: the games this table kept, told again
+function historyLink() {
+  return h("a", { id: "history-link", href: `/history${location.search}`, title: L("b_history"), "aria-label": L("b_history") },
+    icon("wait"), h("span", { class: "link-word" }, L("b_history")));
 }
 
 function renderBanners(stale) {

@@ -464,11 +464,15 @@ class Reconciler:
 
     def _sync(self, tiles: Sequence[SeenTile]) -> None:
         """Forget coordinates of tiles no longer in the layout (undo, correction, new hand);
-        adopt where a layout tile lies when the game knows it and we did not (a command)."""
+        adopt where a layout tile lies when the game knows it and we did not (a command,
+        a restart): where it is seen, or else where its misreading is (`correct`)."""
         in_layout = {n.tile for n in self.game.layout.nodes}
         placed = {t: s for t, s in self._m.placed.items() if t in in_layout}
+        aliases = self._m.aliases
         for tile in in_layout - placed.keys():
-            seen = next((s for s in tiles if s.tile is tile), None)
+            seen = next((s for s in tiles if s.tile is tile), None) or next(
+                (s for s in tiles if aliases.get(s.tile) is tile), None
+            )
             if seen is not None:
                 placed[tile] = seen
         if placed != self._m.placed:

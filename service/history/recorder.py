@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.surface import Snapshot
+from mqttweb.frame_mark import mark_image
 from service.core import commands as cmd
 from service.core.bus import Bus
 from service.core.table_events import GameOver, Recorded, StateChanged
 from service.history.events import HistoryAnswer, HistoryTrouble
-from service.history.marking import mark_image
 from service.history.store import HistoryError, HistoryStore, Journal
 from service.history.surface import board_surface, image_of
 
@@ -332,6 +332,7 @@ class HistoryRecorder:
             "source": s.source,
             "started": s.started,
             "ended": s.ended,
+            "surface": {"width_mm": self.surface_mm[0], "height_mm": self.surface_mm[1]},
             "games": games,
         }
         return HistoryAnswer(command.id, None, detail)

@@ -5,8 +5,9 @@ could not decide.
 axe leaves undecided ("incomplete") one- and two-character texts (an open end's number,
 a "+10" badge, a count of tiles left): it cannot tell such short text from an icon.
 Those are measured here instead, the same WCAG way: a text's colour over the
-backgrounds it stands on, a layout label's fill over its ring, badge or tile. Any other
-text axe cannot decide (one covered by another element) fails the check."""
+backgrounds it stands on, a layout label's fill over its ring, badge or tile; so is a
+text scrolled out of its list's view (axe calls it obscured). Any other text axe cannot
+decide (one covered by another element) fails the check."""
 
 from __future__ import annotations
 
@@ -67,14 +68,29 @@ RUN = """async (rule) => {
         const under = ground(el);
         return ratio(over(rgba(getComputedStyle(el).color), under), under);
     };
+    // a text scrolled out of its list's view (axe: "obscured"), covered by nothing else
+    const scrolledAway = (el) => {
+        const r = el.getBoundingClientRect();
+        for (let a = el.parentElement; a; a = a.parentElement) {
+            const o = getComputedStyle(a);
+            const scrolls = (v) => v === "auto" || v === "scroll";
+            if (!scrolls(o.overflowY) && !scrolls(o.overflowX)) continue;
+            const b = a.getBoundingClientRect();
+            const out = r.top < b.top || r.bottom > b.bottom;
+            if (out || r.left < b.left || r.right > b.right) return true;
+        }
+        return false;
+    };
     const lines = (found) => found.flatMap((f) => f.nodes.map((n) => {
         const el = document.querySelector(n.target[0]);
         const short = n.any.some((c) => c.data && c.data.messageKey === "shortTextContent");
         const layout = Boolean(el && el.closest("svg.layout"));
+        const away = Boolean(el && !short && !layout && scrolledAway(el));
         return {
             target: n.target.join(" "),
             why: n.failureSummary || n.any.concat(n.none).map((c) => c.message).join("; "),
-            measured: !el || !(short || layout) ? null : layout ? labelRatio(el) : textRatio(el),
+            measured: !el || !(short || layout || away) ? null
+                : layout ? labelRatio(el) : textRatio(el),
         };
     }));
     const labels = [...document.querySelectorAll("svg.layout text")].map(

@@ -27,9 +27,12 @@ def seqs_go_forward(seen: list[Seen]) -> None:
         top = seq
 
 
-def restarted(watch: Watch, table: PowerTable, timeout: float = 60.0) -> dict[str, Any]:
+def restarted(
+    watch: Watch, table: PowerTable, timeout: float = 60.0, prior: dict[int, bytes] | None = None
+) -> dict[str, Any]:
     """The table, started after a cut, is online; its state names an event seen (the
-    last one it holds); nothing seen so far came back different. Its state."""
+    last one it holds; `prior`: events seen before the mark that its disk holds);
+    nothing seen so far came back different. Its state."""
     try:
         watch.online(table, timeout)
     except AssertionError as exc:
@@ -38,7 +41,7 @@ def restarted(watch: Watch, table: PowerTable, timeout: float = 60.0) -> dict[st
         ) from None
 
     def settled(seen: list[Seen]) -> dict[str, Any] | None:
-        now, events = latest_state(seen), events_by_seq(seen)
+        now, events = latest_state(seen), {**(prior or {}), **events_by_seq(seen)}
         return now if now is not None and events and now["seq"] == max(events) else None
 
     try:

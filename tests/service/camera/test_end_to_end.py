@@ -1,6 +1,6 @@
 """The camera end to end: a random legal game rendered with hands passing, read by the
 real camera path (motion gate, marker calibration, detection, stable readings), handed
-to an in-process `TableService` and checked on a real Mosquitto, as the same game laid
+to an in-process `TableService` and checked on the fake broker, as the same game laid
 on the board emulator is (tests/service/test_board_end_to_end.py)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from service.camera.source import CameraSource, CameraStatus
 from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle, render_sequence
 from tablesim.scenes import sim_game
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import TOPICS, send
 from vision.camera_path.pipeline import Pipeline
@@ -29,7 +29,7 @@ P = "domino/t1"
 FPS = 10.0
 
 
-def settings_for(broker: Mosquitto, state: Path, rules: str, seats: int) -> Settings:
+def settings_for(broker: FakeBroker, state: Path, rules: str, seats: int) -> Settings:
     return load_settings(
         None,
         {
@@ -53,7 +53,7 @@ def alerts(seen: list[Seen]) -> list[dict[str, Any]]:
     return [s.json() for s in seen if s.topic == f"{P}/event/alert"]
 
 
-def tell(broker: Mosquitto, rec: Recorder, body: dict[str, Any]) -> None:
+def tell(broker: FakeBroker, rec: Recorder, body: dict[str, Any]) -> None:
     """A command the players give; waits for the table's yes."""
     ident = f"{body['action']}-{len(rec.seen)}"
     send(broker, {"id": ident, **body})
@@ -64,11 +64,13 @@ def tell(broker: Mosquitto, rec: Recorder, body: dict[str, Any]) -> None:
     assert reply["ok"], reply
 
 
-def test_a_game_seen_by_the_camera_is_the_game_played(broker: Mosquitto, tmp_path: Path) -> None:
+def test_a_game_seen_by_the_camera_is_the_game_played(
+    mqtt_fake: FakeBroker, tmp_path: Path
+) -> None:
     game = sim_game("straight-block", 2, seed=5, plays=7)
     assert any(b["action"] == "pass" for t in game.told for b in t)  # a knock on the way
-    rec = Recorder(broker.host, broker.port, TOPICS)
-    service = TableService(settings_for(broker, tmp_path / "state", "straight-block", 2))
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, TOPICS)
+    service = TableService(settings_for(mqtt_fake, tmp_path / "state", "straight-block", 2))
     service.start()
     pipeline = Pipeline(state_dir=tmp_path / "state")
     seen_scenes: list[int] = []
@@ -89,7 +91,7 @@ def test_a_game_seen_by_the_camera_is_the_game_played(broker: Mosquitto, tmp_pat
                 rec.wait_for(lambda s: any(a["code"] == "LEAD_UNKNOWN" for a in alerts(s)))
             rec.wait_for(lambda s, n=i + 1: len(plays(s)) >= n)  # type: ignore[misc]
             for body in game.told[i]:
-                tell(broker, rec, body)
+                tell(mqtt_fake, rec, body)
         assert seen_scenes == list(range(len(game.scenes)))  # one observation per play
         got = rec.wait_for(lambda s: len(plays(s)) >= len(game.plays))
         published = plays(got)
@@ -111,13 +113,13 @@ def test_a_game_seen_by_the_camera_is_the_game_played(broker: Mosquitto, tmp_pat
 
 
 def test_the_camera_source_feeds_a_simulated_game_to_the_service(
-    broker: Mosquitto, tmp_path: Path
+    mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:
     """`CameraSource` on its own thread, a `SimSource` telling who led and the knocks
     through the service's command path: every play arrives on MQTT."""
     game = sim_game("straight-block", 2, seed=11, plays=4)
-    rec = Recorder(broker.host, broker.port, TOPICS)
-    settings = settings_for(broker, tmp_path / "state", "straight-block", 2)
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, TOPICS)
+    settings = settings_for(mqtt_fake, tmp_path / "state", "straight-block", 2)
     service = TableService(settings)
     submitted: list[object] = []
     lock = threading.Lock()

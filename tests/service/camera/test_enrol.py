@@ -1,4 +1,4 @@
-"""Set enrolment over MQTT, on a real Mosquitto, with rendered frames through the real
+"""Set enrolment over MQTT, on the fake broker, with rendered frames through the real
 camera path: `enrol` reads the next still frame as the whole set and replies with its
 detail; the set's look is kept in the state directory (camera/status names the set)
 and reads every later frame, also after a restart; while the set lies there, nothing
@@ -21,7 +21,7 @@ from engine.surface import SeenTile
 from engine.tiles import DominoSet
 from service.app import TableService
 from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import send
 from tests.service.camera.test_mqtt import reply_to, statuses
@@ -69,7 +69,7 @@ class Showing:
         self.close()
 
 
-def settings_for(broker: Mosquitto, state: Path) -> Settings:
+def settings_for(broker: FakeBroker, state: Path) -> Settings:
     return load_settings(
         None,
         {
@@ -125,26 +125,26 @@ def read_after(service: TableService, camera: Showing) -> list[list[int]]:
 
 
 def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
-    broker: Mosquitto, tmp_path: Path
+    mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:
     state = tmp_path / "state"
-    settings = settings_for(broker, state)
+    settings = settings_for(mqtt_fake, state)
     later, whole = three_tiles(), render_set(DominoSet.DOUBLE_SIX, BLACK_ON_WOOD).image
     camera = Showing(later)
-    rec = Recorder(broker.host, broker.port, [f"{P}/camera/status", f"{P}/cmd/reply",
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/camera/status", f"{P}/cmd/reply",
                                               f"{P}/event/#"])  # fmt: skip
     service = TableService(settings, camera_frames=lambda _: camera)
     service.start()
     try:
         rec.wait_for(lambda s: any(x.get("state") == "ok" for x in statuses(s)), timeout=60)
-        send(broker, {"id": "g", "action": "new_game", "rules": "straight-block", "seats": 2})
+        send(mqtt_fake, {"id": "g", "action": "new_game", "rules": "straight-block", "seats": 2})
         assert reply_to(rec, "g")["ok"] is True
         assert read_after(service, camera) != TRUTH  # black tiles, read as light ones
         assert all(x["profile"] is None for x in statuses(rec.seen))
 
         camera.show(whole)  # read and refereed until the command comes (the race of
         # a real table too: the set laid out, then "Read the set" pressed)
-        send(broker, {"id": "e1", "action": "enrol", "set": "double-six"})
+        send(mqtt_fake, {"id": "e1", "action": "enrol", "set": "double-six"})
         reply = reply_to(rec, "e1", timeout=60)
         assert reply["ok"] is True and reply["error"] is None, (reply["error"], reply["detail"])
         assert reply["detail"] == {"expected": 28, "read": 28, "missing": [], "misread": [],
@@ -170,7 +170,7 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
         service.stop()
         rec.close()
 
-    again = Recorder(broker.host, broker.port, [f"{P}/camera/status"])
+    again = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/camera/status"])
     service = TableService(settings, camera_frames=lambda _: Showing(later))
     service.start()
     try:

@@ -1,4 +1,4 @@
-"""The camera's view over a real Mosquitto: a table service whose camera plays a rendered
+"""The camera's view over the fake broker: a table service whose camera plays a rendered
 game publishes `camera/status` (retained, schema-valid) and `camera/snapshot` (retained
 JPEG), answers `snapshot`, `calibrate` and `enrol`, says `offline` when it stops, and
 shows in Home Assistant as a camera; a table without a camera refuses those commands."""
@@ -17,7 +17,7 @@ from config.settings import Settings
 from demo.sim_camera import SimOptions, frames
 from service.app import TableService
 from service.camera.commands import NO_CAMERA
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import send
 
@@ -26,7 +26,7 @@ STATUS, SNAPSHOT, REPLY = f"{P}/camera/status", f"{P}/camera/snapshot", f"{P}/cm
 HA_CAMERA = "homeassistant/camera/t1_camera/config"
 
 
-def settings_for(broker: Mosquitto, state: Path, camera: bool) -> Settings:
+def settings_for(broker: FakeBroker, state: Path, camera: bool) -> Settings:
     return load_settings(
         None,
         {
@@ -66,10 +66,12 @@ def statuses(seen: list[Seen]) -> list[dict[str, Any]]:
 
 
 def test_a_camera_table_publishes_what_it_sees_and_answers(
-    broker: Mosquitto, tmp_path: Path
+    mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:
-    settings = settings_for(broker, tmp_path / "state", camera=True)
-    rec = Recorder(broker.host, broker.port, [f"{P}/camera/#", REPLY, "homeassistant/camera/#"])
+    settings = settings_for(mqtt_fake, tmp_path / "state", camera=True)
+    rec = Recorder(
+        mqtt_fake.host, mqtt_fake.port, [f"{P}/camera/#", REPLY, "homeassistant/camera/#"]
+    )
     service = TableService(settings, camera_frames=frames(SimOptions(seed=3, pace_s=3.0)))
     service.start()
     try:
@@ -82,29 +84,29 @@ def test_a_camera_table_publishes_what_it_sees_and_answers(
         assert camera["topic"] == SNAPSHOT and camera["availability_topic"] == f"{P}/status"
 
         pictures = len(rec.on(SNAPSHOT))
-        send(broker, {"id": "snap-1", "action": "snapshot"})
+        send(mqtt_fake, {"id": "snap-1", "action": "snapshot"})
         assert reply_to(rec, "snap-1")["ok"] is True
         assert len(rec.on(SNAPSHOT)) > pictures  # published before the reply
 
-        send(broker, {"id": "cal-1", "action": "calibrate"})
+        send(mqtt_fake, {"id": "cal-1", "action": "calibrate"})
         calibrated = reply_to(rec, "cal-1")
         assert calibrated["ok"] is True and calibrated["error"] is None
         assert calibrated["detail"]["markers_seen"] == [0, 1, 2, 3]
         assert calibrated["detail"]["method"] == "markers"
 
         # a game's layout is no whole set: the reply says what it missed
-        send(broker, {"id": "enrol-1", "action": "enrol", "set": "double-six"})
+        send(mqtt_fake, {"id": "enrol-1", "action": "enrol", "set": "double-six"})
         enrol = reply_to(rec, "enrol-1")
         assert enrol["ok"] is False and enrol["error"].startswith("Not enrolled: ")
         assert enrol["detail"]["expected"] == 28 and enrol["detail"]["missing"]
 
-        late = Recorder(broker.host, broker.port, [f"{P}/camera/#"])  # retained for newcomers
+        late = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/camera/#"])  # retained for newcomers
         got = late.wait_for(lambda s: {x.topic for x in s} >= {STATUS, SNAPSHOT})
         assert all(x.retain for x in got)
         late.close()
     finally:
         service.stop()
-    last = Recorder(broker.host, broker.port, [STATUS])
+    last = Recorder(mqtt_fake.host, mqtt_fake.port, [STATUS])
     try:
         [said] = last.wait_for(lambda s: len(s) >= 1)
         assert said.json()["state"] == "offline" and said.json()["frame"] is None
@@ -113,15 +115,17 @@ def test_a_camera_table_publishes_what_it_sees_and_answers(
         rec.close()
 
 
-def test_a_table_without_a_camera_refuses_its_commands(broker: Mosquitto, tmp_path: Path) -> None:
-    settings = settings_for(broker, tmp_path / "state", camera=False)
-    rec = Recorder(broker.host, broker.port, [REPLY, "homeassistant/camera/#", f"{P}/status"])
+def test_a_table_without_a_camera_refuses_its_commands(
+    mqtt_fake: FakeBroker, tmp_path: Path
+) -> None:
+    settings = settings_for(mqtt_fake, tmp_path / "state", camera=False)
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, [REPLY, "homeassistant/camera/#", f"{P}/status"])
     service = TableService(settings)
     service.start()
     try:
         rec.wait_for(lambda s: any(x.payload == b"online" for x in s), timeout=20)
         for n, action in enumerate(("snapshot", "calibrate", "enrol")):
-            send(broker, {"id": f"c{n}", "action": action})
+            send(mqtt_fake, {"id": f"c{n}", "action": action})
             reply = reply_to(rec, f"c{n}")
             assert reply["ok"] is False and reply["error"] == NO_CAMERA
         # no camera entity in Home Assistant: its config is emptied

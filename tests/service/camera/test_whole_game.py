@@ -1,6 +1,6 @@
 """A whole game through the camera path: every hand rendered with hands passing, read by
-the real pipeline, refereed by an in-process `TableService` and published on a real
-Mosquitto, checked against the simulated players' own full-information game.
+the real pipeline, refereed by an in-process `TableService` and published on the fake
+broker, checked against the simulated players' own full-information game.
 
 At the end of each hand the players lay their tiles face up in their seat zones, the
 camera reads them, a player confirms the count, they clear the table and the next hand
@@ -24,7 +24,7 @@ from service.app import TableService
 from service.camera.source import CameraSource
 from tablesim.camera import SimSource
 from tablesim.scenes import SimWholeGame
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import TOPICS
 
@@ -32,7 +32,7 @@ P = "domino/t1"
 ZONES = {0: [90, 510, 810, 600], 1: [90, 0, 810, 90]}  # seat 0 bottom, seat 1 top
 
 
-def settings_for(broker: Mosquitto, state: Path, rules: str, target: int) -> Settings:
+def settings_for(broker: FakeBroker, state: Path, rules: str, target: int) -> Settings:
     return load_settings(
         None,
         {
@@ -63,12 +63,12 @@ def game_over(seen: list[Seen]) -> bool:
 @pytest.mark.slow
 @pytest.mark.timeout(600)  # ~20 s of CPU: minutes on a loaded runner
 def test_a_whole_game_seen_by_the_camera_is_the_game_played(
-    broker: Mosquitto, tmp_path: Path
+    mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:
     """Straight dominoes (draw-one) to 25: knocks and draws told, two hands gone out,
     each counted from the seat zones by the camera, the table cleared between them."""
-    settings = settings_for(broker, tmp_path / "state", "straight", 25)
-    rec = Recorder(broker.host, broker.port, TOPICS)
+    settings = settings_for(mqtt_fake, tmp_path / "state", "straight", 25)
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, TOPICS)
     service = TableService(settings)
     submitted: list[object] = []
     lock = threading.Lock()

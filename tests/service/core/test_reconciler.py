@@ -13,6 +13,7 @@ from engine.surface import SeenTile, Snapshot, Unsure
 from service.core.reconciler import (
     Accepted,
     Cleared,
+    Memory,
     Outcome,
     Reconciler,
     Resolved,
@@ -353,6 +354,27 @@ def test_a_corrected_reading_keeps_its_place() -> None:
     assert table.game.layout.tiles() == [t("6-6"), t("6-1")]
     # and the next tile joins the corrected tile's open end (its 1)
     out = table.lay(SeenTile(1, 3, 522, 300, 546, 300))
+    assert [type(o) for o in out] == [Accepted]
+
+
+def test_a_corrected_reading_keeps_its_place_after_a_restart() -> None:
+    """A restart reads the reconciler's memory back without where the tiles lie: the
+    first snapshot after it says where they lie, a corrected tile where its misreading
+    lies (it was taken back, and the misreading played again)."""
+    table = Table()
+    table.play("6-6", None)
+    table.play("6-4", OpenEnd(0, Edge.SIDE0, 6))  # really a 6-1, misread as 6-4
+    assert table.game.correct(t("6-4"), t("6-1")).ok
+    assert table.look() == []
+    kept = Memory.from_dict(table.rec.memory().as_dict())
+    assert kept.placed == {} and kept.aliases == {t("6-4"): t("6-1")}
+    table.rec = Reconciler(table.game, TileSize(), GRACE, table.clock)  # a restart
+    table.rec.recall(kept)
+    assert table.look() == []  # the camera still reads 6-4 there: nothing taken back
+    assert table.tick(5) == []
+    assert table.game.layout.tiles() == [t("6-6"), t("6-1")]
+    assert table.rec.placed()[1] == next(s for s in table.surface if s.tile is t("6-4"))
+    out = table.lay(SeenTile(1, 3, 522, 300, 546, 300))  # the next joins the 6-1's 1
     assert [type(o) for o in out] == [Accepted]
 
 

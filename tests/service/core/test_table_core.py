@@ -141,3 +141,36 @@ def test_an_undo_says_how_many_drawn_tiles_go_back_to_the_boneyard(tmp_path: Pat
     undos = [e.payload for e in core.journal.pending() if e.kind == "undo"]
     assert [u["draws"] for u in undos] == [1, 0]  # nothing drawn after the second
     check_all(core)
+
+
+def test_a_corrected_reading_is_still_that_tile_after_a_restart(tmp_path: Path) -> None:
+    """A tile corrected with `correct` stays corrected across a restart: the surface seen
+    after it (still showing the misreading) neither takes it back nor plays the
+    misreading again."""
+    from engine import Tile
+    from engine.geometry import Placer
+    from engine.inputs import Correct
+    from engine.surface import Snapshot
+
+    core, _ = core_at(tmp_path, rules="walnut", seats=2)
+    game = core.game
+    assert game is not None and core.reconciler is not None
+    lead = Placer(900, 600).place(game.layout, [], Tile.parse("5-5"), None)
+    core.observe(Snapshot((lead,)))
+    assert core.command(cmd.GameCommand("l1", Lead(seat=0))) is None
+    end = next(e for e in game.layout.ends if e.pip == 5)
+    misread = Placer(900, 600).place(game.layout, [lead], Tile.parse("5-3"), end)
+    surface = Snapshot((lead, misread))
+    core.observe(surface)
+    fix = Correct(Tile.parse("5-3"), Tile.parse("5-4"))
+    assert core.command(cmd.GameCommand("c1", fix)) is None
+    core.observe(surface)
+    before = core.state()
+    core.journal.close()
+
+    again, heard = core_at(tmp_path, rules="walnut", seats=2)
+    again.observe(surface)
+    game = again.game
+    assert game is not None and [n.tile.text for n in game.layout.nodes] == ["5-5", "5-4"]
+    assert again.state() == before and heard == []  # nothing changed, nothing told
+    again.journal.close()

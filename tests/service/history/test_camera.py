@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 
 from config.loader import load_settings
+from mqttweb.frame_mark import read_mark
 from service.app import TableService
 from service.camera.frame_sources import SourceRequest
 from service.core import commands as cmd
 from service.history import HistoryAnswer
-from service.history.marking import read_mark
 from service.history.store import HistoryStore
 from tablesim.camera import SimSource
 from tablesim.render import RenderStyle, TileStyle

@@ -15,8 +15,8 @@ from config.loader import load_settings
 from engine import Tile
 from engine.geometry import Placer
 from engine.surface import SeenTile, Snapshot
+from mqttweb.frame_mark import read_mark
 from service.app import TableService
-from service.history.marking import read_mark
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import TOPICS, replies, send

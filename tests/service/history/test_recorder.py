@@ -14,8 +14,8 @@ import pytest
 
 from engine.inputs import Lead, NewGame, Pass
 from mqttweb.envelope import stamp
+from mqttweb.frame_mark import read_mark
 from service.core import commands as cmd
-from service.history.marking import read_mark
 from service.history.recorder import RETRY_S
 from tests.fixtures.spec import validate
 from tests.service.core.test_faults_disk import SmallDisk

@@ -1,4 +1,5 @@
-"""Commands over a real broker: refusals, retained commands, duplicates, replies that last."""
+"""Commands over MQTT, on the fake broker (what is tested is the link's intake, not the
+broker): refusals, retained commands, duplicates, replies that last."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from engine.inputs import Pass, Undo
 from service.core.commands import GameCommand
 from service.core.payloads import reply_payload
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.service.mqtt.test_link import P, Table
 
@@ -20,8 +21,8 @@ REPLY = f"{P}/cmd/reply"
 
 
 @pytest.fixture
-def table(tmp_path: Path, broker: Mosquitto) -> Iterator[Table]:
-    t = Table(tmp_path, broker)
+def table(tmp_path: Path, mqtt_fake: FakeBroker) -> Iterator[Table]:
+    t = Table(tmp_path, mqtt_fake)
     t.link.start()
     assert t.link.wait_connected(5)
     yield t
@@ -29,8 +30,8 @@ def table(tmp_path: Path, broker: Mosquitto) -> Iterator[Table]:
 
 
 @pytest.fixture
-def desk(broker: Mosquitto) -> Iterator[Recorder]:
-    rec = Recorder(broker.host, broker.port, [REPLY])
+def desk(mqtt_fake: FakeBroker) -> Iterator[Recorder]:
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, [REPLY])
     assert rec.subscribed.wait(5)
     yield rec
     rec.close()
@@ -75,7 +76,7 @@ def test_malformed_commands_get_ok_false_and_change_nothing(table: Table, desk: 
     assert table.commands == []
 
 
-def test_retained_commands_are_ignored(table: Table, desk: Recorder, broker: Mosquitto) -> None:
+def test_retained_commands_are_ignored(table: Table, desk: Recorder, mqtt_fake: FakeBroker) -> None:
     send(desk, {"id": "r1", "action": "undo"}, retain=True)  # live, but published retained
     send(desk, {"id": "c1", "action": "undo"})
     table.wait_commands(1)  # commands are handled in order: r1 came first and was ignored
@@ -85,7 +86,7 @@ def test_retained_commands_are_ignored(table: Table, desk: Recorder, broker: Mos
     assert table.commands == [GameCommand("c1", Undo())]
     # A retained command sitting on the broker when a table connects is ignored too.
     table.link.stop()
-    later = Table(table.journal.path.parent.parent / "other", broker)
+    later = Table(table.journal.path.parent.parent / "other", mqtt_fake)
     try:
         later.link.start()
         assert later.link.wait_connected(5)
@@ -101,7 +102,7 @@ def test_retained_commands_are_ignored(table: Table, desk: Recorder, broker: Mos
 
 
 def test_a_duplicate_id_gets_the_same_reply_and_is_applied_once(
-    table: Table, desk: Recorder, tmp_path: Path, broker: Mosquitto
+    table: Table, desk: Recorder, tmp_path: Path, mqtt_fake: FakeBroker
 ) -> None:
     send(desk, {"id": "c1", "action": "pass", "seat": 1})
     table.wait_commands(1)
@@ -117,7 +118,7 @@ def test_a_duplicate_id_gets_the_same_reply_and_is_applied_once(
 
     # The reply is in the journal: a restarted table answers the same and applies nothing.
     table.link.stop()
-    again_table = Table(tmp_path, broker, journal=table.journal)
+    again_table = Table(tmp_path, mqtt_fake, journal=table.journal)
     again_table.link.start()
     try:
         assert again_table.link.wait_connected(5)

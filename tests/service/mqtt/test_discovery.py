@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.service.mqtt.test_link import P, Table
 
@@ -12,9 +12,9 @@ SEATS = [f"homeassistant/sensor/t1_seat{n}/config" for n in range(4)]
 ALERT = "homeassistant/sensor/t1_alert/config"
 
 
-def test_discovery_configs_and_republish(tmp_path: Path, broker: Mosquitto) -> None:
-    table = Table(tmp_path, broker, discovery=True)
-    ha = Recorder(broker.host, broker.port, ["homeassistant/sensor/#"])
+def test_discovery_configs_and_republish(tmp_path: Path, mqtt_fake: FakeBroker) -> None:
+    table = Table(tmp_path, mqtt_fake, discovery=True)
+    ha = Recorder(mqtt_fake.host, mqtt_fake.port, ["homeassistant/sensor/#"])
     try:
         assert ha.subscribed.wait(5)
         table.link.start()
@@ -45,7 +45,7 @@ def test_discovery_configs_and_republish(tmp_path: Path, broker: Mosquitto) -> N
     finally:
         table.close()
         ha.close()
-    late = Recorder(broker.host, broker.port, ["homeassistant/sensor/#"])
+    late = Recorder(mqtt_fake.host, mqtt_fake.port, ["homeassistant/sensor/#"])
     try:  # what Home Assistant finds when it starts later: the configs, retained
         seen = late.wait_for(lambda s: len(s) >= 3)
         assert sorted(s.topic for s in seen) == sorted([*SEATS[:2], ALERT])
@@ -54,9 +54,9 @@ def test_discovery_configs_and_republish(tmp_path: Path, broker: Mosquitto) -> N
         late.close()
 
 
-def test_no_discovery_when_off(tmp_path: Path, broker: Mosquitto) -> None:
-    table = Table(tmp_path, broker)
-    ha = Recorder(broker.host, broker.port, ["homeassistant/#", f"{P}/status"])
+def test_no_discovery_when_off(tmp_path: Path, mqtt_fake: FakeBroker) -> None:
+    table = Table(tmp_path, mqtt_fake)
+    ha = Recorder(mqtt_fake.host, mqtt_fake.port, ["homeassistant/#", f"{P}/status"])
     try:
         assert ha.subscribed.wait(5)
         table.link.start()

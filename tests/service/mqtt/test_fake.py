@@ -1,4 +1,5 @@
-"""The in-process MQTT fake keeps the promises the link relies on (same checks as Mosquitto)."""
+"""The table's MQTT link over the in-process fake broker, handed to it as its client factory
+(the fake's own promises, checked beside Mosquitto: tests/fixtures/test_mqtt_fake.py)."""
 
 from __future__ import annotations
 
@@ -10,34 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-import pytest
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from engine.inputs import Undo
 from service.core.commands import Command, GameCommand
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
-from tests.fixtures.mqtt_fake import FakeBroker, FakeClient, topic_matches
+from tests.fixtures.mqtt_fake import FakeBroker, FakeClient
 from tests.fixtures.mqtt_recorder import mqtt_settings, play_payload, state_payload
 from tests.fixtures.spec import kind_of_topic, validate
 
 P = "domino/t1"
-
-
-@pytest.mark.parametrize(
-    ("pattern", "topic", "match"),
-    [
-        ("a/b", "a/b", True),
-        ("a/+", "a/b", True),
-        ("a/+", "a/b/c", False),
-        ("a/#", "a/b/c", True),
-        ("a/#", "a", True),
-        ("+/b", "a/c", False),
-        ("a/b/c", "a/b", False),
-    ],
-)
-def test_topic_matches(pattern: str, topic: str, match: bool) -> None:
-    assert topic_matches(pattern, topic) is match
 
 
 Seen = tuple[str, bytes, bool]

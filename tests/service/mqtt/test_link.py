@@ -1,4 +1,6 @@
-"""The MQTT link against a real Mosquitto: order on (re)connect, acks, results, status."""
+"""The MQTT link: order on (re)connect, acks, results, status. What the broker keeps or
+loses across a restart, and reconnects, run against a real Mosquitto; the link's own
+logic (order, acks, a failing journal or state) against the fake broker."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from service.core.commands import Command
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen, mqtt_settings, play_payload, state_payload
 
 P = "domino/t1"
@@ -23,7 +26,11 @@ class Table:
     """A journal, a state the link reads, and a link: the bits of the service the link sees."""
 
     def __init__(
-        self, tmp_path: Path, broker: Mosquitto, journal: Journal | None = None, **kw: Any
+        self,
+        tmp_path: Path,
+        broker: Mosquitto | FakeBroker,
+        journal: Journal | None = None,
+        **kw: Any,
     ) -> None:
         self.journal = journal or Journal(tmp_path / "state", "t1")
         self.state: dict[str, Any] | None = state_payload(seq=self.journal.last_seq())
@@ -103,8 +110,16 @@ def test_state_before_online_on_connect_and_reconnect(table: Table, broker: Mosq
         rec.close()
 
 
-def test_events_arrive_in_seq_order_and_are_acked(table: Table, broker: Mosquitto) -> None:
-    rec = Recorder(broker.host, broker.port, [f"{P}/event/#"])
+@pytest.fixture
+def fake_table(tmp_path: Path, mqtt_fake: FakeBroker) -> Iterator[Table]:
+    t = Table(tmp_path, mqtt_fake)
+    yield t
+    t.close()
+
+
+def test_events_arrive_in_seq_order_and_are_acked(fake_table: Table, mqtt_fake: FakeBroker) -> None:
+    table = fake_table
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/event/#"])
     try:
         assert rec.subscribed.wait(5)
         table.link.start()
@@ -119,13 +134,13 @@ def test_events_arrive_in_seq_order_and_are_acked(table: Table, broker: Mosquitt
 
 
 def test_events_published_while_offline_go_out_on_connect(
-    tmp_path: Path, broker: Mosquitto
+    tmp_path: Path, mqtt_fake: FakeBroker
 ) -> None:
-    table = Table(tmp_path, broker)
+    table = Table(tmp_path, mqtt_fake)
     try:
         seqs = [table.play(n) for n in range(5)]  # not started: nothing can be sent
         assert table.journal.pending_count() == 5
-        rec = Recorder(broker.host, broker.port, [f"{P}/#"])
+        rec = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/#"])
         assert rec.subscribed.wait(5)
         table.link.start()
         seen = rec.wait_for(lambda s: sum("/event/" in x.topic for x in s) >= 5)
@@ -205,9 +220,10 @@ def test_status_reports_the_broker_down(table: Table, broker: Mosquitto) -> None
 
 @pytest.mark.logs_errors
 def test_a_failing_journal_does_not_stop_replies_or_the_network_thread(
-    table: Table, broker: Mosquitto
+    fake_table: Table, mqtt_fake: FakeBroker
 ) -> None:
-    rec = Recorder(broker.host, broker.port, [f"{P}/state", f"{P}/cmd/reply"])
+    table = fake_table
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/state", f"{P}/cmd/reply"])
     try:
         table.link.start()
         assert table.link.wait_connected(5)
@@ -256,17 +272,21 @@ def test_acks_map_mids_to_seqs_and_never_ack_queued_publishes() -> None:
 
 @pytest.mark.logs_errors
 def test_a_failing_state_callable_still_lets_the_link_come_online(
-    tmp_path: Path, broker: Mosquitto
+    tmp_path: Path, mqtt_fake: FakeBroker
 ) -> None:
     def broken() -> dict[str, Any]:
         raise RuntimeError("not ready")
 
     with Journal(tmp_path / "state", "t1") as journal:
         link = MqttLink(
-            mqtt_settings(broker.host, broker.port), "t1", journal, state=broken, on_command=print
+            mqtt_settings(mqtt_fake.host, mqtt_fake.port),
+            "t1",
+            journal,
+            state=broken,
+            on_command=print,
         )
         link.publish_state(state_payload(seq=3))  # before the connection: kept
-        rec = Recorder(broker.host, broker.port, [f"{P}/state", f"{P}/status"])
+        rec = Recorder(mqtt_fake.host, mqtt_fake.port, [f"{P}/state", f"{P}/status"])
         try:
             assert rec.subscribed.wait(5)
             link.start()

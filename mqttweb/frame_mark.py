@@ -1,5 +1,8 @@
 """Which event a picture on `<prefix>/history/frame` shows, written inside the image.
 
+Shared by the table, which marks each picture it publishes (`service.history`), and
+the display and the desk, which read the mark (`display.history`, the desk's game page).
+
 The topic carries raw image bytes (spec/mqtt.md), so several subscribers asking for
 frames at once could not tell them apart. Each picture therefore names its game and
 event in the image itself, where every viewer ignores it: a JPEG comment (a COM
