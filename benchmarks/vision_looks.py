@@ -296,7 +296,7 @@ BLACK_SETS = (TileStyle.BLACK, TileStyle.BLACK_WOOD, TileStyle.BLACK_RINGED)
 BLACK_TABLES = (Surface.GREEN_FELT, Surface.WOOD, Surface.WHITE_CLOTH, Surface.PLAID)
 
 
-def _black_scene(rng: random.Random) -> Scene:
+def black_scene(rng: random.Random) -> Scene:
     """Black tiles as they are played with stones: a line of tiles touching end to
     end with a double across it, two side by side, a few loose, round black stones
     laid against tiles and beside them, a cup against one tile."""
@@ -345,7 +345,7 @@ def black_jobs(seed: int = 31) -> list[Job]:
     for style in BLACK_SETS:
         for surface in BLACK_TABLES:
             for light in Lighting:
-                scene = _black_scene(rng)
+                scene = black_scene(rng)
                 tint = (1.0, 1.0, 1.0)
                 if rng.random() < 0.3:  # a colour cast over the table
                     tint = (rng.uniform(0.7, 1.1), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2))
