@@ -233,7 +233,8 @@ class FirstReading:
 class OtherTones:
     """The set's tone unknown and not `settled`: the other tones of
     `Settings.auto_tones` in turn, the best reading kept (`_worth`; one table holds
-    one set, a tie goes to the earlier tone), stopping at the first that settles it."""
+    one set, a tie goes to the earlier tone), stopping at the first that settles it
+    (a `confident` one is kept whatever the others read)."""
 
     name: str = "other-tones"
     grain: Grain = Grain.FRAME
@@ -251,8 +252,10 @@ class OtherTones:
             got = view.read(replace(s, tone=tone), tone_image(view.crop, tone))
             if _worth(got, s) > _worth(best, s):
                 best = got
-            if settled(got, s):
+            if confident(got, s):
                 return got
+            if settled(got, s):
+                break  # no further tone; the best reading so far is kept
         return best
 
 
@@ -328,8 +331,8 @@ class Finer:
     photo): when the reading at the frame's scale leaves pips unread, or reads tiles
     narrower than `ScaleSettings.fine_width` and does not settle the set, the frame is
     read again enlarged `ScaleSettings.fine_factor` times in the tone (or faces'
-    colour) the reading was made in; that reading is kept when it is better. Not on a
-    crop that would grow past `ScaleSettings.fine_max_px`."""
+    colour) the reading was made in; the tiles it reads surely where the first read
+    none are added. Not on a crop that would grow past `ScaleSettings.fine_max_px`."""
 
     name: str = "finer"
     grain: Grain = Grain.FRAME
@@ -354,7 +357,33 @@ class Finer:
         big = view.enlarged(factor)
         got = search(bright_image(big.crop, s), (0.0, 0.0), s, big.left_out, view.trace)
         got = within(scaled(got, 1.0 / factor, view.offset), view.area)
-        return replace(got, looked=s) if _worth(got, view.s) > _worth(found, view.s) else found
+        return _with_sure(found, got, view.s)
+
+
+def _with_sure(found: Found, other: Found, s: Settings) -> Found:
+    """`found` with the tiles `other` read surely (`SearchSettings.sure`) where `found`
+    read none (no tile of either within half a tile's width), and without its unsure
+    places on them."""
+
+    def centre(t: FoundTile) -> tuple[float, float, float]:
+        (xa, ya), (xb, yb) = t.px
+        return (xa + xb) / 2.0, (ya + yb) / 2.0, float(np.hypot(xb - xa, yb - ya))
+
+    have = [centre(t) for t in found.tiles]
+    added: list[FoundTile] = []
+    for t in other.tiles:
+        x, y, w = centre(t)
+        if t.confidence < s.search.sure:
+            continue
+        if any(np.hypot(x - hx, y - hy) < 0.5 * max(w, hw) for hx, hy, hw in have):
+            continue
+        added.append(t)
+        have.append((x, y, w))
+    if not added:
+        return found
+    spots = [centre(t) for t in added]
+    unsure = [u for u in found.unsure if all(np.hypot(u.x - x, u.y - y) > w for x, y, w in spots)]
+    return replace(found, tiles=[*found.tiles, *added], unsure=unsure, read=[])
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,6 @@ from vision.tiles.dark_marks import (
     local_bright,
     mark_mask,
     mark_split,
-    three_splits,
     tile_material,
 )
 from vision.tiles.dividers import (
@@ -300,7 +299,7 @@ def search(
     tile, solid, whole = _left_out(tile, solid, exclude)
     bright = local_bright(img, s.marks.window)
     found = _search(img, offset, s, tile, solid, bright, whole=whole, trace=trace)
-    view = MaterialView(img, offset, s, exclude, tile, solid, bright, whole, trace)
+    view = MaterialView(img, offset, s, exclude, tile, trace)
     return run_looks(MATERIAL_LOOKS, view, found)
 
 
@@ -314,9 +313,6 @@ class MaterialView:
     s: Settings
     exclude: NDArray[np.bool_] | None
     tile: NDArray[np.bool_]
-    solid: NDArray[np.uint8]  # the tile material, its marks filled in, eroded
-    bright: NDArray[np.uint8]  # the local brightness of the material
-    whole: NDArray[np.uint8] | None  # `solid` with what was left out (None: nothing)
     trace: Trace
 
 
@@ -361,62 +357,7 @@ class DarkerTable:
         return with_strays(best, worse, offset, s.search)
 
 
-def _unexplained(found: Found, s: Settings) -> bool:
-    """Whether a search's reading leaves something to explain: no tile, tile
-    material its tiles do not cover (`Settings.explained`), or pips outside them."""
-    return (
-        not found.tiles
-        or found.explained < s.explained
-        or any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class StrongMarks:
-    """Marks of two strengths on the faces: the stronger are the pips (and the
-    divider), the weaker the faces' own pattern, which a search at the frame's mark
-    threshold took for marks as well, merging them with the pips and the dividers
-    (the raised empty rings at every grid place of a ringed set's halves, small in
-    the frame; grain on a wooden face). When a search leaves something to explain and
-    the contrast of its tile material falls into three classes (face, pattern,
-    marks; `dark_marks.three_splits`) with the upper split above the mark threshold
-    it searched at, it searches again with its marks at that split; the reading with
-    more (and surer) tiles is kept."""
-
-    name: str = "strong-marks"
-    grain: Grain = Grain.SEARCH
-    base: bool = False
-
-    def applies(self, view: MaterialView, found: Found) -> bool:
-        # something seen and not explained (an empty table has nothing to split)
-        return _unexplained(found, view.s) and bool(found.kept or found.unsure)
-
-    def run(self, view: MaterialView, found: Found) -> Found:
-        s = view.s
-        contrast = view.bright.astype(np.int16) - view.img.astype(np.int16)
-        on = view.solid if view.whole is None else view.whole
-        values = np.clip(contrast[on > 0], 0, 255).astype(np.uint8)
-        if values.size == 0:
-            return found
-        split = mark_split(contrast, on, s.marks.min_contrast)
-        _, upper = three_splits(values)
-        if upper < s.marks.strong_apart * split or upper > 254:
-            return found
-        strong = replace(s, marks=replace(s.marks, min_contrast=int(upper)))
-        other = _search(
-            view.img,
-            view.offset,
-            strong,
-            view.tile,
-            view.solid,
-            view.bright,
-            whole=view.whole,
-            trace=view.trace,
-        )
-        return other if _score(other) > _score(found) else found
-
-
-MATERIAL_LOOKS: tuple[Look[MaterialView], ...] = (DarkerTable(), StrongMarks())
+MATERIAL_LOOKS: tuple[Look[MaterialView], ...] = (DarkerTable(),)
 
 
 def _left_out(

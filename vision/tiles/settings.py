@@ -32,9 +32,6 @@ class MarkSettings:
     light_table: float = 0.5  # more than this share of the frame above Otsu: a light table
     slight_hole: float = 0.1  # a hole below this share of the material around it is a mark
     max_large_holes: int = 64  # ... looked at for so many of the largest holes at most
-    # marks of two strengths: the upper of three contrast classes is the pips' when it
-    # lies this many times above the mark split (`search_pass.StrongMarks`)
-    strong_apart: float = 1.2
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -52,7 +49,6 @@ class MarkSettings:
                 "light_table": (0.0, 1.0),
                 "slight_hole": (0.0, 1.0),
                 "max_large_holes": (0, 10_000),
-                "strong_apart": (1.0, 10.0),
             },
         )
 

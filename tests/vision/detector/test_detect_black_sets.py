@@ -35,17 +35,26 @@ def _right(det: Detection, truth: object) -> tuple[int, int]:
     return right, len(det.tiles)
 
 
-@pytest.mark.parametrize("style", [TileStyle.BLACK, TileStyle.BLACK_WOOD])
-def test_small_black_tiles_among_stones_are_read(style: TileStyle) -> None:
-    """Tiles 20 px wide (a whole table seen by a 960x720 camera): the search's pixel
-    sizes are too large for them, and the frame is read again enlarged (the look
-    `finer`). Before it, 3 and 5 of the 10 tiles were read."""
+@pytest.mark.parametrize(
+    ("style", "resolution", "least"),
+    [
+        (TileStyle.BLACK_WOOD, (960, 720), 9),  # tiles 20 px wide: 5 read without
+        (TileStyle.IVORY, (800, 600), 7),  # tiles 17 px wide: none read without
+    ],
+)
+def test_small_tiles_are_read_enlarged(
+    style: TileStyle, resolution: tuple[int, int], least: int
+) -> None:
+    """Tiles too small for the search's pixel sizes (a whole table seen by a small
+    camera, among stones): the frame is read again enlarged (the look `finer`), and
+    what that reads surely is added; nothing is read wrong."""
     scene = black_scene(random.Random(5))
-    camera = Camera.overhead(scene.size_mm, (960, 720), margin_mm=scene.margin_mm)
+    camera = Camera.overhead(scene.size_mm, resolution, margin_mm=scene.margin_mm)
     look = RenderStyle(tiles=style, surface=Surface.GREEN_FELT, lighting=Lighting.DAYLIGHT)
     frame = render_frame(scene, camera, look, seed=3)
     det = detect(frame.image, settings=Settings(tone=None))
-    assert _right(det, frame.truth) == (10, 10), [str(t) for t in det.tiles]
+    right, reported = _right(det, frame.truth)
+    assert right == reported >= least, [str(t) for t in det.tiles]
     assert any(r.name == "finer" and r.added for r in det.looks)
 
 
