@@ -138,9 +138,9 @@ class Trace:
 
     `off` names the looks turned off; `budget` the passes after which no further look
     is started. Every search pass calls `spend()` with its image's pixels; a pass
-    counts as its share of `frame_px` (the pixels of the whole searched image: a pass
-    over a box of it, or over it shrunk, counts less, over it enlarged more), and is
-    charged to the looks running it. A trace made with no arguments lets every look
+    counts as its share of `frame_px` (the pixels of a pass, `LookSettings.pass_px`:
+    a pass over fewer pixels, a box or a shrunk frame, counts less, over more pixels
+    more), and is charged to the looks running it. A trace made with no arguments lets every look
     run and counts each pass as one."""
 
     off: frozenset[str] = frozenset()

@@ -122,7 +122,7 @@ def _read_box(planes: Planes, box: Box, read: list[TileHypothesis], width: float
     ]
     cfg = planes.s
     crop = planes.img[y0:y1, x0:x1]
-    planes.trace.spend(crop.size)  # a window read by the grid: its share of a pass
+    planes.trace.spend(crop.size * cfg.looks.grid_cost)  # a window read by the grid
     got = read_grid(crop, 2.0 * width, width, known, cfg.grid, max_free=cfg.search.grid_pips)
     return [_hypothesis(t, origin) for t in got.tiles]
 

@@ -190,6 +190,7 @@ class CloseUp:
     name: str = "close-up"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return found is UNREAD
@@ -217,6 +218,7 @@ class FirstReading:
     name: str = "first-reading"
     grain: Grain = Grain.FRAME
     base: bool = True
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return found is UNREAD
@@ -239,6 +241,7 @@ class OtherTones:
     name: str = "other-tones"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
@@ -268,6 +271,7 @@ class FaceColours:
     name: str = "face-colours"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
@@ -298,6 +302,7 @@ class Coarser:
     name: str = "coarser"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         s = view.s
@@ -331,12 +336,14 @@ class Finer:
     photo): when the reading at the frame's scale leaves pips unread, or reads tiles
     narrower than `ScaleSettings.fine_width` and does not settle the set, the frame is
     read again enlarged `ScaleSettings.fine_factor` times in the tone (or faces'
-    colour) the reading was made in; the tiles it reads surely where the first read
-    none are added. Not on a crop that would grow past `ScaleSettings.fine_max_px`."""
+    colour) the reading was made in (pips wider than `fine_pip` are no small tiles');
+    the tiles it reads surely where the first read none are added. Not on a crop
+    that would grow past `ScaleSettings.fine_max_px`."""
 
     name: str = "finer"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         s = view.s.scales
@@ -345,9 +352,10 @@ class Finer:
             return False
         if settled(found, view.s):
             return False
+        # pips seen unread, and small (or too small to be measured), or tiles read small
         strays = any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
         small = bool(found.tiles) and 0 < found.width <= s.fine_width
-        return strays or small
+        return (strays and found.pip <= s.fine_pip) or small
 
     def run(self, view: FrameView, found: Found) -> Found:
         s = found.looked or view.s
@@ -394,6 +402,7 @@ class CutByFrame:
     name: str = "cut-by-frame"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = False
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return bool(found.tiles)
@@ -411,6 +420,7 @@ class Veto:
     name: str = "veto"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = False
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.veto > 0 and bool(found.tiles)
@@ -519,7 +529,7 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
-    trace = Trace(s.looks.off, s.looks.budget, float(crop.shape[0] * crop.shape[1]))
+    trace = Trace(s.looks.off, s.looks.budget, float(s.looks.pass_px))
     if not exclude and trace.on("markers"):
         with trace.look("markers", Grain.FRAME):
             exclude = _markers(frame, s.marker_paper)

@@ -117,7 +117,7 @@ def _pass(
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = planes.max_area
     trace = planes.trace
-    trace.spend(img.size)
+    trace.spend(img.size * (s.looks.thin_cost if thin else 1.0))
     if divider_scale < 1.0:
         faint = mark_mask(
             img,
@@ -164,6 +164,10 @@ def _pass(
     # touching wooden ones looked foreign
     trust = _trust(planes.blobs, cands, s, trace)
     agreed, _ = consensus(lines, cands, trust, known, s.dividers, force)
+    if len(agreed) > s.search.most_read:
+        # more lines of a divider's length than a table holds tiles: a texture (wood,
+        # leather, a weave); only the most divider-like are read
+        agreed = sorted(agreed, key=lambda t: -t.score)[: s.search.most_read]
     if divider_scale >= 1.0:
         return read_tiles(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
@@ -326,6 +330,7 @@ class DarkerTable:
     name: str = "darker-table"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: MaterialView, found: Found) -> bool:
         s = view.s
@@ -495,6 +500,7 @@ class FainterPass:
     name: str = "fainter-pass"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.small
@@ -520,6 +526,7 @@ class ThinPass:
     name: str = "thin-pass"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.small
@@ -547,6 +554,7 @@ class ShownWidth:
     name: str = "shown-width"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return _shown_width(found, view.planes.s.search) > 0
@@ -573,6 +581,7 @@ class FaintDoubts:
     name: str = "faint-doubts"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = False
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return bool(found.read)
@@ -589,6 +598,7 @@ class ByGrid:
     name: str = "by-grid"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         cfg = view.planes.s.search
@@ -609,6 +619,7 @@ class BySpacing:
     name: str = "by-spacing"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.planes.s.search.grid_boxes > 0 and not found.read

@@ -39,6 +39,7 @@ class SearchSettings:
     """One search pass over a tile-bright image (`vision.detector.search_pass`)."""
 
     min_half_fill: float = 0.6  # share of a half that must be tile material
+    most_read: int = 150  # a pass reads at most this many hypotheses (the most typical)
     # a half is sampled on a grid of `samples` x `samples` points reaching this share
     # of a width from its centre (tile material, the face showing)
     sample_reach: float = 0.4
@@ -100,6 +101,7 @@ class SearchSettings:
             self,
             {
                 "min_half_fill": (0.0, 1.0),
+                "most_read": (1, 100_000),
                 "sample_reach": (0.05, 1.0),
                 "samples": (2, 101),
                 "face_percentile": (50.0, 100.0),
@@ -167,6 +169,7 @@ class ScaleSettings:
     # at most this wide (px) or left pips unread, the crop not growing past this
     fine_factor: int = 2
     fine_width: float = 26.0
+    fine_pip: float = 5.0  # ... or left pips this small (px across) unread
     fine_max_px: int = 8_000_000
 
     def __post_init__(self) -> None:
@@ -183,6 +186,7 @@ class ScaleSettings:
                 "probe_min": (1.0, 1000.0),
                 "fine_factor": (2, 4),
                 "fine_width": (0.0, 1000.0),
+                "fine_pip": (0.0, 100.0),
                 "fine_max_px": (0, 100_000_000),
             },
         )
@@ -196,17 +200,29 @@ class LookSettings:
     # the looks turned off, by name (`vision.detector.detect.look_names`); a first
     # reading cannot be
     off: frozenset[str] = frozenset()
-    # no look is started once a frame has spent this many search passes (a pass finds
-    # dividers and reads their tiles once; over a part of the searched image, or over
-    # it shrunk, it counts its share of the image's pixels)
+    # no look that searches is started once a frame has spent this many search passes
+    # (a pass finds dividers and reads their tiles once over `pass_px` pixels; one over
+    # fewer or more pixels counts their share, a costlier one more: `thin_cost`,
+    # `grid_cost`)
     budget: float = 1000.0
+    pass_px: int = 1_000_000
+    thin_cost: float = 1.0  # the thin-line pass costs this many passes over its pixels
+    grid_cost: float = 1.0  # a window read by the grid, likewise
 
     def __post_init__(self) -> None:
         off: object = self.off
         if isinstance(off, str) or not all(isinstance(n, str) for n in self.off):
             raise ValueError(f"LookSettings.off: {off!r} must be a set of look names")
         object.__setattr__(self, "off", frozenset(self.off))
-        check_bounds(self, {"budget": (1.0, 10_000.0)})
+        check_bounds(
+            self,
+            {
+                "budget": (1.0, 10_000.0),
+                "pass_px": (10_000, 100_000_000),
+                "thin_cost": (0.0, 100.0),
+                "grid_cost": (0.0, 100.0),
+            },
+        )
 
 
 SEARCH = SearchSettings()  # the defaults

@@ -135,6 +135,9 @@ class GridSettings:
     overlap: float = 0.8  # tiles overlap when their rectangles shrunk to this share do
     confidence: float = 0.9  # of a tile read so (the detector's own sure readings: 1)
     covers: int = 64  # at most this many ways of explaining one group's pips are tried
+    # a window with this many times more lone peaks than its most free pips is a
+    # texture's specks: not weighed one by one (`grid.GridLooks.pips`)
+    texture_peaks: int = 8
     mark_share: float = 0.5  # marks this share as dark as the pips ...
     pip_area: float = 0.1  # ... and of at least this size squared must lie on a tile
     line_share: float = 0.15  # a line this share as dark as the pips, ...
@@ -166,6 +169,7 @@ class GridSettings:
                 "overlap": (0.1, 1.0),
                 "confidence": (0.0, 1.0),
                 "covers": (1, 100_000),
+                "texture_peaks": (1, 1000),
                 "mark_share": (0.0, 1.0),
                 "pip_area": (0.0, 1.0),
                 "line_share": (0.0, 1.0),

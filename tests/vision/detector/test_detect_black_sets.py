@@ -9,17 +9,25 @@ import random
 import pytest
 
 from benchmarks.vision_looks import black_scene
-from tablesim.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
+from tablesim.render import (
+    Camera,
+    Lighting,
+    RenderStyle,
+    Surface,
+    TileStyle,
+    Truth,
+    render_frame,
+)
 from vision.detector.detect import Settings, detect
 from vision.detector.results import Detection
 
 NEAR_PX = 8.0
 
 
-def _right(det: Detection, truth: object) -> tuple[int, int]:
+def _right(det: Detection, truth: Truth) -> tuple[int, int]:
     """(tiles read right at their place, tiles reported)."""
     right = 0
-    for t in getattr(truth, "tiles"):
+    for t in truth.tiles:
         want = (t.tile.a, t.tile.b)
         for got in det.tiles:
             for (pa, pb), pips in (
