@@ -68,7 +68,15 @@ from tablesim.render import (
     render_frame,
 )
 from vision.detector.accuracy import Grid, read_labels, score_photo
-from vision.detector.detect import Detection, FoundTile, LookSettings, Settings, detect, look_names
+from vision.detector.detect import (
+    Detection,
+    FoundTile,
+    LookSettings,
+    Settings,
+    detect,
+    first_readings,
+    look_names,
+)
 from vision.tiles.dark_marks import Tone
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -562,7 +570,7 @@ def every_look(jobs: list[Job]) -> None:
     on = read(jobs, frozenset(), "all looks", NO_BUDGET)
     print("what each look earns, per source where it changes anything (on minus off:")
     print("right, wrong, missed; a look that earns is + right, - wrong, - missed)")
-    for name in look_names():
+    for name in (n for n in look_names() if n not in first_readings()):
         off = read(jobs, frozenset({name}), f"without {name}", NO_BUDGET, on)
         moved = {s: e for s, e in earnings(jobs, on, off).items() if any(e)}
         ran = sum(any(x["name"] == name and x["runs"] for x in r.looks) for r in on)

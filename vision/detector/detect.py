@@ -51,6 +51,7 @@ __all__ = [
     "UnsureReason",
     "UnsureRegion",
     "detect",
+    "first_readings",
     "look_names",
     "with_look",
 ]
@@ -457,7 +458,8 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
     ]
 
 
-def _bases(looks: Sequence[Look[FrameView]]) -> set[str]:
+def first_readings(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> set[str]:
+    """The looks that are first readings (always made, never turned off)."""
     return {"first-pass", *(x.name for x in looks if x.base)}
 
 
@@ -569,6 +571,6 @@ def _check_looks(s: Settings, looks: Sequence[Look[FrameView]]) -> None:
         raise ValueError(
             f"LookSettings.off: no look named {', '.join(unknown)} (the looks: {', '.join(names)})"
         )
-    base = sorted(s.looks.off & _bases(looks))
+    base = sorted(s.looks.off & first_readings(looks))
     if base:
         raise ValueError(f"LookSettings.off: {', '.join(base)} is a first reading, always made")
