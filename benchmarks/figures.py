@@ -95,8 +95,9 @@ def _git(*args: str) -> str:
 
 
 def commit() -> str:
+    """HEAD, and "+ changes" when files other than the docs differ from it."""
     head = _git("rev-parse", "--short=12", "HEAD") or "unknown"
-    changed = _git("status", "--porcelain", "--untracked-files=no")
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs")
     return f"{head} + changes" if changed else head
 
 
@@ -119,7 +120,7 @@ def machine() -> str:
 def run(figure: Figure, note: str = "") -> Path:
     started = time.monotonic()
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    about_machine = machine()
+    about_machine, ran_on = machine(), commit()
     result = subprocess.run(
         [sys.executable, "-m", *figure.args], cwd=ROOT, capture_output=True, text=True,
         check=False,
@@ -136,7 +137,7 @@ def run(figure: Figure, note: str = "") -> Path:
         "| | |",
         "|---|---|",
         f"| command | `{figure.command}` |",
-        f"| commit | `{commit()}` |",
+        f"| commit | `{ran_on}` |",
         f"| machine | {about_machine} |",
         f"| date | {when}, {took:.0f} s |",
     ]

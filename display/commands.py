@@ -91,6 +91,12 @@ def _set(value: Any) -> str:
     return str(value)
 
 
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise CommandError("mat is true or false")
+    return value
+
+
 def _language(value: Any) -> str:
     if value not in LANGUAGES:
         raise CommandError("language is en or es")
@@ -119,7 +125,7 @@ ACTIONS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "redeal": ({}, {}),
     "snapshot": ({}, {}),
     "calibrate": ({}, {}),
-    "enrol": ({}, {"set": _set}),
+    "enrol": ({}, {"set": _set, "mat": _flag}),
 }
 
 

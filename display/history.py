@@ -14,7 +14,7 @@ the page what came back.
   board table), from `<prefix>/history/frame`, where the table publishes it once on
   `frame`. Each picture names its game and seq inside (`mqttweb.frame_mark`), so the
   pictures other screens ask for at the same time are told apart; the latest ones are
-  kept (`display.history_frames`) and served again without asking.
+  kept (`mqttweb.history_frames`) and served again without asking.
 
 A command the table refuses is HTTP 404 with its sentence; no broker or a table that
 says it is offline 503, no answer 504.

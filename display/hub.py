@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from display.camera import CameraFeed
-from display.history_frames import HistoryFrames
 from display.outputs import OutputsFeed
 from display.payloads import Json, parse_json
 from display.settings import DisplayServerSettings
 from display.view import TableView
+from mqttweb.history_frames import HistoryFrames
 from mqttweb.sse import Pages
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,8 @@
 - `GET /api/view`: the current view, once.
 - `GET /camera`: the Camera page; `GET /camera/events`: its Server-Sent Events (`camera`
   events: the camera's status and its latest snapshot's number); `GET
-  /camera/snapshot.jpg`: that snapshot (404 until one came).
+  /camera/snapshot.jpg`: that snapshot (404 until one came); `GET
+  /camera/mat.pdf?set=double-six&paper=a4`: the enrolment mat to print (`mat`).
 - `GET /outputs`: what the table's AWTRIX clock and WLED strip were sent, drawn as they
   would show it; `GET /outputs/events`: its Server-Sent Events (`outputs` events).
 - `GET /history`: the History page, the games the table kept told again; its data
@@ -100,6 +101,27 @@ async def camera_snapshot(request: web.Request) -> web.Response:
     return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+async def camera_mat(request: web.Request) -> web.Response:
+    """The enrolment mat of `set` on `paper`, as a PDF to download and print."""
+    from engine.tiles import DominoSet, TileError  # noqa: PLC0415
+    from mat import MatError, mat_for  # noqa: PLC0415
+    from mat.pdf import mat_pdf  # noqa: PLC0415 - fpdf2 loads on the first mat asked for
+
+    name = request.query.get("set", "double-six")
+    paper = request.query.get("paper", "a4")
+    try:
+        mat = mat_for(DominoSet.named(name), paper)
+    except (TileError, MatError) as exc:
+        raise web.HTTPBadRequest(text=str(exc)) from exc
+    body = await asyncio.to_thread(mat_pdf, mat)
+    filename = f"enrolment-mat-{mat.domino_set}-{mat.paper}.pdf"
+    return web.Response(
+        body=body,
+        content_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
 async def command(request: web.Request) -> web.Response:
     if request.content_type != "application/json":
         # a cross-site form cannot send this type without the browser asking first
@@ -175,6 +197,7 @@ def make_app(settings: DisplayServerSettings) -> web.Application:
     app.router.add_get("/camera", static_page(STATIC / "camera.html"))
     app.router.add_get("/camera/events", camera_events)
     app.router.add_get("/camera/snapshot.jpg", camera_snapshot)
+    app.router.add_get("/camera/mat.pdf", camera_mat)
     app.router.add_get("/outputs", static_page(STATIC / "outputs.html"))
     app.router.add_get("/outputs/events", outputs_events)
     app.router.add_get("/history", static_page(STATIC / "history.html"))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from config.settings import Settings
 from engine.alerts import AlertCode
+from engine.inputs import Correct
 from engine.messages import Case, message
 from engine.rules import Rules
 from engine.surface import Snapshot
@@ -303,6 +304,8 @@ class TableService:
             error = f"The table failed on this command ({exc}): tell its maintainer."
         if error is not None:
             log.info("table: %s refused: %s", command.action.value, error)
+        elif isinstance(command.told, Correct) and self.camera is not None:
+            self.camera.learn(command.told.tile, command.told.actual)  # the set model learns
         self.core.bus.publish(Answered(command.id, error))
 
     def _on_panel(self, item: _FromPanel) -> None:

@@ -73,6 +73,17 @@ class Withdraw(_Command):
     player: Text
 
 
+class NoteOn(_Command):
+    """The director's note on a game's result: "checked, stands", "score corrected to
+    ...". It goes into the journal and the exports; it changes no score (a correction
+    is a `void` and a `result`)."""
+
+    action: Literal["note"]
+    table: Annotated[str, Field(pattern=TABLE_ID)]
+    game_id: Text
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class CheckIn(_Command):
     action: Literal["check_in"]
     player: Text
@@ -88,6 +99,7 @@ MODELS: dict[str, type[_Command]] = {
     "add_player": AddPlayer,
     "withdraw": Withdraw,
     "check_in": CheckIn,
+    "note": NoteOn,
 }
 
 
@@ -229,6 +241,17 @@ def _check_in(ledger: Ledger, cmd: CheckIn, now: datetime) -> Decided:
     return {"player": cmd.player}, [(Kind.CHECK_IN, data)]
 
 
+def _note(ledger: Ledger, cmd: NoteOn, now: datetime) -> Decided:
+    found = ledger.game_of(cmd.table, cmd.game_id)
+    if found is None:
+        raise CommandError(f"no game {cmd.game_id!r} at table {cmd.table} in this event")
+    number, _ = found
+    at = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    data = {"round": number, "table": cmd.table, "game_id": cmd.game_id, "text": cmd.text,
+            "at": at}  # fmt: skip
+    return {"round": number}, [(Kind.NOTE, data)]
+
+
 HANDLERS: dict[type[_Command], Callable[[Ledger, Any, datetime], Decided]] = {
     StartRound: _start,
     CloseRound: _close,
@@ -238,6 +261,7 @@ HANDLERS: dict[type[_Command], Callable[[Ledger, Any, datetime], Decided]] = {
     AddPlayer: _add,
     Withdraw: _withdraw,
     CheckIn: _check_in,
+    NoteOn: _note,
 }
 
 

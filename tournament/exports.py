@@ -52,10 +52,17 @@ def results_csv(ledger: Ledger) -> str:
                     s.name, "" if c is None else c.points, "" if c is None else int(c.won),
                     "" if c is None else c.margin,
                     int(s.seat in seated.outcome.confirmed_by) if seated.outcome else "",
+                    _notes(ledger, seated.table, game),
                 ])  # fmt: skip
     header = ["round", "table", "game_id", "status", "seat", "player", "name", "points", "won",
-              "margin", "confirmed"]  # fmt: skip
+              "margin", "confirmed", "notes"]  # fmt: skip
     return _csv(header, rows)
+
+
+def _notes(ledger: Ledger, table: str, game_id: str | None) -> str:
+    """The director's notes on a game's result, oldest first, each with its time (UTC)."""
+    notes = ledger.notes.get((table, game_id), []) if game_id else []
+    return " | ".join(f"{n.at[:16].replace('T', ' ')} {n.text}" for n in notes)
 
 
 def standings_csv(ledger: Ledger) -> str:
@@ -126,6 +133,30 @@ def _page(pdf: _Sheet, ledger: Ledger, rnd: Round, seated: TableRound) -> None:
         pdf.cell(0, 7, pdf.text_safe(f"Seat {s.seat}: {s.name} [{s.player}]{team}"),
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     _grid(pdf, _columns(ledger, seated))
+    _director_notes(pdf, ledger, seated)
+
+
+def _director_notes(pdf: _Sheet, ledger: Ledger, seated: TableRound) -> None:
+    """The result as counted and the director's notes on it, once the game was played."""
+    game = seated.outcome.game_id if seated.outcome else seated.game_id
+    notes = ledger.notes.get((seated.table, game), []) if game else []
+    if not game or (not notes and seated.outcome is None):
+        return
+    pdf.ln(12)
+    pdf.set_font(pdf.face, "B", 12)
+    scores = ""
+    if seated.outcome is not None:
+        scores = "  scores " + " - ".join(str(v) for _, v in sorted(seated.outcome.scores.items()))
+    pdf.cell(0, 7, pdf.text_safe(f"Game {game}: {seated.status.value}{scores}"),
+             new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.set_font(pdf.face, "", 11)
+    for i, note in enumerate(notes):
+        if pdf.get_y() > 280:  # the page's foot: the rest are in results.csv
+            pdf.cell(0, 6, f"... {len(notes) - i} more notes in results.csv")
+            break
+        when = note.at[:16].replace("T", " ")
+        pdf.multi_cell(0, 6, pdf.text_safe(f"Director's note ({when} UTC): {note.text}"),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
 
 
 def _grid(pdf: _Sheet, columns: list[str]) -> None:

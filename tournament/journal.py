@@ -57,6 +57,7 @@ class Kind(StrEnum):
     VOID = "void"
     FORFEIT = "forfeit"
     CLOSE = "close"  # a round closed; the tables that never reported
+    NOTE = "note"  # the director's note on a game's result ("checked, stands", ...)
 
 
 @dataclass(frozen=True)

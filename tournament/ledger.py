@@ -43,7 +43,7 @@ DONE = {TableStatus.REPORTED, TableStatus.ENTERED, TableStatus.FORFEIT}
 # records that change neither an outcome nor the roster: the standings stay as they were
 KEEP_STANDINGS = frozenset({
     Kind.EVENT, Kind.COMMAND, Kind.CHECK_IN, Kind.SENT, Kind.ACK, Kind.REFUSED, Kind.STARTED,
-    Kind.CONFIRMED, Kind.UNCOUNTED,
+    Kind.CONFIRMED, Kind.UNCOUNTED, Kind.NOTE,
 })  # fmt: skip
 
 
@@ -77,6 +77,17 @@ class Outcome:
     winners: frozenset[int]
     reason: str | None = None
     confirmed_by: tuple[int, ...] = ()  # the seats that confirmed it at the table
+
+
+@dataclass(frozen=True)
+class Note:
+    """The director's note on a game's result, when it was made."""
+
+    at: str
+    text: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"at": self.at, "text": self.text}
 
 
 @dataclass
@@ -161,6 +172,8 @@ class Ledger:
         self.replies: dict[str, dict[str, Any]] = {}  # command id -> its reply
         self.uncounted: dict[tuple[str, str], str] = {}
         self.voided: set[tuple[str, str]] = set()  # (table, game_id): never counted again
+        self.notes: dict[tuple[str, str], list[Note]] = {}  # (table, game_id) -> in order
+        self.played: dict[tuple[str, str], int] = {}  # (table, game_id) -> its round
         self.last = 0  # the last record applied
         self._standings: list[Entry] | None = None  # ranked, until a record changes them
         for p in event.players:
@@ -186,6 +199,7 @@ class Ledger:
             Kind.VOID: self._void,
             Kind.FORFEIT: self._forfeit,
             Kind.CLOSE: self._close,
+            Kind.NOTE: self._note,
         }
 
     # ---- questions ---------------------------------------------------------------------
@@ -252,6 +266,8 @@ class Ledger:
     def _table(self, data: dict[str, Any]) -> TableRound:
         rnd = self.round(int(data["round"]))
         assert rnd is not None, data
+        if isinstance(data.get("game_id"), str):  # a game of the event at this table
+            self.played[(data["table"], data["game_id"])] = rnd.number
         return rnd.tables[data["table"]]
 
     def _command(self, data: dict[str, Any]) -> None:
@@ -343,6 +359,29 @@ class Ledger:
             data["reason"],
         )
         table.voided = table.not_played = False
+
+    def _note(self, data: dict[str, Any]) -> None:
+        key = (data["table"], data["game_id"])
+        self.notes.setdefault(key, []).append(Note(data["at"], data["text"]))
+
+    def games(self) -> list[tuple[int, TableRound, str]]:
+        """Every game the event knows of, by round and table: (round, table, game_id)."""
+        out = []
+        for rnd in self.rounds:
+            for seated in rnd.tables.values():
+                game = seated.outcome.game_id if seated.outcome else seated.game_id
+                if game:
+                    out.append((rnd.number, seated, game))
+        return out
+
+    def game_of(self, table: str, game_id: str) -> tuple[int, TableRound] | None:
+        """The round and seating of `game_id` at `table`: a game of the event played,
+        counted or voided there (None: the event knows no such game)."""
+        number = self.played.get((table, game_id))
+        rnd = self.round(number) if number is not None else None
+        if rnd is None or table not in rnd.tables:
+            return None
+        return rnd.number, rnd.tables[table]
 
     def _close(self, data: dict[str, Any]) -> None:
         rnd = self.round(int(data["round"]))

@@ -12,7 +12,10 @@ The director's, behind the password (a session cookie after `POST /director/logi
 - `GET /director/events`: `director` events with the whole view (roster, tables, journal);
 - `POST /director/command`: a desk command as JSON, answered with its reply;
 - `GET /director/export/{seatings,results,standings}.csv` and
-  `/director/export/scoresheets-r<N>.pdf`.
+  `/director/export/scoresheets-r<N>.pdf`;
+- `GET /director/game?table=T&game=G`: one game of the event told again, asked of its
+  table (`history`, `frame`: `tournament.asks`) from `GET /director/api/game/{table}/{game_id}`
+  and `GET /director/frame/{table}/{game_id}/{seq}`; its notes are `note` commands.
 """
 
 from __future__ import annotations
@@ -122,6 +125,55 @@ async def export(request: web.Request) -> web.StreamResponse:
     raise web.HTTPNotFound(text=f"no export {name}")
 
 
+async def game_page(request: web.Request) -> web.StreamResponse:
+    """A game's page; without a session, the way to log in."""
+    if not _authorised(request):
+        raise web.HTTPFound("/director")
+    return web.FileResponse(STATIC / "game.html", headers={"Cache-Control": "no-cache"})
+
+
+async def game_api(request: web.Request) -> web.StreamResponse:
+    """A game of the event as its table kept it, with the desk's notes on its result."""
+    desk = request.app[DESK]
+    table, game_id = request.match_info["table"], request.match_info["game_id"]
+    found = desk.ledger.game_of(table, game_id)
+    if found is None:
+        return web.json_response(
+            {"error": f"no game {game_id!r} at table {table} in this event"}, status=404
+        )
+    number, seated = found
+    reply = await desk.asks.ask(table, {"action": "history", "game_id": game_id})
+    notes = [n.payload() for n in desk.ledger.notes.get((table, game_id), [])]
+    body = {
+        "table": table, "round": number, "game_id": game_id, "status": seated.status.value,
+        "seats": [s.payload() for s in seated.seats], "notes": notes,
+        "screen": desk.event.table_url(table),
+        "record": reply.get("detail") if reply.get("ok") else None,
+        "error": None if reply.get("ok") else reply.get("error"),
+    }  # fmt: skip
+    return web.json_response(body)
+
+
+async def game_frame(request: web.Request) -> web.StreamResponse:
+    desk = request.app[DESK]
+    table, game_id = request.match_info["table"], request.match_info["game_id"]
+    if desk.ledger.game_of(table, game_id) is None:
+        raise web.HTTPNotFound(text=f"no game {game_id!r} at table {table} in this event")
+    try:
+        seq = int(request.match_info["seq"])
+    except ValueError:
+        raise web.HTTPBadRequest(text="a seq is a whole number") from None
+    image, reply = await desk.asks.frame(table, game_id, seq)
+    if image is None:
+        return web.json_response(
+            {"error": reply.get("error")}, status=int(reply.get("status", 404))
+        )
+    kind = "image/png" if image.startswith(b"\x89PNG") else "image/jpeg"
+    return web.Response(
+        body=image, content_type=kind, headers={"Cache-Control": "private, max-age=86400"}
+    )
+
+
 def _events(key: web.AppKey[Pages], event: str) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
         heartbeat = request.app[DESK].settings.heartbeat_s
@@ -181,6 +233,9 @@ def make_event_app(settings: DeskSettings, event: EventConfig) -> web.Applicatio
     routes.add_get("/director/events", _director_only(_events(DIRECTOR, "director")))
     routes.add_post("/director/command", _director_only(command))
     routes.add_get("/director/export/{name}", _director_only(export))
+    routes.add_get("/director/game", game_page)
+    routes.add_get("/director/api/game/{table}/{game_id}", _director_only(game_api))
+    routes.add_get("/director/frame/{table}/{game_id}/{seq}", _director_only(game_frame))
     routes.add_static("/static/", STATIC)
     app.cleanup_ctx.append(while_serving(partial(link.start, desk=desk), link.stop, desk.stop))
     app.on_shutdown.append(closing(app[PUBLIC], app[DIRECTOR]))

@@ -28,6 +28,7 @@ from typing import Any
 
 from mqttweb.envelope import encode, utc_ts
 from tournament import commands, intake
+from tournament.asks import TableAsks
 from tournament.board import Board, split_topic
 from tournament.desk import STANDINGS, LinkSide, lag_summary, ts_seconds
 from tournament.errors import CommandError, JournalError
@@ -48,6 +49,7 @@ SUBSCRIPTIONS = (
     "domino/+/state",
     "domino/+/result/+",
     "domino/+/cmd/reply",
+    "domino/+/history/frame",  # a kept game's frame, asked for by the director's page
     STANDINGS,
     ROUND,
     CMD,
@@ -93,6 +95,7 @@ class EventDesk(LinkSide):
         self.journal = Journal(settings.state_dir / "journal.sqlite")
         self.ledger = open_ledger(self.journal, event, utc_ts())
         self.board = Board()  # the tables' status and state, for the standings' `tables`
+        self.asks = TableAsks(send)  # a kept game asked of its table (the director's page)
         self.lags: deque[float] = deque(maxlen=20000)  # result ts to standings out
         self._stamps: list[float] = []
         self._last: dict[str, dict[str, Any]] = {}  # topic -> body last published
@@ -123,7 +126,12 @@ class EventDesk(LinkSide):
             if not retained:  # a retained command is ignored (spec/mqtt.md)
                 self._mqtt_command(payload)
             return
+        if topic.endswith("/history/frame"):
+            self.asks.on_frame(topic.split("/")[1], payload)
+            return
         self.messages += 1
+        if topic.endswith("/cmd/reply") and self.asks.on_reply(payload):
+            return  # the answer to the director's page asking for a kept game
         if topic.endswith("/cmd/reply"):
             table = topic.split("/")[1]
             self._record(intake.on_reply(self.ledger, table, payload), batch=True)

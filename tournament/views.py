@@ -82,6 +82,24 @@ def _detail(seated: TableRound) -> dict[str, Any]:
     return out
 
 
+def games(ledger: Ledger) -> list[dict[str, Any]]:
+    """Every game of the event, newest round first: where the director opens one (its
+    record, asked of its table: the desk's game page; the table's own screen) and its
+    notes."""
+    out = []
+    for number, seated, game_id in reversed(ledger.games()):
+        outcome = seated.outcome
+        out.append({
+            "round": number, "table": seated.table, "game_id": game_id,
+            "status": seated.status.value,
+            "names": [s.name for s in seated.seats],
+            "scores": {str(k): v for k, v in outcome.scores.items()} if outcome else None,
+            "notes": [n.payload() for n in ledger.notes.get((seated.table, game_id), [])],
+            "screen": ledger.event.table_url(seated.table),
+        })  # fmt: skip
+    return out
+
+
 def director_view(ledger: Ledger, journal_tail: list[Record]) -> dict[str, Any]:
     rnd = ledger.current
     is_open = rnd is not None and not rnd.closed
@@ -95,5 +113,6 @@ def director_view(ledger: Ledger, journal_tail: list[Record]) -> dict[str, Any]:
         },
         "can_start": not is_open and len(ledger.rounds) < ledger.event.rounds,
         "can_close": is_open,
+        "games": games(ledger),
         "journal": [r.payload() for r in reversed(journal_tail)],
     }  # fmt: skip

@@ -25,12 +25,15 @@ from vision.camera_path.quality import measure as measure_frame
 from vision.camera_path.settled import UnreadableSpot
 from vision.camera_path.view import ViewParts, draw_view, encode_jpeg
 from vision.detector.settings import Settings as DetectorSettings
+from vision.enrolment.mat_enrol import MatEnrolment
 from vision.errors import CalibrationError, MarkersMissingError, VisionError
 from vision.frames import Frame, FrameSource, SourceError
+from vision.set_model.model import SHEET_COLUMNS, SetModel
 from vision.sources import DeviceSource, make_source
 from vision.tiles.dark_marks import Tone
 
 __all__ = [
+    "SHEET_COLUMNS",
     "Calibration",
     "CalibrationError",
     "CalibrationMethod",
@@ -42,8 +45,10 @@ __all__ = [
     "FrameLooks",
     "FrameSource",
     "MarkersMissingError",
+    "MatEnrolment",
     "Pipeline",
     "PipelineSettings",
+    "SetModel",
     "SourceError",
     "Step",
     "Tone",

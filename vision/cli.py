@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.tiles import DominoSet
+from mat import PAPERS, MatError, mat_for
+from mat.pdf import mat_pdf
 from vision.calibration.aruco_markers import write_marker_sheet
 from vision.calibration.homography import Calibration
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
@@ -30,9 +33,10 @@ from vision.detector.accuracy import (
 from vision.detector.detect import Detection, FrameError, Settings, detect
 from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
-from vision.enrolment.look import LOOK_FILE
 from vision.errors import CalibrationError, VisionError
 from vision.frames import Frame
+from vision.set_model.model import MODEL_FILE, ModelError, load_model
+from vision.set_model.recheck import recheck
 from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
@@ -147,6 +151,12 @@ def vision() -> None:
     "the first reading that explains the table and keep the best.",
 )
 @click.option(
+    "--state-dir", type=click.Path(file_okay=False, path_type=Path),
+    help="A table's state directory: read with the set enrolled there (its set model: "
+    "its tone, its tile's size on that camera's frames, each half checked against "
+    "the set's own halves) instead of --tone.",
+)  # fmt: skip
+@click.option(
     "--explain",
     is_flag=True,
     help="Also print which of the detector's looks ran and what each did "
@@ -158,15 +168,17 @@ def detect_cmd(
     show: Path | None,
     area: PlayArea | None,
     tone: str,
+    state_dir: Path | None,
     explain: bool,
 ) -> None:
     """Find the tiles in each IMAGE and print their pips."""
     settings = Settings(tone=TONES[tone])
+    reader = _with_model(state_dir, settings) if state_dir is not None else None
     failed = 0
     for path in images:
         try:
             frame = load_image(path)
-            det = detect(frame, area, settings)
+            det = reader(frame, area) if reader is not None else detect(frame, area, settings)
         except FrameError as exc:
             click.echo(f"error: {path}: {exc}", err=True)
             failed += 1
@@ -184,6 +196,39 @@ def detect_cmd(
                 failed += 1
     if failed:
         raise SystemExit(1)
+
+
+def _with_model(
+    state_dir: Path, settings: Settings
+) -> Callable[[NDArray[np.uint8], PlayArea | None], Detection]:
+    """A reader of photos with the set model kept in `state_dir`: the set's tone, its
+    tile's width in pixels when the photo is of that table's calibrated camera, and each
+    half checked against the set's halves (`vision.set_model.recheck`)."""
+    try:
+        model = load_model(state_dir)
+    except ModelError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if model is None:
+        raise click.ClickException(
+            f"{state_dir}: no set enrolled there (no {MODEL_FILE}): enrol it with "
+            "`domino-table vision enrol --mat` or leave out --state-dir"
+        )
+    try:
+        calibration: Calibration | None = Calibration.load(state_dir)
+    except CalibrationError:
+        calibration = None
+    settings = model.detector(settings)
+    matcher = model.matcher()
+
+    def read(image: NDArray[np.uint8], area: PlayArea | None) -> Detection:
+        tile_px = 0.0
+        h, w = image.shape[:2]
+        if calibration is not None and model.tile_mm and calibration.image_size == (w, h):
+            tile_px = model.tile_mm[1] / calibration.mm_per_px()
+        found = detect(image, area, settings, (), tile_px)
+        return found if matcher is None else recheck(image, found, matcher)
+
+    return read
 
 
 def _detector(settings: Settings) -> Detector:
@@ -294,6 +339,39 @@ def markers_cmd(out: Path, paper: tuple[float, float], marker_mm: float, dpi: in
 SETS = [str(s) for s in DominoSet]
 
 
+@vision.command("mat")
+@click.argument("out", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--set", "set_name", type=click.Choice(SETS), default="double-six", show_default=True,
+    help="The set whose tiles the mat has a slot for.",
+)  # fmt: skip
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+@click.option(
+    "--json", "as_json_", is_flag=True,
+    help="Print the mat's geometry (markers' ids and corners, each slot's rectangle "
+    "and tile, in mm on the page) instead of writing the PDF.",
+)  # fmt: skip
+def mat_cmd(out: Path | None, set_name: str, paper: str, as_json_: bool) -> None:
+    """Write the enrolment mat of a set to OUT (a PDF): pages with one outlined,
+    labelled slot per tile and four markers each. Print it at 100 %, lay each tile face
+    up in its slot, and enrol with `vision enrol --mat` (or the display's Camera page)."""
+    try:
+        mat = mat_for(DominoSet.named(set_name), paper)
+    except MatError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if as_json_:
+        click.echo(json.dumps(mat.to_json(), indent=2))
+        return
+    if out is None:
+        raise click.UsageError("give OUT, the PDF to write (or --json for the geometry)")
+    try:
+        out.write_bytes(mat_pdf(mat))
+    except OSError as exc:
+        raise click.ClickException(f"{out}: could not write the mat: {exc.strerror}") from exc
+    slots = len(mat.slots)
+    click.echo(f"{out}: the {mat.domino_set} mat, {slots} slots on {len(mat.pages)} {paper} pages")
+
+
 def _enrolling(state_dir: Path) -> Pipeline:
     """The camera path of the table whose state directory is `state_dir`: its calibration
     (photos of its camera's size are read in its play area, in mm), where the look goes."""
@@ -307,38 +385,68 @@ def _enrolling(state_dir: Path) -> Pipeline:
 @vision.command("enrol")
 @click.argument("images", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
+    "--mat", "on_mat", is_flag=True,
+    help="The IMAGES show the filled enrolment mat (`vision mat`): each slot is looked "
+    "at where the mat says, and said in words when it is empty, holds another tile "
+    "or a tile face down.",
+)  # fmt: skip
+@click.option(
+    "--paper", type=click.Choice(sorted(PAPERS)),
+    help="The mat's paper (with --mat; by default found from its markers).",
+)  # fmt: skip
+@click.option(
     "--set", "set_name", type=click.Choice(SETS), default="double-six", show_default=True,
     help="The set that lies face up, whole (over all the IMAGES together).",
 )  # fmt: skip
 @click.option(
     "--state-dir", required=True, type=click.Path(file_okay=False, path_type=Path),
     help="The table's state directory (state.dir): its calibration is used, and the "
-    "set's look kept there (set.json) when every tile was read right.",
+    "set's model kept there (set.json) when every tile was read right.",
 )  # fmt: skip
-def enrol_cmd(images: tuple[Path, ...], set_name: str, state_dir: Path) -> None:
-    """Read the whole set, face up in IMAGES, against its tile list; print what was
-    missed, read wrong or is extra as JSON (the MQTT enrol reply's detail), and keep
-    the set's look when every tile was read right (exit 1 when not)."""
+def enrol_cmd(
+    images: tuple[Path, ...], on_mat: bool, paper: str | None, set_name: str, state_dir: Path
+) -> None:
+    """Read the whole set, face up in IMAGES (laid loose, or on the enrolment mat with
+    --mat), against its tile list; print what was missed, read wrong or is extra as
+    JSON (the MQTT enrol reply's detail), and keep the set's model when every tile was
+    read right (exit 1 when not)."""
     frames: list[Frame] = []
     for path in images:
         try:
             frames.append(Frame(load_image(path), 0.0))
         except FrameError as exc:
             raise click.ClickException(f"{path}: {exc}") from exc
+    domino_set = DominoSet.named(set_name)
+    at = datetime.now(UTC)
     try:
         pipeline = _enrolling(state_dir)
-        enrolment = pipeline.enrol(frames, DominoSet.named(set_name), datetime.now(UTC))
+        if on_mat:
+            mat = None if paper is None else mat_for(domino_set, paper)
+            on = pipeline.enrol_mat(frames, domino_set, at, mat)
+            detail, ok, summary, model = on.detail(), on.ok, on.summary(), on.model
+        else:
+            loose = pipeline.enrol(frames, domino_set, at)
+            detail, ok, summary = loose.check.detail(), loose.ok, loose.check.summary()
+            model = loose.model
     except VisionError as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(json.dumps(enrolment.check.detail()))
-    if not enrolment.ok:
-        click.echo(f"not enrolled: {enrolment.check.summary()}", err=True)
+    click.echo(json.dumps(detail))
+    mat_detail = detail.get("mat")
+    if isinstance(mat_detail, dict):
+        for slot in mat_detail.get("slots", []):
+            click.echo(f"  {slot['message']}", err=True)
+    if not ok:
+        click.echo(f"not enrolled: {summary}", err=True)
         raise SystemExit(1)
-    look = enrolment.look
-    assert look is not None
+    assert model is not None
+    size = (
+        f"{model.tile_mm[0]:.1f} x {model.tile_mm[1]:.1f} mm"
+        if model.tile_mm is not None
+        else f"{model.tile_px:.0f} px wide"
+    )
     click.echo(
-        f"enrolled: {enrolment.check.summary()}; its look ({look.tone.value} tiles"
-        f"{', faces of one colour' if look.face else ''}, {look.tile_px:.0f} px wide) "
-        f"kept in {state_dir / LOOK_FILE}",
+        f"enrolled: {summary}; its model ({model.tone.value} tiles"
+        f"{', faces of one colour' if model.face else ''}, {size}, {len(model.halves)} "
+        f"halves) kept in {state_dir / MODEL_FILE}",
         err=True,
     )

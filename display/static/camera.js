@@ -16,9 +16,12 @@ const cam = {
   calibrating: false,
   calibration: null, // the reply to the last Calibrate
   enrolling: false,
-  enrolment: null, // the reply to the last Read the set
+  enrolment: null, // the reply to the last Read the set (or the mat)
   set: null, // the set chosen for enrolment
+  paper: "a4", // the mat's paper
+  halves: null, // the enrolled set's halves, from the last reply that enrolled it
 };
+const PAPERS = ["a4", "letter", "a3"];
 
 // ---- the live streams -------------------------------------------------------------------
 
@@ -58,7 +61,7 @@ function render() {
   // camera's status can come before the table's view
   renderIf($("cam-warnings"), key([status && status.warnings, app.view && app.view.language]), () => drawWarnings(status));
   renderIf($("cam-actions"), key([cam.calibrating, cam.calibration]), drawActions);
-  renderIf($("enrol"), key([status && status.profile, cam.enrolling, cam.enrolment, cam.set, app.view && app.view.set]), drawEnrol);
+  renderIf($("enrol"), key([status && status.profile, cam.enrolling, cam.enrolment, cam.set, cam.paper, app.view && app.view.set]), drawEnrol);
 }
 
 function renderBar(stale) {
@@ -187,26 +190,62 @@ function chosenSet() {
 
 function drawEnrol() {
   const profile = cam.feed && cam.feed.status && cam.feed.status.profile;
-  const select = h("select", { id: "enrol-set", name: "set", onchange: (e) => { cam.set = e.target.value; } },
+  const select = h("select", { id: "enrol-set", name: "set", onchange: (e) => { cam.set = e.target.value; render(); } },
     SETS.map((s) => h("option", { value: s, selected: s === chosenSet() }, setName(s))));
+  const paper = h("select", { id: "mat-paper", name: "paper", onchange: (e) => { cam.paper = e.target.value; render(); } },
+    PAPERS.map((p) => h("option", { value: p, selected: p === cam.paper }, L(`paper_${p}`))));
+  const pdf = `/camera/mat.pdf?set=${encodeURIComponent(chosenSet())}&paper=${encodeURIComponent(cam.paper)}`;
   return clear($("enrol"),
     h("h2", {}, L("enrol_title")),
     h("div", { id: "enrol-profile" }, profile
       ? L("enrol_profile", { set: setName(profile.set), time: clock(profile.at) }) : L("enrol_none")),
+    profile && profile.model ? drawModel(profile.model) : null,
+    h("div", { class: "buttons" }, h("label", { class: "field" }, h("span", {}, L("enrol_set")), select)),
+    h("h3", {}, L("mat_title")),
+    h("ol", { class: "enrol-steps" },
+      h("li", {}, L("mat_step_print"), " ",
+        h("label", { class: "field" }, h("span", {}, L("mat_paper")), paper), " ",
+        h("a", { id: "mat-pdf", class: "btn", href: pdf, download: "" }, L("b_mat_pdf"))),
+      h("li", {}, L("mat_step_lay")),
+      h("li", {}, L("mat_step_show"))),
+    h("div", { class: "buttons" },
+      h("button", { class: "btn act-enrol-mat", "data-action": "enrol-mat", disabled: cam.enrolling, onclick: () => enrol(true) }, L("b_enrol_mat"))),
+    h("h3", {}, L("loose_title")),
     h("ol", { class: "enrol-steps" }, h("li", {}, L("enrol_step"))),
     h("div", { class: "buttons" },
-      h("label", { class: "field" }, h("span", {}, L("enrol_set")), select),
-      h("button", { class: "btn act-enrol", "data-action": "enrol", disabled: cam.enrolling, onclick: enrol }, L("b_enrol"))),
+      h("button", { class: "btn act-enrol", "data-action": "enrol", disabled: cam.enrolling, onclick: () => enrol(false) }, L("b_enrol"))),
     h("div", { id: "enrol-result" }, enrolResult()));
 }
 
-async function enrol() {
+// what the table learned of the set: colours, sizes, its halves
+function drawModel(model) {
+  const swatch = (colour, label) => h("span", { class: "swatch-item" },
+    h("span", { class: "swatch", style: `background:${colour}` }), label);
+  const pips = Object.entries(model.pips || {}).map(([n, c]) => swatch(c, n));
+  const facts = [
+    [L("model_face"), swatch(model.face, "")],
+    [L("model_pips"), h("span", { class: "swatches" }, pips)],
+    [L("model_divider"), model.divider ? swatch(model.divider, "") : "–"],
+    [L("model_tile"), model.tile_mm ? L("model_mm", { l: model.tile_mm[0], w: model.tile_mm[1] }) : "–"],
+    [L("model_pip"), model.pip_mm ? L("model_pip_size", { d: model.pip_mm, round: Math.round((model.pip_round || 0) * 100) }) : "–"],
+    [L("model_halves"), L("model_halves_n", { n: model.halves, corrected: model.corrected })],
+  ];
+  const halves = cam.halves
+    ? h("img", { id: "model-halves", alt: L("model_halves_alt"), src: `data:image/png;base64,${cam.halves.png}` })
+    : h("div", { class: "model-halves-later" }, L("model_halves_later"));
+  return h("div", { id: "enrol-model" },
+    h("dl", { class: "model-facts" }, facts.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+    halves);
+}
+
+async function enrol(mat) {
   cam.enrolling = true;
   cam.enrolment = null;
   render();
-  const reply = await send("enrol", { set: chosenSet() });
+  const reply = await send("enrol", mat ? { set: chosenSet(), mat: true } : { set: chosenSet() });
   cam.enrolling = false;
   cam.enrolment = reply;
+  if (reply && reply.ok && reply.detail && reply.detail.halves) cam.halves = reply.detail.halves;
   render();
   $("enrol-result").scrollIntoView({ block: "nearest" });
 }
@@ -235,6 +274,9 @@ function enrolResult() {
     h("div", { class: "enrol-error" }, L("enrol_failed", { error: reply.error || "" })),
     d ? h("div", { class: "enrol-count" }, L("enrol_read", { read: count(d.read), expected: count(d.expected) })) : null,
     lists.map(([name, title, chips]) => h("div", { class: `enrol-list enrol-${name}` }, h("h3", {}, title), chips)),
+    d && d.mat && d.mat.slots && d.mat.slots.length
+      ? h("ul", { class: "enrol-slots" }, d.mat.slots.map((slot) => h("li", { "data-tile": slot.tile }, slot.message)))
+      : null,
     lists.length ? h("div", { class: "enrol-again" }, L("enrol_again")) : null));
 }
 

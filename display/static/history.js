@@ -54,8 +54,10 @@ function teamName(team, winner) {
   return L("team", { n: (team ?? 0) + 1 });
 }
 
-function lineOf(e, ledBy) {
-  const who = Number.isInteger(e.seat) || !ledBy ? seatName(e.seat) : L("h_told_at", { name: seatName(ledBy.seat), seq: ledBy.seq });
+// `named`: for a play the table could not attribute when it was made, the seat a later
+// `lead` event names for it and that event's seq
+function lineOf(e, named) {
+  const who = Number.isInteger(e.seat) || !named ? seatName(e.seat) : L("h_told_at", { name: seatName(named.seat), seq: named.seq });
   switch (e.type) {
     case "play":
       return e.points ? L("h_ev_play_points", { name: who, tile: e.tile, points: e.points }) : L("h_ev_play", { name: who, tile: e.tile });
@@ -100,14 +102,33 @@ function alertWords(e) {
 
 // ---- the game folded: the layout and the alerts standing after each event ---------------
 
+// The plays the table could not attribute when they were made (a lead it could not see),
+// named by the `lead` event that came after them: the leader's play, then each next seat
+// clockwise (the spec: "earlier plays are attributed"). seq -> { seat, seq of the lead }.
+function attributed(events) {
+  const seats = ((hist.game && hist.game.names) || []).length || 1;
+  const out = new Map();
+  let unnamed = [];
+  let hand = null;
+  for (const e of events) {
+    if (e.type === "game") continue;
+    if (Number.isInteger(e.hand) && e.hand !== hand) { hand = e.hand; unnamed = []; }
+    if (e.type === "play" && !Number.isInteger(e.seat)) unnamed.push(e.seq);
+    if (e.type === "lead" && Number.isInteger(e.seat)) {
+      unnamed.forEach((seq, k) => out.set(seq, { seat: (e.seat + k) % seats, seq: e.seq }));
+      unnamed = [];
+    }
+  }
+  return out;
+}
+
 function fold(events) {
   const steps = [];
   let hand = 0;
   let tiles = [];
   let plays = new Map(); // seq -> the tile it laid
   const alerts = new Map(); // id -> the alert standing
-  const leads = new Map(); // hand -> its lead event (names a lead the table could not see)
-  for (const e of events) if (e.type === "lead") leads.set(e.hand, e);
+  const named = attributed(events);
   for (const e of events) {
     if (Number.isInteger(e.hand) && e.type !== "game" && e.hand !== hand) {
       hand = e.hand;
@@ -125,8 +146,7 @@ function fold(events) {
       if (e.resolved) alerts.delete(e.id);
       else alerts.set(e.id, e);
     }
-    const lead = e.type === "play" && !Number.isInteger(e.seat) ? leads.get(e.hand) : null;
-    steps.push({ event: e, hand, tiles, alerts: [...alerts.values()], line: lineOf(e, lead && lead.seq > e.seq ? lead : null) });
+    steps.push({ event: e, hand, tiles, alerts: [...alerts.values()], line: lineOf(e, named.get(e.seq)) });
   }
   return steps;
 }

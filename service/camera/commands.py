@@ -46,7 +46,7 @@ def with_camera(
 
     def enrol(command: cmd.Enrol) -> None:
         name = command.set_name or set_in_play()
-        camera.ask(CameraRequest(CameraAsk.ENROL, command.id, name))
+        camera.ask(CameraRequest(CameraAsk.ENROL, command.id, name, command.mat))
 
     return {
         cmd.SnapshotNow: lambda c: camera.ask(CameraRequest(CameraAsk.SNAPSHOT, c.id)),

@@ -1,13 +1,20 @@
 """Set enrolment on the camera's thread: the `enrol` command (spec/mqtt.md).
 
-`Enrolling` takes `enrol` requests from any thread (`ask`). On each still frame the
-camera path reads after it, it reads the still frames read so far as the whole set,
-agreed tile by tile (`vision.Pipeline.enrol`), until that reads the set right or
-several were read (`PipelineSettings.agree`, or half the time allowed has gone), and
-answers with the reply's `detail`: expected, read, missing, misread, extra;
-`ok` only when every tile was read right. Then the pipeline keeps the set's look in
-the state directory and reads every later frame with it, and the view's `profile`
-names the set in `camera/status`.
+`Enrolling` takes `enrol` requests from any thread (`ask`). A request is served by the
+still period that holds a frame read after it came: once the camera path has read
+`PipelineSettings.agree` still frames of that period, those first frames are read as
+the whole set, agreed tile by tile (`vision.Pipeline.enrol_still`), or, for a request
+with `mat`, the first of them as the filled enrolment mat; the answer carries the
+reply's `detail` (expected, read, missing, misread, extra; for the mat each slot
+that is not right, in words), `ok` only when every tile was read right. Then the
+pipeline keeps the set model in the state directory and reads every later frame with
+it, and the view's `profile` names the set in `camera/status`.
+
+Nothing here goes by the wall clock or by which frame happened to be read when the
+request came: the same frames give the same enrolment, however late they were read
+and whether or not some were dropped. A request that sees no still period of
+`agree` frames within `answer_within_s` seconds of the frames' own clock is answered
+so; with no frames at all, by the wall clock (`idle`).
 
 While the set lies there, nothing is refereed: from the request until a still frame
 after the answer shows no face-up tile (the set taken away or turned over), `holding`
@@ -17,21 +24,38 @@ unreadable places. A failed enrolment holds too: the set still lies there.
 
 from __future__ import annotations
 
+import base64
 import logging
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from engine.tiles import DominoSet, TileError
 from service.camera.events import CameraAnswer, CameraRequest
 from service.camera.view import NO_FRAMES, STOPPED, CameraView
-from vision import Frame, Pipeline, Step, VisionError
+from vision import SHEET_COLUMNS, Frame, MatEnrolment, Pipeline, Step, VisionError
 
 __all__ = ["Enrolling"]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Waiting:
+    """A request, when it came (wall clock), how many frames had been read then, the
+    frames' clock of the first frame read after it (None: none yet), the still period
+    it is being served by and how many of that period's first still frames were tried,
+    and the last reading that was not the whole set."""
+
+    request: CameraRequest
+    wall: float
+    frames: int
+    first_at: float | None = None
+    period: int | None = None
+    tried: int = 0
+    last: tuple[str, dict[str, object]] | None = None
 
 
 class Enrolling:
@@ -55,7 +79,7 @@ class Enrolling:
         self.answer_within_s = answer_within_s
         self.holding = False  # the set lies there: nothing is refereed
         self._lock = threading.Lock()
-        self._asked: list[tuple[CameraRequest, float, int]] = []  # request, when, frames then
+        self._asked: list[_Waiting] = []
         self._frames = 0  # frames handed to `frame` so far
         self._served = 0  # ... when the latest request was served
         self._offline = True
@@ -63,47 +87,55 @@ class Enrolling:
 
     def profile_from(self, pipeline: Pipeline) -> None:
         """The view names the set the pipeline reads with, and measures its tile size."""
-        look = pipeline.look
-        if look is None:
+        model = pipeline.model
+        if model is None:
             return
-        self.view.profile = (str(look.domino_set), look.at)
-        if look.tile_mm is not None:
-            self.view.settings = replace(self.view.settings, tile_mm=look.tile_mm)
+        self.view.profile = (str(model.domino_set), model.at)
+        self.view.model = model.summary()
+        if model.tile_mm is not None:
+            self.view.settings = replace(self.view.settings, tile_mm=model.tile_mm)
 
     def ask(self, request: CameraRequest) -> None:
-        """An `enrol` request; answered after the next still frame (at once when the camera
-        gives no frames)."""
+        """An `enrol` request; answered once the still scene after it has been read (at
+        once when the camera gives no frames)."""
         with self._lock:
             offline = self._offline
             if not offline:
-                self._asked.append((request, self.clock(), self._frames))
+                self._asked.append(_Waiting(request, self.clock(), self._frames))
                 self.holding = True
         if offline:
             self._answer(request, NO_FRAMES)
 
     def frame(self, frame: Frame, step: Step) -> None:
         """After the camera path read `frame`: serve what waits; let go once the set is gone.
-        A request is served by a still frame read after it came: the frame being read
-        when it came (`frames then` + 1) may show the table as it was."""
+
+        A request is served by the still period of a frame read after it came (not the
+        frame being read when it came: it may show the table as it was). The period's
+        first still frames (`Pipeline.still_frames`) are read as the set, the first
+        alone, then the first two agreed, ... up to `PipelineSettings.agree`: the first
+        that reads the whole set right is the answer, else the reading of all `agree`.
+        However late the request came in the period, the same frames are read in the
+        same order: the answer depends on the frames alone."""
         self._offline = False
         with self._lock:
             self._frames += 1
             waiting, self._asked = self._asked, []
         later = []
-        for request, since, then in waiting:
-            # a reading of the whole set is the answer; one that is not, once several
-            # still frames agreed on it (or half the time allowed has gone)
-            final = self.pipeline.still_read >= self.pipeline.settings.agree
-            final = final or self.clock() - since >= self.answer_within_s / 2
-            if step.detection is not None and self._frames > then + 1:
-                if self._enrol(request, frame, final):
-                    self._served = self._frames
+        for wait in waiting:
+            if self._frames < wait.frames + 2:
+                later.append(wait)  # the frame being read when the request came
+                continue
+            if wait.first_at is None:
+                wait.first_at = frame.at
+            if self._serve(wait, step):
+                self._served = self._frames
+            elif frame.at - wait.first_at >= self.answer_within_s:
+                if wait.last is not None:
+                    self._answer(wait.request, *wait.last)
                 else:
-                    later.append((request, since, then))
-            elif self.clock() - since >= self.answer_within_s:
-                self._answer(request, _too_long(self.answer_within_s))
+                    self._answer(wait.request, _too_long(self.answer_within_s))
             else:
-                later.append((request, since, then))
+                later.append(wait)
         with self._lock:
             self._asked = later + self._asked
             waits = bool(self._asked)
@@ -113,16 +145,38 @@ class Enrolling:
             log.info("camera: the enrolled set was taken away: refereeing again")
             self.holding = False
 
+    def _serve(self, wait: _Waiting, step: Step) -> bool:
+        """Try the still period's first frames not tried yet; True when answered."""
+        path = self.pipeline
+        if step.detection is None:
+            return False
+        if wait.period != path.period:
+            wait.period, wait.tried = path.period, 0
+        still = path.still_frames
+        agree = 1 if wait.request.mat else path.settings.agree
+        while wait.tried < min(len(still), agree):
+            wait.tried += 1
+            if self._enrol(wait, still[: wait.tried], final=wait.tried >= agree):
+                return True
+        return False
+
     def idle(self) -> None:
-        """No frame this time round: requests that waited too long are answered."""
+        """No frame this time round: requests that waited too long (wall clock) for any
+        frame are answered."""
         with self._lock:
             waiting, self._asked = self._asked, []
-        for request, since, then in waiting:
-            if self.clock() - since >= self.answer_within_s:
-                self._answer(request, _too_long(self.answer_within_s))
+        kept = []
+        for wait in waiting:
+            # no frame comes at all: nothing to go by but the wall clock
+            if self.clock() - wait.wall >= self.answer_within_s:
+                if wait.last is not None:
+                    self._answer(wait.request, *wait.last)
+                else:
+                    self._answer(wait.request, _too_long(self.answer_within_s))
             else:
-                with self._lock:
-                    self._asked.append((request, since, then))
+                kept.append(wait)
+        with self._lock:
+            self._asked = kept + self._asked
 
     def offline(self) -> None:
         """The camera stopped: what waits is answered, and nothing is held."""
@@ -130,24 +184,39 @@ class Enrolling:
         with self._lock:
             waiting, self._asked = self._asked, []
         self.holding = False
-        for request, _, _ in waiting:
-            self._answer(request, STOPPED)
+        for wait in waiting:
+            self._answer(wait.request, STOPPED)
 
-    def _enrol(self, request: CameraRequest, frame: Frame, final: bool) -> bool:
-        """Read the set; answer (True) when it read right or `final`, else wait."""
+    def _enrol(self, wait: _Waiting, frames: Sequence[Frame], *, final: bool) -> bool:
+        """Read `frames` (a still period's first) as the set (or the mat) and answer
+        (True); a reading that is not the whole set is answered only when `final`, and
+        kept to answer with should no later reading be final."""
+        request = wait.request
         try:
             domino_set = DominoSet.named(request.set_name or "double-six")
-            enrolment = self.pipeline.enrol([frame], domino_set, self.now())
+            enrolment = self.pipeline.enrol_still(
+                domino_set, self.now(), mat=request.mat, frames=frames
+            )
         except (TileError, VisionError) as exc:
             self._answer(request, f"The set could not be read: {exc}")
             return True
+        if isinstance(enrolment, MatEnrolment):
+            summary, detail = enrolment.summary(), enrolment.detail()
+        else:
+            summary, detail = enrolment.check.summary(), enrolment.check.detail()
         if not enrolment.ok and not final:
+            wait.last = (f"Not enrolled: {summary}.", detail)
             return False
-        check = enrolment.check
-        log.info("camera: enrolment: %s", check.summary())
+        log.info("camera: enrolment: %s", summary)
         self.profile_from(self.pipeline)
-        error = None if enrolment.ok else f"Not enrolled: {check.summary()}."
-        self._answer(request, error, check.detail())
+        model = self.pipeline.model if enrolment.ok else None
+        if model is not None:
+            png, values, corrected = model.sheet()
+            halves = {"png": base64.b64encode(png).decode("ascii"), "values": values,
+                      "corrected": corrected, "columns": SHEET_COLUMNS}  # fmt: skip
+            detail = detail | {"model": model.summary(), "halves": halves}
+        error = None if enrolment.ok else f"Not enrolled: {summary}."
+        self._answer(request, error, detail)
         return True
 
     def _answer(

@@ -50,8 +50,10 @@ class CameraAsk(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CameraRequest:
-    """`set_name`: the set to enrol (`double-six`, ...), for `enrol` only."""
+    """`set_name`: the set to enrol (`double-six`, ...), and `mat`: it lies on the
+    enrolment mat; for `enrol` only."""
 
     ask: CameraAsk
     command_id: str
     set_name: str = ""
+    mat: bool = False

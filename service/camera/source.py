@@ -32,6 +32,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from config.settings import CameraTone, Settings
+from engine.tiles import Tile
 from service.camera.enrol import Enrolling
 from service.camera.events import CameraAsk, CameraRequest
 from service.camera.frame_sources import MakeFrames, SourceRequest, open_frames
@@ -149,6 +150,8 @@ class CameraSource:
         self._spot: UnreadableSpot | None = None
         self.frames = 0
         self.snapshots = 0
+        self._lock = threading.Lock()
+        self._corrections: list[tuple[Tile, Tile]] = []
         self.keep: Callable[[Frame, Step], None] | None = None  # each settled reading's frame
 
     # --- life cycle ------------------------------------------------------------------------
@@ -180,6 +183,12 @@ class CameraSource:
             self.enrolling.ask(request)
         else:
             self.view.ask(request)
+
+    def learn(self, read: Tile, actual: Tile) -> None:
+        """A player corrected the tile read `read` as `actual` (any thread): on the camera's
+        thread, its misread halves join the set model (`vision.Pipeline.learn`)."""
+        with self._lock:
+            self._corrections.append((read, actual))
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for a finite source (a folder, a simulated game) to run out. True: done."""
@@ -242,7 +251,17 @@ class CameraSource:
         log.info("camera: reading %s at %g fps", self._source.name, self.fps)
         return self._source
 
+    def _learn(self) -> None:
+        with self._lock:
+            corrections, self._corrections = self._corrections, []
+        for read, actual in corrections:
+            log.info(
+                "camera: %s corrected as %s: %s", read, actual, self.pipeline.learn(read, actual)
+            )
+            self.enrolling.profile_from(self.pipeline)
+
     def _feed(self, frame: Frame) -> None:
+        self._learn()
         cpu = time.thread_time()
         try:
             step = self.pipeline.step(frame)

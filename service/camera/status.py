@@ -54,7 +54,9 @@ class CalibrationFacts:
 @dataclass(frozen=True, slots=True)
 class CameraFacts:
     """The camera at one moment. `read_ms` is (p50, p95) or Nones; `profile` (set,
-    when enrolled); `reading` (when, tiles, unsure) of the latest settled reading."""
+    when enrolled) and `model`, its set model summed up (colours, sizes, halves kept:
+    `profile.model`, beside the spec's `set` and `at`); `reading` (when, tiles,
+    unsure) of the latest settled reading."""
 
     state: CameraState
     frame: tuple[int, int] | None = None
@@ -64,6 +66,7 @@ class CameraFacts:
     profile: tuple[str, datetime] | None = None
     reading: tuple[datetime, int, int] | None = None
     warnings: tuple[Warned, ...] = ()
+    model: Mapping[str, Any] | None = None  # the enrolled set's model, summed up
 
     def key(self) -> tuple[Any, ...]:
         """What a change of is published at once (the rest waits for the 10 s beat)."""
@@ -90,7 +93,10 @@ def status_payload(facts: CameraFacts, language: str = "en") -> dict[str, Any]:
         },
         "fps": round(facts.fps, 1),
         "read_ms": {"p50": _ms(p50), "p95": _ms(p95)},
-        "profile": None if profile is None else {"set": profile[0], "at": _ts(profile[1])},
+        "profile": None
+        if profile is None
+        else {"set": profile[0], "at": _ts(profile[1])}
+        | ({} if facts.model is None else {"model": dict(facts.model)}),
         "reading": None
         if reading is None
         else {"at": _ts(reading[0]), "tiles": reading[1], "unsure": reading[2]},

@@ -109,6 +109,7 @@ class CameraView:
         self.now = now
         self.clock = clock
         self.profile: tuple[str, datetime] | None = None  # the enrolled set (issue 13)
+        self.model: Mapping[str, object] | None = None  # ... and its model's summary
         self._lock = threading.Lock()
         self._asked: list[tuple[CameraRequest, float]] = []
         self._offline = True
@@ -289,6 +290,7 @@ class CameraView:
                 read_ms=self._read_ms(),
                 profile=self.profile,
                 reading=self._reading,
+                model=self.model,
             )
         h, w = self._last.frame.image.shape[:2]
         return CameraFacts(
@@ -300,6 +302,7 @@ class CameraView:
             profile=self.profile,
             reading=self._reading,
             warnings=self._warnings(cal),
+            model=self.model,
         )
 
     def _fps(self) -> float:

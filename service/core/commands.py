@@ -129,16 +129,19 @@ SETS = ("double-six", "double-nine", "double-twelve")
 
 @dataclass(frozen=True)
 class Enrol(Command):
-    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's)."""
+    """The whole set lies face up: read it as `set_name` (JSON `set`; None: the ruleset's),
+    laid loose, or with `mat` on the enrolment mat (`domino-table vision mat`)."""
 
     set_name: str | None = None
+    mat: bool = False
 
     @property
     def action(self) -> Action:
         return Action.ENROL
 
     def fields(self) -> dict[str, Any]:
-        return {"set": self.set_name} if self.set_name is not None else {}
+        out: dict[str, Any] = {"set": self.set_name} if self.set_name is not None else {}
+        return out | ({"mat": True} if self.mat else {})
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,12 @@ def _set(name: str, value: Any) -> str:
     return str(value)
 
 
+def _flag(name: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise _FieldError(f'"{name}" must be true or false, not {json.dumps(value)}.')
+    return value
+
+
 def _language(name: str, value: Any) -> str:
     if value not in ("en", "es"):
         raise _FieldError(f'"{name}" must be "en" or "es".')
@@ -302,6 +311,7 @@ _FIELDS: dict[str, _Check] = {
     "players": _players,
     "ends_at": _ends_at,
     "set": _set,
+    "mat": _flag,
     "game_id": lambda n, v: _text(n, v, 128),
     "seq": lambda n, v: _int(n, v, 1, 2**53, "an event's seq"),
 }
@@ -326,14 +336,16 @@ _ACTIONS: dict[Action, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Action.REDEAL: ((), ()),
     Action.SNAPSHOT: ((), ()),
     Action.CALIBRATE: ((), ()),
-    Action.ENROL: ((), ("set",)),
+    Action.ENROL: ((), ("set", "mat")),
     Action.HISTORY: ((), ("game_id",)),
     Action.FRAME: (("game_id", "seq"), ()),
 }
 _NOT_INPUTS: dict[Action, Callable[..., Command]] = {
     Action.SNAPSHOT: SnapshotNow,
     Action.CALIBRATE: Calibrate,
-    Action.ENROL: lambda cmd_id, **values: Enrol(cmd_id, values.get("set")),
+    Action.ENROL: lambda cmd_id, **values: Enrol(
+        cmd_id, values.get("set"), bool(values.get("mat", False))
+    ),
     Action.HISTORY: lambda cmd_id, **values: HistoryAsk(cmd_id, values.get("game_id")),
     Action.FRAME: lambda cmd_id, **values: FrameAsk(cmd_id, values["game_id"], values["seq"]),
 }

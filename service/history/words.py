@@ -94,7 +94,8 @@ class Hand:
 
 def hands(events: Iterable[dict[str, Any]]) -> list[Hand]:
     """The events grouped by hand, in seq order. A play whose seat the table learnt
-    later (a lead it could not see) carries `led_by`: the `lead` event naming it."""
+    later (a lead it could not see) carries `led_by` (the `lead` event naming the
+    leader) and `turn` (0: the lead itself, 1: the next seat's play...)."""
     out: list[Hand] = []
     current = 0
     for event in sorted(events, key=lambda e: int(e["seq"])):
@@ -103,11 +104,13 @@ def hands(events: Iterable[dict[str, Any]]) -> list[Hand]:
             current = number
         if not out or out[-1].number != current:
             out.append(Hand(current))
-        if event.get("type") == "lead":
+        if event.get("type") == "lead":  # the plays before it: the leader's, then in turn
             hand = out[-1].events
-            for i, earlier in enumerate(hand):
-                if earlier.get("type") == "play" and earlier.get("seat") is None:
-                    hand[i] = {**earlier, "led_by": event}
+            unnamed = [
+                i for i, e in enumerate(hand) if e.get("type") == "play" and e.get("seat") is None
+            ]
+            for k, i in enumerate(unnamed):
+                hand[i] = {**hand[i], "led_by": event, "turn": k}
         out[-1].events.append(event)
     return out
 
@@ -124,14 +127,21 @@ def _scores(scores: Any) -> str:
 
 
 def line(event: dict[str, Any], names: Sequence[str], language: str = "en") -> str:
-    """One event in words."""
+    """One event in words. A play the table could not attribute when it was made (a
+    lead it could not see) is named by the `lead` event that came after it: the leader's
+    play, then each next seat clockwise (`hands` marks them)."""
     w = words(language)
     kind = event.get("type")
     who = seat_name(event.get("seat"), names, language)
     if kind == "play":
         lead = event.get("led_by")
-        if event.get("seat") is None and isinstance(lead, dict):
-            who = seat_name(lead.get("seat"), names, language)
+        if (
+            event.get("seat") is None
+            and isinstance(lead, dict)
+            and isinstance(lead.get("seat"), int)
+        ):
+            seat = (lead["seat"] + int(event.get("turn", 0))) % max(1, len(names))
+            who = seat_name(seat, names, language)
             who += " " + w["named_at"].format(seq=lead.get("seq"))
         text = w["play"].format(who=who, tile=event.get("tile"))
         if event.get("points"):

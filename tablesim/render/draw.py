@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from typing import Final
 
 import cv2
@@ -48,6 +49,9 @@ Points = npt.NDArray[np.float64]
 
 BACKGROUND: Final = (38, 44, 52)  # the floor around the table
 SHADOW_SUBSAMPLE: Final = 4
+# What lies flat on the table under the tiles (printed pages: `tablesim.render.mat`),
+# drawn on the top-down canvas after the surface and before any shadow.
+Underlay = Callable[[Image, Canvas], None]
 
 
 def render_frame(
@@ -61,6 +65,7 @@ def render_frame(
     exposure: float = 1.0,
     canvas_px_per_mm: float | None = None,
     canvas_limit: float = 8.0,
+    underlay: Underlay | None = None,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
@@ -71,12 +76,13 @@ def render_frame(
     `canvas_px_per_mm` is the resolution the table is drawn at before the camera's warp
     (default: a little finer than the camera sees the table's nearest corner; give it
     when the table reaches far beyond the frame, as a close-up's does), at most
-    `canvas_limit` px per mm (a phone's close-up sees 10-20).
+    `canvas_limit` px per mm (a phone's close-up sees 10-20); `underlay` draws what
+    lies flat under the tiles (paper) on the table's top-down canvas.
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
     canvas = _canvas(scene, cam, canvas_px_per_mm, canvas_limit)
-    table, shapes = _draw_table(scene, cam, canvas, look, seed)
+    table, shapes = _draw_table(scene, cam, canvas, look, seed, underlay)
     image = _warp(table, canvas, cam)
     mask = None
     if hand is not None:
@@ -95,12 +101,19 @@ def render_frame(
 
 
 def _draw_table(
-    scene: Scene, cam: Camera, canvas: Canvas, look: RenderStyle, seed: int
+    scene: Scene,
+    cam: Camera,
+    canvas: Canvas,
+    look: RenderStyle,
+    seed: int,
+    underlay: Underlay | None = None,
 ) -> tuple[Image, list[TileShape]]:
-    """The table seen straight from above: surface, shadows, markers, tiles."""
+    """The table seen straight from above: surface, paper, shadows, markers, tiles."""
     x0, y0, x1, y1 = scene.surface_rect_mm
     ch, cw = math.ceil((y1 - y0) * canvas.scale), math.ceil((x1 - x0) * canvas.scale)
     table = _tinted(surface_texture(look.surface, (ch, cw), round(canvas.scale, 3), seed), look)
+    if underlay is not None:
+        underlay(table, canvas)
     foot = np.array(cam.centre_mm())
     shapes = [tile_shape(t, scene.tile_mm, look.tile_set) for t in scene.tiles]
     backs = [facedown_outline(f.x, f.y, f.angle_deg, scene.tile_mm) for f in scene.facedown]

@@ -6,10 +6,13 @@ link from the table's page, and a phone."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
@@ -209,7 +212,9 @@ def test_enrolling_the_set_says_what_was_missed_or_misread(
     show(controller, WELL)
     open_camera(phone, controller, display_server)
     enrol = phone.locator("#enrol")
-    expect(enrol.locator(".enrol-steps")).to_contain_text("Lay the whole set face up on the table")
+    expect(enrol.locator(".enrol-steps").last).to_contain_text(
+        "Lay the whole set face up on the table"
+    )
     expect(enrol.locator("#enrol-set")).to_have_value("double-six")  # walnut for four
     missed = {"expected": 28, "read": 26, "missing": ["0-0", "5-0"],
               "misread": [{"tile": "6-4", "as": "6-1"}], "extra": ["9-9"]}  # fmt: skip
@@ -232,6 +237,66 @@ def test_enrolling_the_set_says_what_was_missed_or_misread(
     enrol.locator('[data-action="enrol"]').click()
     expect(result).to_have_text("All 55 tiles read right: the set is enrolled.")
     assert controller.commands[-1]["set"] == "double-nine"
+
+
+def test_the_mat_is_offered_read_and_the_set_model_shown(
+    controller: Controller, display_server: DisplayServer, phone: Page
+) -> None:
+    """The mat's PDF for the chosen set and paper; Read the mat sends `enrol` with `mat`;
+    each slot that is not right is said; the model the table keeps is shown: colours,
+    sizes, and its halves from the reply that enrolled the set."""
+    show(controller, WELL)
+    open_camera(phone, controller, display_server)
+    enrol = phone.locator("#enrol")
+    enrol.locator("#enrol-set").select_option("double-nine")
+    enrol.locator("#mat-paper").select_option("a3")
+    link = enrol.locator("#mat-pdf")
+    expect(link).to_have_attribute("href", "/camera/mat.pdf?set=double-nine&paper=a3")
+    pdf = phone.request.get(f"{display_server.url}/camera/mat.pdf?set=double-nine&paper=a3")
+    assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
+    assert (
+        pdf.body().startswith(b"%PDF")
+        and b"double-nine" in pdf.headers.get("content-disposition", "").encode()
+    )
+    bad = phone.request.get(f"{display_server.url}/camera/mat.pdf?set=double-six&paper=b5")
+    assert bad.status == 400 and "'b5' is no paper the mat is made for" in bad.text()
+
+    slots = [
+        {"tile": "3-2", "page": 1, "state": "empty", "message": "3-2 (page 1): the slot is empty"}
+    ]
+    missed = {"expected": 55, "read": 54, "missing": ["3-2"], "misread": [], "extra": [],
+              "mat": {"paper": "a3", "pages": 2, "pages_seen": [1, 2], "slots": slots}}  # fmt: skip
+    answering(controller, {"enrol": lambda c: reply(c, False, "Not enrolled: 54 of 55.", missed)})
+    enrol.locator('[data-action="enrol-mat"]').click()
+    result = phone.locator("#enrol-result")
+    expect(result.locator(".enrol-slots li")).to_have_text(["3-2 (page 1): the slot is empty"])
+    assert (
+        controller.commands[-1]["mat"] is True and controller.commands[-1]["set"] == "double-nine"
+    )
+
+    model = {"version": 2, "source": "mat", "tone": "light", "face": "#f0e4c8",
+             "pips": {"1": "#181818", "2": "#181818"}, "divider": "#282828",
+             "tile_mm": [48.2, 24.1], "pip_mm": 4.1, "pip_share": 0.17, "pip_round": 0.91,
+             "halves": 110, "corrected": 0}  # fmt: skip
+    png = base64.b64encode(
+        cv2.imencode(".png", np.full((32, 32, 3), 200, np.uint8))[1].tobytes()
+    ).decode()
+    right = {"expected": 55, "read": 55, "missing": [], "misread": [], "extra": [],
+             "model": model, "halves": {"png": png, "values": [0], "corrected": [False],
+                                        "columns": 16}}  # fmt: skip
+    answering(controller, {"enrol": lambda c: reply(c, True, None, right)})
+    enrol.locator('[data-action="enrol-mat"]').click()
+    expect(result).to_have_text("All 55 tiles read right: the set is enrolled.")
+    status, _ = camera(WELL)
+    status["profile"] = {"set": "double-nine", "at": status["ts"], "model": model}
+    controller.publish("camera/status", status, retain=True)
+    facts = enrol.locator(".model-facts")
+    expect(facts).to_contain_text("48.2 \u00d7 24.1 mm")
+    expect(facts).to_contain_text("4.1 mm across, 91 % round")
+    expect(facts).to_contain_text("110 (0 from corrections)")
+    expect(enrol.locator("#model-halves")).to_have_attribute("src", f"data:image/png;base64,{png}")
+    enrol.scroll_into_view_if_needed()
+    screenshot(phone, "camera-390x844-enrol-model")
 
 
 def test_the_table_page_links_to_the_camera_and_marks_its_warnings(

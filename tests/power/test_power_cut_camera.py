@@ -2,7 +2,7 @@
 `domino-table run` reading a folder of frames (each a link to one picture the test
 changes: what the camera shows), its state on the lossy file system, cut at every fsync
 from the moment the markers come into view (the calibration the table makes by itself,
-then the `calibrate` command's) or from the `enrol` command (the set's look, the reply).
+then the `calibrate` command's) or from the `enrol` command (the set model, the reply).
 
 After each cut, before the table starts again, the disk holds the calibration (or the
 set) whole or not at all, and whole once the table said so (its camera status, its
@@ -34,7 +34,7 @@ from tests.power.checks import no_errors, nothing_seen_lost, restarted
 from tests.power.rig import P, PowerTable, Watch, events_by_seq
 from tests.vision.whole_sets import render_set
 from vision import Calibration
-from vision.enrolment.look import load_look
+from vision.set_model.model import load_model
 
 pytestmark = pytest.mark.slow
 
@@ -189,7 +189,7 @@ def test_a_calibration_cut_at_every_fsync_keeps_it_whole(rig: CameraRig) -> None
 
 @pytest.mark.timeout(900)  # the set read again after each cut, on a loaded runner
 def test_an_enrolment_cut_at_every_fsync_keeps_the_set_whole(rig: CameraRig) -> None:
-    """From the `enrol` command, the whole set lying in view: its look saved, the reply
+    """From the `enrol` command, the whole set lying in view: its model saved, the reply
     stored."""
     started = time.monotonic()
     fs, table, watch, screen = rig.fs, rig.table, rig.watch, rig.screen
@@ -235,12 +235,12 @@ def test_an_enrolment_cut_at_every_fsync_keeps_the_set_whole(rig: CameraRig) -> 
         said = replied_ok(watch, "enrol")
         table.kill()
         fs.crash()
-        kept = load_look(table.state)  # raises when the file is there but damaged
+        kept = load_model(table.state)  # raises when the file is there but damaged
         assert kept is not None or not said, "a set the table said it enrolled is lost"
         start_again(rig, prior=laid)
         watch.send({"id": "enrol", "action": "enrol", "set": "double-six"})
         assert watch.wait(watch.reply("enrol"), 120, table)["ok"]
-        assert load_look(table.state) is not None
+        assert load_model(table.state) is not None
         if (n, before) != attempts[-1]:
             table.kill()
             watch.gone()

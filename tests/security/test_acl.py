@@ -32,7 +32,7 @@ def test_a_table_writes_its_own_topics_and_reads_its_commands(secure_broker: Sec
     try:
         assert desk.subscribe("domino/#")
         assert table.subscribe("domino/kitchen/cmd")
-        for topic in ("status", "state", "event/play", "result/g1", "cmd/reply"):
+        for topic in ("status", "state", "event/play", "result/g1", "cmd/reply", "history/frame"):
             table.publish(f"domino/kitchen/{topic}", b"real")
             desk.wait_for(f"domino/kitchen/{topic}", b"real")
         referee = connected(secure_broker, "referee")
@@ -50,6 +50,7 @@ def test_a_table_writes_its_own_topics_and_reads_its_commands(secure_broker: Sec
         ("domino/patio", "domino/kitchen/state"),  # another table
         ("domino/patio", "domino/kitchen/event/play"),
         ("domino/patio", "domino/kitchen/result/g1"),
+        ("domino/patio", "domino/kitchen/history/frame"),
         ("display-kitchen", "domino/kitchen/state"),  # its own table's display
         ("display-kitchen", "domino/kitchen/event/play"),
         ("referee", "domino/kitchen/event/play"),  # a commander only commands

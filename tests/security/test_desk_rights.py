@@ -202,8 +202,13 @@ def test_only_the_desk_seats_tables_and_publishes_the_round(central: CentralBrok
         kitchen.publish("domino/kitchen/cmd/reply", b"ok")
         desk_seen = central_client(central, "desk")
         assert desk_seen.subscribe("domino/kitchen/cmd/reply")
+        assert desk_seen.subscribe("domino/kitchen/history/frame")
         kitchen.publish("domino/kitchen/cmd/reply", b"ok again")
         desk_seen.wait_for("domino/kitchen/cmd/reply", b"ok again")
+        kitchen.publish(
+            "domino/kitchen/history/frame", b"\xff\xd8 a kept frame"
+        )  # asked by the desk
+        desk_seen.wait_for("domino/kitchen/history/frame", b"\xff\xd8 a kept frame")
         desk_seen.close()
         settle()
         assert kitchen.payloads("domino/kitchen/cmd") == [NEW_GAME]

@@ -92,5 +92,5 @@ def test_the_round_payload_and_the_export_say_who_confirmed() -> None:
     check("round", {"v": 1, "ts": "2026-11-22T10:41:00.000Z", "seq": 5, **body})
     assert [t["confirmed_by"] for t in body["tables"]] == [[1]]
     rows = [line.split(",") for line in results_csv(desk.ledger).splitlines()]
-    assert rows[0][-1] == "confirmed"
-    assert [(r[4], r[-1]) for r in rows[1:]] == [("0", "0"), ("1", "1")]
+    at = rows[0].index("confirmed")
+    assert [(r[4], r[at]) for r in rows[1:]] == [("0", "0"), ("1", "1")]

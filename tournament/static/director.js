@@ -106,6 +106,22 @@ function drawStandings() {
       el("td", { class: "num" }, e.wins), el("td", { class: "num" }, e.margin), el("td", { class: "num" }, e.points))));
 }
 
+// every game of the event: opened here (its record, asked of its table) or on the
+// table's own screen; how many notes its result has
+function drawGames() {
+  $("games").replaceChildren(...(view.games || []).map((g) => {
+    const open = `/director/game?table=${encodeURIComponent(g.table)}&game=${encodeURIComponent(g.game_id)}`;
+    const screen = `${g.screen.replace(/\/?$/, "/")}history?game=${encodeURIComponent(g.game_id)}`;
+    const scores = g.scores ? ` · ${Object.values(g.scores).join(" – ")}` : "";
+    return el("li", { "data-game": g.game_id, "data-table": g.table },
+      `round ${g.round} · ${g.table} · `, el("span", { class: `badge ${g.status}` }, g.status.replace("_", " ")),
+      ` ${g.names.join(", ")}${scores} `,
+      el("a", { class: "open-game", href: open }, "open"), " · ",
+      el("a", { class: "on-screen", href: screen, target: "_blank" }, "on the table's screen"),
+      g.notes.length ? el("span", { class: "note-count" }, ` · ${g.notes.length} note${g.notes.length > 1 ? "s" : ""}: ${g.notes[g.notes.length - 1].text}`) : null);
+  }));
+}
+
 function drawJournal() {
   $("journal").replaceChildren(...view.journal.map((r) =>
     el("li", {}, `${r.n} ${r.ts.slice(11, 19)} ${r.kind} ${JSON.stringify(r.data).slice(0, 160)}`)));
@@ -119,6 +135,7 @@ function draw(next) {
   drawRound();
   drawRoster();
   drawStandings();
+  drawGames();
   drawJournal();
   drawClock();
 }

@@ -13,11 +13,11 @@
    tile's known size (`vision.camera_path.known_size`);
 4. a reading that holds (`StableReadings`): the `Snapshot` returned is new and settled.
 
-An enrolled set's look (`vision.enrolment`), kept in the state directory, sets how
+An enrolled set's model (`vision.set_model`), kept in the state directory, sets how
 every frame is read: the set's tone or faces' colour, and its tile size in mm
-(instead of `PipelineSettings.detector.tone` and `tile_mm`). `enrol(frame, set)`
-reads a frame of the whole set face up and, when every tile was read right, keeps
-its look and uses it at once.
+(instead of `PipelineSettings.detector.tone` and `tile_mm`). `enrol(frames, set)`
+reads frames of the whole set face up, `enrol_mat(frames, set)` of the filled
+enrolment mat; when they read right, the model is kept and used at once.
 
 A confident reading that breaks a rule is passed on as seen: judging is the
 reconciler's job. Unsure places make the Snapshot carry `unsure` (the reconciler then
@@ -36,7 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import Snapshot, Unsure
-from engine.tiles import DominoSet
+from engine.tiles import DominoSet, Tile
+from mat import Mat
 from vision.calibration.homography import (
     Calibration,
     CalibrationMethod,
@@ -58,10 +59,13 @@ from vision.detector.detect import Detection, detect
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, ToMm, UnsureReason, UnsureRegion
 from vision.detector.settings import Settings
-from vision.enrolment.look import LookError, SetLook, load_look
+from vision.enrolment.mat_enrol import MatEnrolment, enrol_mat
 from vision.enrolment.read import Enrolment, SetView, read_set
-from vision.errors import CalibrationError, CalibrationNotFoundError
+from vision.errors import CalibrationError, CalibrationNotFoundError, VisionError
 from vision.frames import Frame
+from vision.set_model.halves import HalfMatcher, crop_half
+from vision.set_model.model import ModelError, SetModel, load_model
+from vision.set_model.recheck import recheck
 
 __all__ = ["Pipeline", "PipelineSettings", "Step"]
 
@@ -117,7 +121,8 @@ class Pipeline:
         self.configured = s = settings or PipelineSettings()
         self.settings = s
         self.state_dir = Path(state_dir) if state_dir is not None else None
-        self.look: SetLook | None = None
+        self.model: SetModel | None = None
+        self._matcher: HalfMatcher | None = None  # the model's halves, to check each half by
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
@@ -126,8 +131,10 @@ class Pipeline:
         self._warned_pixels = False
         self._looked_at: float | None = None
         self.last: Step | None = None
-        self._still: list[Frame] = []  # the frames read since the scene last moved
-        self._load_look()
+        self.last_read: tuple[Frame, Detection] | None = None  # the latest frame read
+        self._still: list[Frame] = []  # the first frames read since the scene last moved
+        self.period = 0  # still periods ended so far (a move ends one)
+        self._load_model()
 
     @property
     def unreadable(self) -> UnreadableSpot | None:
@@ -142,6 +149,8 @@ class Pipeline:
         """One frame, with everything the pipeline made of it."""
         motion = self.gate.update(frame.image)
         if not self.gate.settled(motion):
+            if self._still:
+                self.period += 1
             self._still.clear()
             if motion.moving:
                 self.stable.interrupt()
@@ -155,6 +164,8 @@ class Pipeline:
         # a calibrated camera knows the tile's width in pixels: nothing to probe
         tile_px = 0.0 if calibration is None else self._tile_px(calibration)
         detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
+        if self._matcher is not None:
+            detection = recheck(frame.image, detection, self._matcher)
         detection = self._in_set(detection)
         if calibration is not None:
             detection = read_anchored(
@@ -174,18 +185,19 @@ class Pipeline:
         observation = self.stable.offer(reading)
         if self.stable.holding is not None and not reading.unsure and self.gate.thumb is not None:
             self.arms.remember(self.gate.thumb)
-        keep = max(0, self.settings.agree - 1)
-        self._still = [*(self._still[-keep:] if keep else []), frame]
+        if len(self._still) < self.settings.agree:
+            self._still.append(frame)
         self.last = Step(motion, detection, reading, observation)
+        self.last_read = (frame, detection)
         return self.last
 
     def _in_set(self, detection: Detection) -> Detection:
         """With a set enrolled, a tile read with a number the set has not (a 7-6 in a
         double-six) is no reading: its place is unsure, and read again by the tile's
         known size on a calibrated frame."""
-        if self.look is None:
+        if self.model is None:
             return detection
-        top = self.look.domino_set.max_pip
+        top = self.model.domino_set.max_pip
         wrong = [t for t in detection.tiles if max(t.pips) > top]
         if not wrong:
             return detection
@@ -205,6 +217,12 @@ class Pipeline:
         """How many frames the pipeline read since the scene last moved (at most
         `PipelineSettings.agree`)."""
         return len(self._still)
+
+    @property
+    def still_frames(self) -> tuple[Frame, ...]:
+        """The first frames (`PipelineSettings.agree` at most) the pipeline read since the
+        scene last moved: the same frames whenever they are asked for, however late."""
+        return tuple(self._still)
 
     def _markers_px(self, calibration: Calibration) -> tuple[tuple[Point, ...], ...]:
         """The corner markers' squares with their white paper, in pixels, left out of the
@@ -226,20 +244,51 @@ class Pipeline:
     # --- the enrolled set ------------------------------------------------------------------
 
     def enrol(self, frames: Sequence[Frame], domino_set: DominoSet, at: datetime) -> Enrolment:
-        """Read `frames` (a still frame, or photos of parts of the set) as the whole
-        `domino_set` face up (the `enrol` command); when every tile was read right, its
-        look is used from now on and saved. A frame the calibration fits is read in the
-        play area, its tile size measured in mm. One frame the pipeline read last is
-        read with the other frames it read since the scene last moved (`agree` at
-        most), and what they read agreed on tile by tile (`vision.enrolment.agree`):
-        the reading must not depend on which still frame the timing picked."""
+        """Read `frames` (photos of parts of the set) as the whole `domino_set` face up;
+        when every tile was read right, its model is used from now on and saved. A frame
+        the calibration fits is read in the play area, its tile size measured in mm."""
         views = [self._set_view(frame) for frame in frames]
-        if len(frames) == 1 and self._still and self._still[-1] is frames[0]:
-            others = tuple(f.image for f in reversed(self._still[:-1]))
-            views = [replace(views[0], again=others)]
+        return self._enrolled(views, domino_set, at)
+
+    def enrol_still(
+        self,
+        domino_set: DominoSet,
+        at: datetime,
+        *,
+        mat: bool = False,
+        frames: Sequence[Frame] | None = None,
+    ) -> Enrolment | MatEnrolment:
+        """Enrol `domino_set` from the scene lying still now (the `enrol` command): the
+        first still frames of this still period (`still_frames`), each read and agreed on
+        tile by tile (`vision.enrolment.agree`), or with `mat` the first of them read
+        as the filled mat (`frames`: the first of them only). The frames are the same
+        whenever the command came and however late the frames were read: the enrolment
+        depends on the frames alone."""
+        still = self.still_frames if frames is None else tuple(frames)
+        if not still:
+            raise VisionError("no still frame of the set yet: keep hands off the table")
+        if mat:
+            return self.enrol_mat(still[:1], domino_set, at)
+        first = self._set_view(still[0])
+        view = replace(first, again=tuple(f.image for f in still[1:]))
+        return self._enrolled([view], domino_set, at)
+
+    def _enrolled(self, views: list[SetView], domino_set: DominoSet, at: datetime) -> Enrolment:
         enrolment = read_set(views, domino_set, at, self.configured.detector)
-        if enrolment.look is not None:
-            self.use_look(enrolment.look)
+        if enrolment.model is not None:
+            self.use_model(enrolment.model)
+        return enrolment
+
+    def enrol_mat(
+        self, frames: Sequence[Frame], domino_set: DominoSet, at: datetime, mat: Mat | None = None
+    ) -> MatEnrolment:
+        """Read `frames` of the filled enrolment mat as `domino_set` (the `enrol` command
+        with `mat`; its paper found from its markers unless `mat` is given); when every
+        slot holds its tile, the set model is used from now on and saved."""
+        images = [f.image for f in frames]
+        enrolment = enrol_mat(images, domino_set, at, self.configured.detector, mat)
+        if enrolment.model is not None:
+            self.use_model(enrolment.model)
         return enrolment
 
     def _set_view(self, frame: Frame) -> SetView:
@@ -249,32 +298,72 @@ class Pipeline:
         area = PlayArea(self._search_area(calibration))
         return SetView(frame.image, area, self._markers_px(calibration), _ToMm(calibration))
 
-    def use_look(self, look: SetLook, *, save: bool = True) -> None:
-        """Read every later frame as the set of `look`, and keep it in the state directory."""
+    def use_model(self, model: SetModel, *, save: bool = True) -> None:
+        """Read every later frame as the set of `model`, and keep it in the state directory."""
         c = self.configured
-        self.look = look
+        self.model = model
+        self._matcher = model.matcher()
         self.settings = replace(
-            c, detector=look.detector(c.detector), tile_mm=look.tile_mm or c.tile_mm
+            c, detector=model.detector(c.detector), tile_mm=model.tile_mm or c.tile_mm
         )
         self.stable.interrupt()
         if save and self.state_dir is not None:
             try:
-                path = look.save(self.state_dir)
-                log.info("camera: the %s set's look saved to %s", look.domino_set, path)
-            except LookError as exc:
+                path = model.save(self.state_dir)
+                log.info("camera: the %s set's model saved to %s", model.domino_set, path)
+            except ModelError as exc:
                 log.warning("camera: the enrolled set could not be saved: %s", exc)
 
-    def _load_look(self) -> None:
+    def learn(self, read: Tile, actual: Tile) -> str:
+        """A player corrected the tile read `read` as `actual` (the `correct` command):
+        the halves that were misread, cut from the latest frame read, join the set model
+        at their true numbers (a few a number at most: `SetModel.learned`), so the same
+        misread does not come back; the model is saved. Returns what was done, in words."""
+        if self.model is None:
+            return "no set is enrolled: nothing learned"
+        if self.last_read is None:
+            return "no frame read yet: nothing learned"
+        frame, detection = self.last_read
+        found = [t for t in detection.tiles if sorted(t.pips) == [read.low, read.high]]
+        if len(found) != 1:
+            return f"{read} was read {len(found)} times in the latest frame: nothing learned"
+        tile = found[0]
+        a, b = tile.pips
+        options = ((actual.high, actual.low), (actual.low, actual.high))
+        x, y = min(options, key=lambda o: (o[0] != a) + (o[1] != b))
+        model = self.model
+        learned = []
+        for side, (was, now) in enumerate(((a, x), (b, y))):
+            if was != now:
+                crop = crop_half(frame.image, tile.px[side], tile.px[1 - side])
+                model = model.learned(now, crop)
+                learned.append(f"a {now} read as {was}")
+        self.model = model
+        self._matcher = model.matcher()
+        if self.state_dir is not None:
+            try:
+                model.save(self.state_dir)
+            except ModelError as exc:
+                log.warning("camera: the set model could not be saved: %s", exc)
+        return f"learned {', '.join(learned)}" if learned else "nothing to learn"
+
+    def _load_model(self) -> None:
         if self.state_dir is None:
             return
         try:
-            look = load_look(self.state_dir)
-        except LookError as exc:
+            model = load_model(self.state_dir)
+        except ModelError as exc:
             log.warning("camera: the enrolled set is not used: %s", exc)
             return
-        if look is not None:
-            log.info("camera: reading the enrolled %s set (%s)", look.domino_set, look.tone.value)
-            self.use_look(look, save=False)
+        if model is not None:
+            log.info("camera: reading the enrolled %s set (%s)", model.domino_set, model.tone.value)
+            if not model.halves:
+                log.info(
+                    "camera: the %s set was enrolled before set models kept its halves: "
+                    "enrol it again (the mat is best) to check each half against them",
+                    model.domino_set,
+                )
+            self.use_model(model, save=False)
 
     # --- calibration -----------------------------------------------------------------------
 

@@ -25,9 +25,10 @@ from vision.detector.results import Point
 from vision.detector.settings import Settings
 from vision.enrolment.agree import agreed
 from vision.enrolment.check import SetCheck, check_set
-from vision.enrolment.look import SetLook
 from vision.enrolment.measure import measure
 from vision.errors import VisionError
+from vision.set_model.halves import crop_half
+from vision.set_model.model import SetModel, crops_from
 from vision.tiles.dark_marks import Tone
 from vision.tiles.face_colours import face_colours
 
@@ -53,12 +54,12 @@ class SetView:
 @dataclass(frozen=True, slots=True)
 class Enrolment:
     """The set read: the judgement, the detector's settings that read it best, what
-    each frame read with them, and the set's look when every tile was read right."""
+    each frame read with them, and the set's model when every tile was read right."""
 
     check: SetCheck
     settings: Settings
     detections: tuple[Detection, ...] = ()
-    look: SetLook | None = None
+    model: SetModel | None = None
     tried: tuple[str, ...] = field(default=())  # the ways tried, in order
 
     @property
@@ -98,7 +99,8 @@ def read_set(
     base: Settings | None = None,
 ) -> Enrolment:
     """Read `views` (one frame, or photos of parts of the set) as the whole `domino_set`;
-    the look is measured only when every tile was read right."""
+    the set model is made only when every tile was read right: its look measured, and
+    each tile's halves cropped at the numbers read."""
     if not views:
         raise VisionError("no frame of the set to read: give at least one image")
     for view in views:
@@ -116,13 +118,28 @@ def read_set(
         if check.ok:
             break
     assert best is not None
-    look = None
+    model = None
     if best.ok:
         seen = [(v.image, d, v.to_mm) for v, d in zip(views, best.detections, strict=True)]
         m = measure(seen, best.settings)
         tone = best.settings.tone
         assert tone is not None
-        look = SetLook(
-            domino_set, at, tone, best.settings.face, m.face_bgr, m.pip_bgr, m.tile_px, m.tile_mm
+        halves = [
+            (n, crop_half(v.image, here, there))
+            for v, d in zip(views, best.detections, strict=True)
+            for t in d.tiles
+            for n, here, there in ((t.pips[0], *t.px), (t.pips[1], t.px[1], t.px[0]))
+        ]
+        model = SetModel(
+            domino_set,
+            at,
+            tone,
+            best.settings.face,
+            m.face_bgr,
+            m.pip_bgr,
+            tile_px=m.tile_px,
+            tile_mm=m.tile_mm,
+            source="set",
+            halves=crops_from(halves),
         )
-    return replace(best, look=look, tried=tuple(tried))
+    return replace(best, model=model, tried=tuple(tried))

@@ -147,11 +147,17 @@ def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
         send(mqtt_fake, {"id": "e1", "action": "enrol", "set": "double-six"})
         reply = reply_to(rec, "e1", timeout=60)
         assert reply["ok"] is True and reply["error"] is None, (reply["error"], reply["detail"])
-        assert reply["detail"] == {"expected": 28, "read": 28, "missing": [], "misread": [],
-                                   "extra": []}  # fmt: skip
+        detail = reply["detail"]
+        assert {k: detail[k] for k in ("expected", "read", "missing", "misread", "extra")} == {
+            "expected": 28, "read": 28, "missing": [], "misread": [], "extra": []
+        }  # fmt: skip
+        # the set model the table keeps: summed up, and every half as one picture
+        assert detail["model"]["halves"] == 56 and detail["model"]["source"] == "set"
+        assert len(detail["halves"]["values"]) == 56 and detail["halves"]["png"]
         said = rec.wait_for(lambda s: any(x["profile"] for x in statuses(s)))
         profile = next(x["profile"] for x in statuses(said) if x["profile"])
         assert profile["set"] == "double-six" and profile["at"]
+        assert profile["model"]["tone"] == "dark" and profile["model"]["halves"] == 56
         assert (state / "set.json").is_file()
 
         # the set lies there: read, but nothing is handed to the referee

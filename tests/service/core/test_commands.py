@@ -104,6 +104,7 @@ def test_every_action_parses_and_round_trips() -> None:
         {"id": "n", "action": "snapshot"},
         {"id": "o", "action": "calibrate"},
         {"id": "p", "action": "enrol", "set": "double-nine"},
+        {"id": "p2", "action": "enrol", "set": "double-six", "mat": True},
         {"id": "q", "action": "history"},
         {"id": "r", "action": "history", "game_id": "20261122T041400123Z"},
         {"id": "s", "action": "frame", "game_id": "20261122T041400123Z", "seq": 12},
@@ -129,6 +130,7 @@ def test_every_action_parses_and_round_trips() -> None:
         ({"id": "c1"}, "c1", "Unknown action null"),
         ({"id": "c1", "action": "shuffle"}, "c1", 'Unknown action "shuffle"'),
         ({"id": "c1", "action": "enrol", "set": "double-five"}, "c1", '"set" must be one of'),
+        ({"id": "c1", "action": "enrol", "mat": "yes"}, "c1", '"mat" must be true or false'),
         ({"id": "c1", "action": "snapshot", "now": True}, "c1", '"snapshot" does not take'),
         ({"id": "c1", "action": "lead"}, "c1", '"lead" needs "seat"'),
         (

@@ -5,6 +5,7 @@ pink double-six whose 6-6 read as 7-6 on some still frames was enrolled in 1 run
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from tests.vision.whole_sets import set_scene
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
 from vision.detector.results import Detection, FoundTile, UnsureReason
 from vision.enrolment.agree import agreed
+from vision.enrolment.read import Enrolment
 from vision.frames import Frame
 
 SIX = DominoSet.DOUBLE_SIX
@@ -65,32 +67,42 @@ def test_enrolment_agrees_on_the_still_frames_the_pipeline_read(tmp_path: Path) 
     speck = with_a_seventh_pip(other)
     at = datetime(2026, 11, 29, tzinfo=UTC)
     pipeline = Pipeline(PipelineSettings(), tmp_path)
-    frames = [Frame(clean.image, 0.1 * i) for i in range(3)]
-    frames += [Frame(other.image, 0.3), Frame(speck, 0.4)]
+    frames = [Frame(speck, 0.1 * i) for i in range(3)]
+    frames += [Frame(clean.image, 0.3), Frame(other.image, 0.4)]
     for f in frames:
         step = pipeline.step(f)
     assert step.detection is not None and pipeline.still_read == 3
-    assert (7, 6) in {t.pips for t in step.detection.tiles} | {
-        t.pips[::-1] for t in step.detection.tiles
-    }  # the frame the timing picked reads 7-6 alone ...
-    enrolment = pipeline.enrol([frames[-1]], SIX, at)
-    assert enrolment.ok, enrolment.check.summary()  # ... the three agree on 6-6
-    # one frame alone (photos: nothing to agree with) is what it reads
+    still = pipeline.still_frames
+    assert still[0].image is speck  # the first still frame of the period ...
+    first = pipeline.enrol_still(SIX, at, frames=still[:1])
+    assert not first.ok  # ... reads 7-6 alone
+    enrolment = pipeline.enrol_still(SIX, at)
+    assert enrolment.ok and isinstance(enrolment, Enrolment), enrolment  # the three agree
+    # one photo alone (nothing to agree with) is what it reads
     alone = Pipeline(PipelineSettings(), tmp_path / "alone").enrol([Frame(speck, 0.0)], SIX, at)
     assert not alone.ok
     assert [(t.text, read.text) for t, read in alone.check.misread] == [("6-6", "7-6")]
 
 
-def test_with_a_set_enrolled_a_number_it_has_not_is_no_reading(tmp_path: Path) -> None:
+def test_with_a_set_enrolled_a_number_it_has_not_is_read_by_its_halves(tmp_path: Path) -> None:
     clean, other = pink_set()
     at = datetime(2026, 11, 29, tzinfo=UTC)
     pipeline = Pipeline(PipelineSettings(), tmp_path)
     for i in range(3):
         pipeline.step(Frame(clean.image, 0.1 * i))
     assert pipeline.enrol([Frame(clean.image, 0.2)], SIX, at).ok
+    model = pipeline.model
+    assert model is not None and len(model.halves) == 56
     speck = with_a_seventh_pip(other)
     for i in range(3):
         step = pipeline.step(Frame(speck, 1.0 + 0.1 * i))
+    assert step.detection is not None
+    # the set's own halves know no 7: the half is its nearest, a 6
+    assert (6, 6) in {t.pips for t in step.detection.tiles}
+    # a set enrolled before its halves were kept: such a place is unsure
+    pipeline.use_model(replace(model, halves=()), save=False)
+    for i in range(3):
+        step = pipeline.step(Frame(speck, 2.0 + 0.1 * i))
     assert step.detection is not None
     assert all(max(t.pips) <= 6 for t in step.detection.tiles)
     assert UnsureReason.NOT_IN_SET in {u.reason for u in step.detection.unsure}

@@ -91,9 +91,9 @@ def test_the_pips_colour_of_each_number_is_measured() -> None:
     frame = render_set(DominoSet.DOUBLE_NINE, RenderStyle.clean(TileStyle.COLOURED)).image
     pipeline = Pipeline(PipelineSettings())
     enrolment = pipeline.enrol([Frame(frame, 0.0)], DominoSet.DOUBLE_NINE, _now())
-    assert enrolment.ok and enrolment.look is not None
+    assert enrolment.ok and enrolment.model is not None
     painted = np.asarray(SETS[TileStyle.COLOURED].pips[1:10], dtype=np.float64)
-    for n, colour in enrolment.look.pip_bgr.items():
+    for n, colour in enrolment.model.pip_bgr.items():
         nearest = int(np.argmin(np.linalg.norm(painted - np.asarray(colour), axis=1))) + 1
         assert nearest == n, (n, colour)
 
@@ -163,7 +163,7 @@ def test_a_coloured_set_keeps_its_faces_colour_and_later_frames_are_read_by_it(
     before = read_still(Pipeline(configured), later)  # no state directory: no set enrolled
     assert before != [[0, 4], [2, 5], [6, 6]]
     pipeline = Pipeline(configured, tmp_path)
-    assert pipeline.look is not None and pipeline.settings.detector.face is not None
+    assert pipeline.model is not None and pipeline.settings.detector.face is not None
     assert read_still(pipeline, later) == [[0, 4], [2, 5], [6, 6]]
 
 

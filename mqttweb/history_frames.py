@@ -1,4 +1,5 @@
-"""The pictures that came on `<prefix>/history/frame`, kept for the History page.
+"""The pictures that came on `<prefix>/history/frame`, kept for whoever asked for them:
+the display's History page and the desk's game page.
 
 The table publishes a frame once, on the `frame` command that asked for it; each names
 its game and seq inside (`mqttweb.frame_mark`). `HistoryFrames` keeps the latest ones
