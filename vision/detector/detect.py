@@ -23,9 +23,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration.aruco_markers import detect_markers
 from vision.detector.frame_edge import cut_by_frame
-from vision.detector.looks import FRAME_STEPS, READING_LOOKS, Look, run_looks, with_look
+from vision.detector.looks import READING_LOOKS, Look, run_looks, with_look
 from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Detection, FoundTile, Point, UnsureReason, UnsureRegion
@@ -94,19 +93,6 @@ def confident(found: Found, s: Settings) -> bool:
         and found.explained >= s.explained
         and not any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
     )
-
-
-def settled(found: Found, s: Settings) -> bool:
-    """True when a reading settles the set's tone: it is `confident`, or it read at
-    least `Settings.settled_tiles` tiles surely, with pips, and left no pips outside
-    them (one table holds one set; a set read surely in one tone is of that tone,
-    though the markers' white paper or a cup is tile material no tile covers)."""
-    if confident(found, s):
-        return True
-    if any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure):
-        return False
-    sure = [t for t in found.tiles if t.confidence >= s.search.sure and sum(t.pips) > 0]
-    return len(sure) >= s.settled_tiles
 
 
 def _worth(found: Found, s: Settings) -> float:
@@ -234,10 +220,9 @@ class FirstReading:
 
 @dataclass(frozen=True, slots=True)
 class OtherTones:
-    """The set's tone unknown and not `settled`: the other tones of
+    """The set's tone unknown and the reading not `confident`: the other tones of
     `Settings.auto_tones` in turn, the best reading kept (`_worth`; one table holds
-    one set, a tie goes to the earlier tone), stopping at the first that settles it
-    (a `confident` one is kept whatever the others read)."""
+    one set, a tie goes to the earlier tone), stopping at the first confident one."""
 
     name: str = "other-tones"
     grain: Grain = Grain.FRAME
@@ -245,7 +230,7 @@ class OtherTones:
     searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
-        return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
+        return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
 
     def run(self, view: FrameView, found: Found) -> Found:
         s, best = view.s, found
@@ -258,16 +243,14 @@ class OtherTones:
                 best = got
             if confident(got, s):
                 return got
-            if settled(got, s):
-                break  # no further tone; the best reading so far is kept
         return best
 
 
 @dataclass(frozen=True, slots=True)
 class FaceColours:
-    """The set's tone unknown and no tone settled it: the colours of coloured faces
-    (red, green, blue, pink plastic; `vision.tiles.face_colours`), each read as the
-    bright material, the best reading kept."""
+    """The set's tone unknown and no tone read confidently: the colours of coloured
+    faces (red, green, blue, pink plastic; `vision.tiles.face_colours`), each read as
+    the bright material, the best reading kept."""
 
     name: str = "face-colours"
     grain: Grain = Grain.FRAME
@@ -275,7 +258,7 @@ class FaceColours:
     searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
-        return view.s.tone is None and found.scale == 1.0 and not settled(found, view.s)
+        return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
 
     def run(self, view: FrameView, found: Found) -> Found:
         s, best = view.s, found
@@ -287,7 +270,7 @@ class FaceColours:
             got = view.read(light, face_image(view.crop, colour, s.face_colours))
             if _worth(got, s) > _worth(best, s):
                 best = got
-            if settled(got, s):
+            if confident(got, s):
                 break
         return best
 
@@ -335,7 +318,7 @@ class Finer:
     """Tiles too small for the search's pixel sizes (pips of 3 px, dividers shorter
     than 15 px: a table seen whole by a small camera, a set small in a phone's
     photo): when the reading at the frame's scale leaves pips unread, or reads tiles
-    narrower than `ScaleSettings.fine_width` and does not settle the set, the frame is
+    narrower than `ScaleSettings.fine_width` and is not `confident`, the frame is
     read again enlarged `ScaleSettings.fine_factor` times in the tone (or faces'
     colour) the reading was made in (pips wider than `fine_pip` are no small tiles');
     the tiles it reads surely where the first read none are added. Not on a crop
@@ -351,7 +334,7 @@ class Finer:
         h, w = view.crop.shape[:2]
         if found.scale != 1.0 or h * w * s.fine_factor**2 > s.fine_max_px:
             return False
-        if settled(found, view.s):
+        if confident(found, view.s):
             return False
         # pips seen unread, and small (or too small to be measured), or tiles read small
         strays = any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
@@ -449,7 +432,6 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
     """Every look's name: the frame looks of `looks`, the search looks, the reading
     looks, in the order each grain runs them."""
     return [
-        *(x.name for x in FRAME_STEPS),
         *(x.name for x in looks),
         "first-pass",
         *(x.name for x in PASS_LOOKS),
@@ -461,17 +443,6 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
 def first_readings(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> set[str]:
     """The looks that are first readings (always made, never turned off)."""
     return {"first-pass", *(x.name for x in looks if x.base)}
-
-
-def _markers(frame: NDArray[np.uint8], paper: float) -> list[list[Point]]:
-    """The project's corner markers seen in `frame`, each as its square grown `paper`
-    times about its centre (the white paper around it): no tile material, and their
-    modules no pips (a calibrated camera's pipeline gives them itself)."""
-    out: list[list[Point]] = []
-    for sighting in detect_markers(frame).values():
-        cx, cy = sighting.centre
-        out.append([(cx + paper * (x - cx), cy + paper * (y - cy)) for x, y in sighting.corners])
-    return out
 
 
 def _left_out(
@@ -532,9 +503,6 @@ def detect(
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
     trace = Trace(s.looks.off, s.looks.budget, float(s.looks.pass_px))
-    if not exclude and trace.on("markers"):
-        with trace.look("markers", Grain.FRAME):
-            exclude = _markers(frame, s.marker_paper)
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if tile_px > 0:
         # a calibrated camera reads what is left by the tile's known size itself

@@ -64,7 +64,6 @@ from vision.detector.planes import Found
 from vision.trace import Grain, Trace
 
 __all__ = [
-    "FRAME_STEPS",
     "READING_LOOKS",
     "Grain",
     "Look",
@@ -113,22 +112,12 @@ class Look(Protocol[V_contra]):
 @dataclass(frozen=True, slots=True)
 class ReadingLook:
     """A look made where it is needed rather than by `run_looks` (a second reading of
-    one tile, one half or one mark; the frame's markers found before it is read):
-    named so it can be turned off and counted there."""
+    one tile, one half or one mark): named so it can be turned off and counted
+    there."""
 
     name: str
     what: str  # what it does, in a few words
     grain: Grain = Grain.READING
-
-
-# Looks at the frame before any reading: what is no table is left out.
-FRAME_STEPS: tuple[ReadingLook, ...] = (
-    ReadingLook(
-        "markers",
-        "the corner markers found and left out with their paper (none given)",
-        Grain.FRAME,
-    ),
-)
 
 
 # The reading looks, in the order a search meets them.
@@ -150,7 +139,6 @@ READING_LOOKS: tuple[ReadingLook, ...] = (
     ReadingLook("face-anywhere", "a covered-looking tile's pips looked for off the material"),
     ReadingLook("shrink", "a covered-looking tile read at a smaller width"),
     ReadingLook("face-fit", "a covered-looking tile fitted to its face's ends"),
-    ReadingLook("recentre", "a covered-looking tile moved a little to where its face shows"),
     ReadingLook("merge-lopsided", "a pass's lop-sided tile gives way to another's sure one"),
     ReadingLook("merge-lines", "a line one pass dropped gives way to another's sure tile"),
 )

@@ -39,7 +39,7 @@ class SearchSettings:
     """One search pass over a tile-bright image (`vision.detector.search_pass`)."""
 
     min_half_fill: float = 0.6  # share of a half that must be tile material
-    most_read: int = 150  # a pass reads at most this many hypotheses (the most typical)
+    most_read: int = 400  # a pass reads at most this many hypotheses (the most typical)
     # a half is sampled on a grid of `samples` x `samples` points reaching this share
     # of a width from its centre (tile material, the face showing)
     sample_reach: float = 0.4
@@ -65,9 +65,6 @@ class SearchSettings:
     shrink: tuple[float, ...] = (0.9, 0.8)  # widths a tile that looks covered is tried at
     shrink_slack: float = 0.05  # ... when its own divider measured it at most so much wider
     face_fit: float = 0.1  # a covered-looking face is a whole tile's within this share
-    # a covered-looking tile is looked at moved by these shares of a width, along and
-    # across (`tile_reading._recentred`)
-    recentre: tuple[float, ...] = (-0.06, 0.06, -0.12, 0.12)
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
@@ -125,7 +122,6 @@ class SearchSettings:
                 "shrink": (0.1, 1.0),
                 "shrink_slack": (0.0, 1.0),
                 "face_fit": (0.0, 1.0),
-                "recentre": (-0.5, 0.5),
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),
                 "stray_darkness": (0.0, 1.0),
@@ -244,15 +240,9 @@ class Settings:
     # light reading that explains the table ends the search)
     auto_tones: tuple[Tone, ...] = (Tone.LIGHT, Tone.DARK, Tone.GREY)
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
-    # a reading that reads this many tiles surely, with pips and no stray pips,
-    # settles the set's tone (`detect.settled`): no other tone is tried
-    settled_tiles: int = 3
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
     cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
-    # the corner markers found in a frame (none given) are left out this many times
-    # their size about their centre (with their white paper)
-    marker_paper: float = 1.7
     # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
@@ -287,9 +277,7 @@ class Settings:
                 "margin": (0, 10_000),
                 "explained": (0.0, 1.0),
                 "worth_floor": (0.0, 10.0),
-                "settled_tiles": (1, 1000),
                 "cut_slack": (0.0, 10.0),
-                "marker_paper": (1.0, 5.0),
                 "veto": (0.0, 1.0),
             },
         )

@@ -360,47 +360,12 @@ def _smaller(
                 if note.took(again is not None):
                     assert again is not None
                     return other, again
-    if trace.on("face-fit"):
-        with trace.inner("face-fit") as note:
-            fitted = _fitted(blobs, t, reading, ref, planes, near, width)
-            if note.took(fitted is not None):
-                return fitted
-    if not trace.on("recentre"):
+    if not trace.on("face-fit"):
         return None
-    with trace.inner("recentre") as note:
-        moved = _recentred(blobs, t, reading, ref, planes, near)
-        note.took(moved is not None)
-        return moved
-
-
-def _recentred(
-    blobs: Blobs,
-    t: TileHypothesis,
-    reading: tuple[HalfReading, HalfReading],
-    ref: float,
-    planes: Planes,
-    near: NDArray[np.bool_],
-) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
-    """`t` moved a little along and across (`SearchSettings.recentre`, shares of a
-    width) to where its face shows whole, reading the same pips surely there: a tile
-    placed a few pixels off its face (its width measured across a touching
-    neighbour, its end against a stone or a cup, which hides where the face ends)
-    had the table sampled beyond its edge and looked covered. A hand over part of a
-    tile darkens it wherever it is sampled. The first place that reads whole (the
-    nearest first) is kept."""
-    cfg = planes.s.search
-    steps = sorted(
-        ((a, c) for a in (0.0, *cfg.recentre) for c in (0.0, *cfg.recentre) if a or c),
-        key=lambda ac: abs(ac[0]) + abs(ac[1]),
-    )
-    for along, across in steps:
-        dx = (along * t.nx + across * t.dx) * t.width
-        dy = (along * t.ny + across * t.dy) * t.width
-        moved = replace(t, cx=t.cx + dx, cy=t.cy + dy)
-        again = _read_whole(blobs, moved, reading, ref, planes, near)
-        if again is not None:
-            return moved, again
-    return None
+    with trace.inner("face-fit") as note:
+        fitted = _fitted(blobs, t, reading, ref, planes, near, width)
+        note.took(fitted is not None)
+        return fitted
 
 
 def _read_whole(
