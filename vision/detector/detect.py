@@ -8,8 +8,8 @@ divider lines (see `vision.tiles.dividers`), the tile width is measured in the f
 and pips are counted in each half (see `vision.pips.counting`);
 `vision.detector.search_pass` runs one search. The frame looks here (`FRAME_LOOKS`,
 see `vision.detector.looks`) decide which searches run: the close-up probe, the
-first reading, the other tones, coloured faces, a coarser scale, then tiles cut by
-the frame's edge and the learned veto.
+first reading, the other tones, coloured faces, a coarser scale, then the learned
+veto.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector.frame_edge import cut_by_frame
 from vision.detector.looks import READING_LOOKS, Look, run_looks, with_look
 from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
@@ -151,17 +150,6 @@ class FrameView:
         small = self.shrunk(factor)
         found = run_looks(TONE_LOOKS, small, UNREAD)
         return within(scaled(found, float(factor), self.offset), self.area)
-
-    def enlarged(self, factor: int) -> FrameView:
-        """The crop enlarged `factor` times, as a frame of its own (as `shrunk`)."""
-        h, w = self.crop.shape[:2]
-        size = (w * factor, h * factor)
-        big = np.asarray(cv2.resize(self.crop, size, interpolation=cv2.INTER_CUBIC), np.uint8)
-        big_out = None
-        if self.left_out is not None:
-            out = cv2.resize(self.left_out.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
-            big_out = np.asarray(out > 0, dtype=np.bool_)
-        return replace(self, crop=big, offset=(0.0, 0.0), area=None, left_out=big_out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,89 +302,6 @@ class Coarser:
 
 
 @dataclass(frozen=True, slots=True)
-class Finer:
-    """Tiles too small for the search's pixel sizes (pips of 3 px, dividers shorter
-    than 15 px: a table seen whole by a small camera, a set small in a phone's
-    photo): when the reading at the frame's scale leaves pips unread, or reads tiles
-    narrower than `ScaleSettings.fine_width` and is not `confident`, the frame is
-    read again enlarged `ScaleSettings.fine_factor` times in the tone (or faces'
-    colour) the reading was made in (pips wider than `fine_pip` are no small tiles');
-    the tiles it reads surely where the first read none are added. Not on a crop
-    that would grow past `ScaleSettings.fine_max_px`."""
-
-    name: str = "finer"
-    grain: Grain = Grain.FRAME
-    base: bool = False
-    searches: bool = True
-
-    def applies(self, view: FrameView, found: Found) -> bool:
-        s = view.s.scales
-        h, w = view.crop.shape[:2]
-        if found.scale != 1.0 or h * w * s.fine_factor**2 > s.fine_max_px:
-            return False
-        if confident(found, view.s):
-            return False
-        # pips seen unread, and small (or too small to be measured), or tiles read small
-        strays = any(u.reason is UnsureReason.STRAY_PIPS for u in found.unsure)
-        small = bool(found.tiles) and 0 < found.width <= s.fine_width
-        return (strays and found.pip <= s.fine_pip) or small
-
-    def run(self, view: FrameView, found: Found) -> Found:
-        s = found.looked or view.s
-        if s.tone is None:
-            s = replace(s, tone=s.auto_tones[0])
-        factor = view.s.scales.fine_factor
-        big = view.enlarged(factor)
-        got = search(bright_image(big.crop, s), (0.0, 0.0), s, big.left_out, view.trace)
-        got = within(scaled(got, 1.0 / factor, view.offset), view.area)
-        return _with_sure(found, got, view.s)
-
-
-def _with_sure(found: Found, other: Found, s: Settings) -> Found:
-    """`found` with the tiles `other` read surely (`SearchSettings.sure`) where `found`
-    read none (no tile of either within half a tile's width), and without its unsure
-    places on them."""
-
-    def centre(t: FoundTile) -> tuple[float, float, float]:
-        (xa, ya), (xb, yb) = t.px
-        return (xa + xb) / 2.0, (ya + yb) / 2.0, float(np.hypot(xb - xa, yb - ya))
-
-    have = [centre(t) for t in found.tiles]
-    added: list[FoundTile] = []
-    for t in other.tiles:
-        x, y, w = centre(t)
-        if t.confidence < s.search.sure:
-            continue
-        if any(np.hypot(x - hx, y - hy) < 0.5 * max(w, hw) for hx, hy, hw in have):
-            continue
-        added.append(t)
-        have.append((x, y, w))
-    if not added:
-        return found
-    spots = [centre(t) for t in added]
-    unsure = [u for u in found.unsure if all(np.hypot(u.x - x, u.y - y) > w for x, y, w in spots)]
-    return replace(found, tiles=[*found.tiles, *added], unsure=unsure, read=[])
-
-
-@dataclass(frozen=True, slots=True)
-class CutByFrame:
-    """A tile whose outline reaches past the frame's edge shows only some of its pips:
-    an unsure place, not a tile (`vision.detector.frame_edge`)."""
-
-    name: str = "cut-by-frame"
-    grain: Grain = Grain.FRAME
-    base: bool = False
-    searches: bool = False
-
-    def applies(self, view: FrameView, found: Found) -> bool:
-        return bool(found.tiles)
-
-    def run(self, view: FrameView, found: Found) -> Found:
-        h, w = view.frame.shape[:2]
-        return cut_by_frame(found, (w, h), view.s.cut_slack)
-
-
-@dataclass(frozen=True, slots=True)
 class Veto:
     """The learned veto (`vision.learned`): a tile the net scores below
     `Settings.veto` is dropped (texture or a fragment read as a tile)."""
@@ -422,8 +327,6 @@ FRAME_LOOKS: tuple[Look[FrameView], ...] = (
     CloseUp(),
     *TONE_LOOKS,
     Coarser(),
-    Finer(),
-    CutByFrame(),
     Veto(),
 )
 

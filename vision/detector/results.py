@@ -52,7 +52,6 @@ class UnsureReason(StrEnum):
     COVERED = "partly covered"
     FAINT_MARK = "a faint mark that may be a pip"
     NO_DIVIDER = "tile-shaped, no divider"
-    CUT = "cut by the frame's edge"
     WRONG_SIZE = "not the size of a tile"
     LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
     ARM = "something lies over the table (a hand or an arm)"

@@ -70,10 +70,6 @@ class SearchSettings:
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
     room_shrink: float = 0.15  # unclaimed material is eroded by this share of a width
     room_area: float = 0.5  # ... and what is left must be this many squared widths
-    line_angles: int = 12  # orientations of the straight-segment test, 15 degrees apart
-    line_pips: float = 2.5  # a divider segment is at least this many pip diameters long
-    line_min_px: int = 7  # ... and this many pixels (shorter: the thin pass takes all)
-    thin_disc: float = 0.6  # marks as thick as this many pip diameters are no thin line
     pip_min_area: float = 9.0  # px: the frame's pip is measured on round marks this large
     pip_min_count: int = 3  # ... when it has this many of them
     foreign_trust: float = 0.1  # a line whose tile reads foreign marks weighs this
@@ -83,15 +79,9 @@ class SearchSettings:
     grid_reach: float = 1.5
     grid_boxes: int = 16  # ... and at most this many windows a search, ...
     grid_pips: int = 40  # ... each with at most this many pips left (more: a texture)
-    # the frame read again at the width its tiles were read at (`_shown_width`) when
-    # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
-    # differs from the frame's by more than `shown_apart`
-    shown_tiles: int = 3
     spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
     spacing_apart: float = 0.1  # ... its two widths tried when this share apart
     pip_widths: float = 5.0  # no width known: a tile is this many pips wide
-    shown_share: float = 0.6
-    shown_apart: float = 0.1
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -127,10 +117,6 @@ class SearchSettings:
                 "stray_darkness": (0.0, 1.0),
                 "room_shrink": (0.0, 1.0),
                 "room_area": (0.0, 100.0),
-                "line_angles": (1, 180),
-                "line_pips": (0.5, 20.0),
-                "line_min_px": (3, 1000),
-                "thin_disc": (0.1, 2.0),
                 "pip_min_area": (1.0, 10_000.0),
                 "pip_min_count": (1, 1000),
                 "foreign_trust": (0.0, 1.0),
@@ -138,12 +124,9 @@ class SearchSettings:
                 "grid_reach": (0.5, 100.0),
                 "grid_boxes": (0, 10_000),
                 "grid_pips": (1, 10_000),
-                "shown_tiles": (1, 10_000),
                 "spacing_pips": (2, 10_000),
                 "spacing_apart": (0.0, 1.0),
                 "pip_widths": (1.0, 100.0),
-                "shown_share": (0.0, 1.0),
-                "shown_apart": (0.0, 1.0),
             },
         )
 
@@ -161,12 +144,6 @@ class ScaleSettings:
     probe_aspect: tuple[float, float] = (1.6, 2.5)  # ... a face as long as this for its width
     probe_fill: tuple[float, float] = (0.85, 1.03)  # ... filling this share of its rectangle
     probe_min: float = 4.0  # ... and at least this wide there (px)
-    # tiles too small (`detect.Finer`): read this many times enlarged when they read
-    # at most this wide (px) or left pips unread, the crop not growing past this
-    fine_factor: int = 2
-    fine_width: float = 26.0
-    fine_pip: float = 5.0  # ... or left pips this small (px across) unread
-    fine_max_px: int = 8_000_000
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -180,10 +157,6 @@ class ScaleSettings:
                 "probe_aspect": (1.0, 10.0),
                 "probe_fill": (0.1, 2.0),
                 "probe_min": (1.0, 1000.0),
-                "fine_factor": (2, 4),
-                "fine_width": (0.0, 1000.0),
-                "fine_pip": (0.0, 100.0),
-                "fine_max_px": (0, 100_000_000),
             },
         )
 
@@ -198,12 +171,14 @@ class LookSettings:
     off: frozenset[str] = frozenset()
     # no look that searches is started once a frame has spent this many search passes
     # (a pass finds dividers and reads their tiles once over `pass_px` pixels; one over
-    # fewer or more pixels counts their share, a costlier one more: `thin_cost`,
-    # `grid_cost`)
+    # fewer or more pixels counts their share, reading hypotheses and grid windows more:
+    # `hypothesis_cost`, `grid_cost`)
     budget: float = 1000.0
     pass_px: int = 1_000_000
-    thin_cost: float = 1.0  # the thin-line pass costs this many passes over its pixels
-    grid_cost: float = 1.0  # a window read by the grid, likewise
+    grid_cost: float = 1.0  # a window read by the grid costs this many passes a pixel
+    # reading one hypothesis (its halves and their second looks) costs this share of a
+    # pass: on a texture a pass reads hundreds, and reading, not pixels, is its cost
+    hypothesis_cost: float = 0.05
 
     def __post_init__(self) -> None:
         off: object = self.off
@@ -215,8 +190,8 @@ class LookSettings:
             {
                 "budget": (1.0, 10_000.0),
                 "pass_px": (10_000, 100_000_000),
-                "thin_cost": (0.0, 100.0),
                 "grid_cost": (0.0, 100.0),
+                "hypothesis_cost": (0.0, 10.0),
             },
         )
 
@@ -242,7 +217,6 @@ class Settings:
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
-    cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
     # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
@@ -277,7 +251,6 @@ class Settings:
                 "margin": (0, 10_000),
                 "explained": (0.0, 1.0),
                 "worth_floor": (0.0, 10.0),
-                "cut_slack": (0.0, 10.0),
                 "veto": (0.0, 1.0),
             },
         )
