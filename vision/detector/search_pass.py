@@ -18,12 +18,13 @@ from numpy.typing import NDArray
 
 from vision.detector.by_grid import LOOK_AGAIN, by_grid, by_spacing
 from vision.detector.looks import Look, run_looks
-from vision.detector.planes import Found, Planes
+from vision.detector.planes import Box, Found, Planes
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, UnsureReason, UnsureRegion
 from vision.detector.settings import SearchSettings, Settings
 from vision.detector.strays import (
     explained_share,
+    room,
     stray_pips,
     stray_places,
     stray_reach,
@@ -49,7 +50,7 @@ from vision.tiles.dividers import (
     with_pins,
 )
 from vision.tiles.face_down import leftovers
-from vision.tiles.meeting_lines import split_heads, split_junctions
+from vision.tiles.meeting_lines import line_kernel, split_heads, split_junctions
 from vision.trace import Grain, Trace
 
 logger = logging.getLogger(__name__)
@@ -105,15 +106,18 @@ def _pass(
     offset: Point,
     divider_scale: float,
     s: Settings,
+    thin: bool = False,
     known: float = 0.0,
+    force: bool = False,
 ) -> Found:
-    """Find dividers at `divider_scale` of the pip contrast, then read the pips.
-    `known`: the tile width when an earlier pass fixed it (see `dividers.consensus`),
-    else 0."""
+    """Find dividers at `divider_scale` of the pip contrast (with `thin`, only their
+    straight, thinner-than-a-pip parts), then read the pips. `known`: the tile width
+    when an earlier pass fixed it (see `dividers.consensus`), else 0; with `force`,
+    that width is the frame's whatever the lines' lengths say."""
     img, bright, solid = planes.img, planes.bright, planes.solid
     max_area = planes.max_area
     trace = planes.trace
-    trace.spend(img.size)
+    trace.spend(img.size * (s.looks.thin_cost if thin else 1.0))
     if divider_scale < 1.0:
         faint = mark_mask(
             img,
@@ -124,6 +128,8 @@ def _pass(
             divider_scale,
             planes.need[2],
         )
+        if thin:
+            faint = _thin(faint, planes.pip, s.search)
     else:
         faint = planes.marks
     own = faint is not planes.marks
@@ -157,7 +163,7 @@ def _pass(
     # one pips merge with the divider, the rims and the gaps, and every tile of
     # touching wooden ones looked foreign
     trust = _trust(planes.blobs, cands, s, trace)
-    agreed, _ = consensus(lines, cands, trust, known, s.dividers)
+    agreed, _ = consensus(lines, cands, trust, known, s.dividers, force)
     if len(agreed) > s.search.most_read:
         # more lines of a divider's length than a table holds tiles: a texture (wood,
         # leather, a weave); only the most divider-like are read
@@ -177,6 +183,26 @@ def _pass(
     return read_tiles(_without(planes, lines, first.kept, max_area), first.kept, offset, planes)
 
 
+def _thin_in(
+    planes: Planes, box: Box, offset: Point, width: float, s: Settings, known: float = 0.0
+) -> Found:
+    """The thin-line pass inside `box`, its tiles of the frame's `width` only, in the
+    whole search image's coordinates (`known`: as for `_pass`)."""
+    x0, y0, _, _ = box
+    sub = planes.crop(box)
+    ox, oy = offset
+    found = _pass(
+        sub, sub.tile, (ox + x0, oy + y0), s.search.divider_contrast, s, thin=True, known=known
+    )
+    pairs = [
+        (tile, replace(t, cx=t.cx + x0, cy=t.cy + y0))
+        for tile, t in zip(found.tiles, found.read, strict=True)
+        if abs(t.width - width) <= s.dividers.width_tolerance * width
+    ]
+    read = [t for _, t in pairs]
+    return Found([tile for tile, _ in pairs], [], [], width, read, read)
+
+
 def _pip_size(blobs: Blobs, s: Settings) -> float:
     """The typical diameter of a round mark (a pip) in pixels, or 0."""
     cfg = s.search
@@ -184,6 +210,25 @@ def _pip_size(blobs: Blobs, s: Settings) -> float:
     if round_.sum() < cfg.pip_min_count:
         return 0.0
     return float(np.median(2.0 * np.sqrt(blobs.area[round_] / np.pi)))
+
+
+def _thin(mask: NDArray[np.uint8], pip: float, cfg: SearchSettings) -> NDArray[np.uint8]:
+    """The parts of `mask` that hold a straight segment longer than a pip, in any
+    direction: a divider line that a blurred pip touches comes apart from it, and the
+    pip drops out. Nothing is taken when the pip size is unknown."""
+    length = round(cfg.line_pips * pip) | 1
+    if pip <= 0 or length < cfg.line_min_px:
+        return mask
+    # pips and rows of merged pips are as thick as a pip: gone with an opening by a
+    # disc of most of a pip's width; what is left of their rims is not straight
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(cfg.thin_disc * pip),) * 2)
+    pips = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), dtype=np.uint8)
+    mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
+    out = np.zeros_like(mask)
+    for i in range(cfg.line_angles):
+        kernel = line_kernel(length, np.pi * i / cfg.line_angles)
+        out |= np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), dtype=np.uint8)
+    return out
 
 
 def _without(
@@ -473,6 +518,64 @@ class FainterPass:
 
 
 @dataclass(frozen=True, slots=True)
+class ThinPass:
+    """On small tiles, a pass that keeps only the straight, thin parts of the faint
+    marks: a blurred divider that touches a pip comes apart from it there. It only
+    fills places the others left empty (on a table as light as the tiles, ivory on
+    white cloth, a tile's end or side is such a straight thin line too, and a "tile"
+    across it reads the real half and a blank one of table), and only runs where tile
+    material is left that no tile claims."""
+
+    name: str = "thin-pass"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+    searches: bool = True
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return view.small
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes, s = view.planes, view.planes.s
+        cfg, offset = s.search, planes.offset
+        boxes = room(planes.solid > 0, found, cfg)
+        if boxes is None:
+            thin = _pass(planes, planes.tile, offset, cfg.divider_contrast, s, thin=True)
+            return _merge(found, thin, cfg, planes.trace)
+        for box in boxes:
+            found = _merge(
+                found, _thin_in(planes, box, offset, found.width, s, view.known), cfg, planes.trace
+            )
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class ShownWidth:
+    """The frame read again at the width its tiles showed (`_shown_width`) when that
+    reads better: a pixel of noise that moved the lines' agreement must not lose the
+    tiles that the frame's true size reads."""
+
+    name: str = "shown-width"
+    grain: Grain = Grain.SEARCH
+    base: bool = False
+    searches: bool = True
+
+    def applies(self, view: SearchView, found: Found) -> bool:
+        return _shown_width(found, view.planes.s.search) > 0
+
+    def run(self, view: SearchView, found: Found) -> Found:
+        planes, s = view.planes, view.planes.s
+        shown = _shown_width(found, s.search)
+        cfg, tile, offset = s.search, planes.tile, planes.offset
+        first = _pass(planes, tile, offset, 1.0, s, known=shown, force=True)
+        faint = _pass(planes, tile, offset, cfg.divider_contrast, s, known=shown, force=True)
+        if _score(first) >= _score(faint):
+            again = _merge(first, faint, cfg, planes.trace)
+        else:
+            again = _merge(faint, first, cfg, planes.trace)
+        return again if _score(again) > _score(found) else found
+
+
+@dataclass(frozen=True, slots=True)
 class FaintDoubts:
     """A tile a half of which shows more pip-like marks at half the contrast than it
     was read with is unsure, unless its own threshold reads them surely
@@ -532,10 +635,27 @@ class BySpacing:
 # The looks of one search, in the order they run after its first pass.
 PASS_LOOKS: tuple[Look[SearchView], ...] = (
     FainterPass(),
+    ThinPass(),
+    ShownWidth(),
     FaintDoubts(),
     ByGrid(),
     BySpacing(),
 )
+
+
+def _shown_width(found: Found, cfg: SearchSettings) -> float:
+    """The width most tiles read were read at, when it is not the frame's (each read
+    again at another width, `tile_reading._resized`): the frame's one tile size is
+    theirs, and the lines that agreed on another (wood grain shifting the divider
+    lengths a pixel) were wrong. 0 when the tiles read agree with the frame's."""
+    widths = np.array([t.width for t in found.read], dtype=np.float64)
+    if widths.size < cfg.shown_tiles or found.width <= 0:
+        return 0.0
+    shown = float(np.median(widths))
+    if abs(shown - found.width) <= cfg.shown_apart * found.width:
+        return 0.0
+    alike = np.abs(widths - shown) <= 0.5 * cfg.shown_apart * shown
+    return shown if alike.mean() >= cfg.shown_share else 0.0
 
 
 def within(found: Found, area: PlayArea | None) -> Found:

@@ -68,6 +68,10 @@ class SearchSettings:
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
+    line_angles: int = 12  # orientations of the straight-segment test, 15 degrees apart
+    line_pips: float = 2.5  # a divider segment is at least this many pip diameters long
+    line_min_px: int = 7  # ... and this many pixels (shorter: the thin pass takes all)
+    thin_disc: float = 0.6  # marks as thick as this many pip diameters are no thin line
     room_shrink: float = 0.15  # unclaimed material is eroded by this share of a width
     room_area: float = 0.5  # ... and what is left must be this many squared widths
     pip_min_area: float = 9.0  # px: the frame's pip is measured on round marks this large
@@ -79,6 +83,12 @@ class SearchSettings:
     grid_reach: float = 1.5
     grid_boxes: int = 16  # ... and at most this many windows a search, ...
     grid_pips: int = 40  # ... each with at most this many pips left (more: a texture)
+    # the frame read again at the width its tiles were read at (`_shown_width`) when
+    # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
+    # differs from the frame's by more than `shown_apart`
+    shown_tiles: int = 3
+    shown_share: float = 0.6
+    shown_apart: float = 0.1
     spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
     spacing_apart: float = 0.1  # ... its two widths tried when this share apart
     pip_widths: float = 5.0  # no width known: a tile is this many pips wide
@@ -115,6 +125,13 @@ class SearchSettings:
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),
                 "stray_darkness": (0.0, 1.0),
+                "line_angles": (1, 180),
+                "line_pips": (0.5, 20.0),
+                "line_min_px": (3, 1000),
+                "thin_disc": (0.1, 2.0),
+                "shown_tiles": (1, 10_000),
+                "shown_share": (0.0, 1.0),
+                "shown_apart": (0.0, 1.0),
                 "room_shrink": (0.0, 1.0),
                 "room_area": (0.0, 100.0),
                 "pip_min_area": (1.0, 10_000.0),
@@ -171,11 +188,12 @@ class LookSettings:
     off: frozenset[str] = frozenset()
     # no look that searches is started once a frame has spent this many search passes
     # (a pass finds dividers and reads their tiles once over `pass_px` pixels; one over
-    # fewer or more pixels counts their share, reading hypotheses and grid windows more:
-    # `hypothesis_cost`, `grid_cost`)
+    # fewer or more pixels counts their share, reading hypotheses, the thin pass and
+    # grid windows more: `hypothesis_cost`, `thin_cost`, `grid_cost`)
     budget: float = 1000.0
     pass_px: int = 1_000_000
-    grid_cost: float = 1.0  # a window read by the grid costs this many passes a pixel
+    thin_cost: float = 1.0  # the thin-line pass costs this many passes over its pixels
+    grid_cost: float = 1.0  # a window read by the grid, likewise
     # reading one hypothesis (its halves and their second looks) costs this share of a
     # pass: on a texture a pass reads hundreds, and reading, not pixels, is its cost
     hypothesis_cost: float = 0.05
@@ -190,6 +208,7 @@ class LookSettings:
             {
                 "budget": (1.0, 10_000.0),
                 "pass_px": (10_000, 100_000_000),
+                "thin_cost": (0.0, 100.0),
                 "grid_cost": (0.0, 100.0),
                 "hypothesis_cost": (0.0, 10.0),
             },
