@@ -16,16 +16,19 @@ from tests.fixtures.lossy_fs import LossyFs
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.real_disk import RealDisk, build_shim
 from tests.fixtures.table_zygote import Zygote
+from tests.fixtures.tiers import needs
 from tests.power.camera import CAMERA_MODULES, render_pictures
 from tests.power.rig import MakePower, Power, PowerTable, Watch
 
 
 @pytest.fixture(scope="session")
+@needs("process")
 def fsync_shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_shim(tmp_path_factory.mktemp("fsync-cut"))
 
 
 @pytest.fixture(scope="session")
+@needs("process")
 def zygotes(
     tmp_path_factory: pytest.TempPathFactory, fsync_shim: Path
 ) -> Iterator[Callable[[str], Zygote]]:
@@ -53,6 +56,7 @@ def camera_pictures(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
 
 
 @pytest.fixture
+@needs("process")
 def make_power(
     broker: Mosquitto, tmp_path: Path, fsync_shim: Path, zygotes: Callable[[str], Zygote]
 ) -> Iterator[MakePower]:

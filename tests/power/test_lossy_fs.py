@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.lossy_fs import LossyFs
+from tests.fixtures.tiers import needs
 
 
 @pytest.fixture
+@needs("process")
 def fs(tmp_path: Path) -> Iterator[LossyFs]:
     mounted = LossyFs(tmp_path / "disk", tmp_path).start()
     try:

@@ -88,6 +88,7 @@ def test_a_cut_armed_at_the_nth_fsync_kills_the_process_there(
     assert (disk.mountpoint / "a").read_bytes() == b"1"  # the kernel had the write: kept
 
 
+@pytest.mark.process
 def test_the_zygote_runs_the_program_with_its_arguments_and_says_how_it_ended(
     tmp_path: Path,
 ) -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from engine.surface import SeenTile
 from tablesim.render import (
     Camera,
@@ -64,6 +66,7 @@ def frames_digest() -> str:
     return digest.hexdigest()
 
 
+@pytest.mark.slow
 def test_rendered_frames_are_the_same_bytes_everywhere() -> None:
     assert frames_digest() == DIGEST
 
@@ -76,5 +79,6 @@ def lookalikes_digest() -> str:
     return digest.hexdigest()
 
 
+@pytest.mark.slow
 def test_frames_like_real_failures_are_the_same_bytes_everywhere() -> None:
     assert lookalikes_digest() == LOOKALIKES_DIGEST

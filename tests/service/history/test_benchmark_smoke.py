@@ -11,6 +11,7 @@ from benchmarks.history import main
 
 
 @pytest.mark.slow
+@pytest.mark.broker
 @pytest.mark.timeout(600)  # two camera games of a hand each, read at 10 frames a second
 def test_the_cost_of_the_record_is_printed_beside_the_game_without_it(
     capsys: pytest.CaptureFixture[str],

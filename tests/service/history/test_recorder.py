@@ -116,6 +116,7 @@ def test_history_without_a_game_id_is_the_game_in_play_then_any_kept_game(
     assert before is not None and [e["tile"] for e in events_of(before, "play")] == ["6-6"]
 
 
+@pytest.mark.process
 def test_a_full_disk_stops_the_record_not_the_game_and_it_catches_up(tmp_path: Path) -> None:
     disk = SmallDisk(tmp_path / "state" / "history", "1m")  # only the record's folder
     table = BoardTable(tmp_path / "state")

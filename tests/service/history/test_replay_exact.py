@@ -93,6 +93,7 @@ def test_every_ruleset_is_played_here() -> None:
     assert sorted(g[0] for g in GAMES) == sorted(rulesets.names())
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("rules", "seats", "seed", "zones"), GAMES)
 def test_a_kept_games_inputs_replay_to_its_events(
     tmp_path: Path, rules: str, seats: int, seed: int, zones: dict[int, tuple[int, ...]]
