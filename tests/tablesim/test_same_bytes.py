@@ -31,7 +31,7 @@ from tablesim.render import (
 )
 from tablesim.render.lookalikes import Kind, lookalike
 
-DIGEST = "6a24c02e95e77587f5722a216da1776d22fb92d2462573e1fca6c3bdf6b32c56"
+DIGEST = "7c841664ebf2610dbd866cd0e43cd2c79fe24fc40f19e00adcefa993f967924b"
 # The frames modelled on real failures (issue 26): textured tables, domed pins, glossy
 # pips and faces, light from any side, soft shadows, a phone's sharpening and JPEG.
 LOOKALIKES_DIGEST = "f2c080412288129aef3ee3cf661b3c52e2fd1537e2a3bcc8d19340ad9bd3f30b"
