@@ -65,6 +65,23 @@ FIGURES = (
         ("benchmarks.vision", "--before", "none", "--repeats", "1"),
     ),
     Figure(
+        "vision-looks",
+        "What each of the detector's looks earns, per source",
+        "Every look turned off in turn (the first readings excepted) on the labelled "
+        "photos and the rendered frames: the tiles right, wrong and missed it earns on "
+        "each source, with no budget of passes.",
+        ("benchmarks.vision", "--looks"),
+    ),
+    Figure(
+        "vision-time",
+        "The tile reader's time per frame, per source, and the empty table",
+        "CPU per frame as `vision detect` reads (tone unknown) and as the service reads "
+        "(tone light, the play area, the markers left out and the tile width known), the "
+        "tiles right, wrong and missed at the default budget, and an empty table beside "
+        "the median frame.",
+        ("benchmarks.vision", "--time"),
+    ),
+    Figure(
         "camera",
         "The camera path over whole rendered games",
         "Accuracy of the settled readings, false and missed plays, CPU per frame, over "
@@ -77,6 +94,14 @@ FIGURES = (
         "How long a play takes from the board's frame to the MQTT event, through the real "
         "service and broker.",
         ("benchmarks.latency", "--plays", "300"),
+    ),
+    Figure(
+        "history",
+        "What keeping the record of games costs",
+        "A camera table's play to its event with the record of games kept (a frame of each "
+        "play drawn and written) and without it, on the same whole game, and the disk a "
+        "camera game and a board game keep.",
+        ("benchmarks.history",),
     ),
     Figure(
         "tournament",

@@ -309,6 +309,7 @@ class HistorySettings(Section):
     """The record of past games kept on the table's disk (`service.history`): the last
     games' events always, their frames while they fit in `max_mb`."""
 
+    enabled: bool = True  # false: no record is kept (history and frame are refused)
     max_mb: Annotated[int, between(10, 1_000_000, "a size in MB")] = 500
 
 

@@ -21,6 +21,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEMO_SETS = (
     "ivory", "black", "wood", "coloured", "ivory-nine", "ivory-twelve",
     "pink-yellow", "red-white", "green-white", "blue-white", "yellow-black",
+    "black-wood", "black-ringed",
 )  # fmt: skip
 
 PREVIEWED = ("awtrix_demo", "wled/demo")

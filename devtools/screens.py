@@ -20,13 +20,17 @@ ROOT = Path(__file__).resolve().parents[1]
 TAKEN = ROOT / "test-output" / "screenshots"
 SHOWN = ROOT / "docs" / "figures" / "screens"
 # What the docs show: the display in play and with an alert, the Camera page as it should
-# look and with a warning, the director's page.
+# look and with a warning, the director's page, the History page (in play, in the sun on a
+# phone, a camera game).
 NAMES = (
     "800x480-play",
     "800x480-alert",
     "camera-800x480-ok",
     "camera-800x480-glare",
     "tournament-director",
+    "history-800x480",
+    "history-390x844-sun-es",
+    "history-800x480-camera-game",
 )
 
 

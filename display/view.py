@@ -172,6 +172,8 @@ class TableView:
             self.last_play = None
 
     def _hand(self, hand: Json) -> None:
+        if hand.get("result") == "redealt":
+            return  # abandoned unscored (`redeal`): no result, the same hand dealt again
         if self.hand_result is None or _seq(hand) >= _seq(self.hand_result):
             self.hand_result = hand
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = [
+    "tests.fixtures.tiers",
     "tests.fixtures.mosquitto",
     "tests.fixtures.mqtt_fake",
     "tests.fixtures.browser",

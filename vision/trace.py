@@ -31,14 +31,16 @@ class Grain(StrEnum):
 @dataclass(frozen=True, slots=True)
 class LookRecord:
     """What one of the detector's looks did on a frame (`vision.detector.looks`):
-    how often it ran, the search passes it spent, its time (with the looks run inside
-    it), the tiles it added, removed and re-read (other pips at the same place), the
-    readings it changed, and why it did not run when it did not ("off", "budget")."""
+    how often it ran, the search passes it spent (in passes over the whole searched
+    image: a pass over a part of it, or over it shrunk, counts that share), its CPU
+    time (the thread's; both with the looks run inside it), the tiles it added,
+    removed and re-read (other pips at the same place), the readings it changed, and
+    why it did not run when it did not ("off", "budget")."""
 
     name: str
     grain: str
     runs: int = 0
-    passes: int = 0
+    passes: float = 0.0
     ms: float = 0.0
     added: int = 0
     removed: int = 0
@@ -50,7 +52,8 @@ class LookRecord:
         if self.skipped and not self.runs:
             return f"{self.name} ({self.grain}): skipped, {self.skipped}"
         text = (
-            f"{self.name} ({self.grain}): ran {self.runs}x, {self.passes} passes, {self.ms:.1f} ms"
+            f"{self.name} ({self.grain}): ran {self.runs}x, {self.passes:.1f} passes, "
+            f"{self.ms:.1f} ms"
         )
         if self.grain == "reading":
             return text + f", changed {self.changed} readings"
@@ -92,7 +95,7 @@ class _Tally:
     name: str
     grain: Grain
     runs: int = 0
-    passes: int = 0
+    passes: float = 0.0
     ms: float = 0.0
     added: int = 0
     removed: int = 0
@@ -105,7 +108,7 @@ class _Tally:
             self.name,
             str(self.grain),
             self.runs,
-            self.passes,
+            round(self.passes, 2),
             round(self.ms, 2),
             self.added,
             self.removed,
@@ -134,13 +137,16 @@ class Trace:
     """One frame's record of its looks, and its budget of passes.
 
     `off` names the looks turned off; `budget` the passes after which no further look
-    is started. Every search pass calls `spend()`; the pass is charged to the looks
-    running it. A trace made with no arguments lets every look run and records what
-    they did."""
+    is started. Every search pass calls `spend()` with its image's pixels; a pass
+    counts as its share of `frame_px` (the pixels of a pass, `LookSettings.pass_px`:
+    a pass over fewer pixels, a box or a shrunk frame, counts less, over more pixels
+    more), and is charged to the looks running it. A trace made with no arguments lets every look
+    run and counts each pass as one."""
 
     off: frozenset[str] = frozenset()
-    budget: int = 1_000_000
-    passes: int = 0
+    budget: float = 1_000_000.0
+    frame_px: float = 0.0
+    passes: float = 0.0
     _tallies: dict[str, _Tally] = field(default_factory=dict)
     _stack: list[_Tally] = field(default_factory=list)
     _took: set[str] = field(default_factory=set)
@@ -153,9 +159,11 @@ class Trace:
         """Whether the frame's budget of passes is spent."""
         return self.passes >= self.budget
 
-    def spend(self, passes: int = 1) -> None:
-        """A search pass ran: charged to the frame and to every look running (a
-        look's passes, as its time, hold those of the looks run inside it)."""
+    def spend(self, pixels: float = 0.0) -> None:
+        """A search pass over `pixels` ran (0: the whole searched image): charged to
+        the frame and to every look running (a look's passes, as its time, hold those
+        of the looks run inside it)."""
+        passes = pixels / self.frame_px if pixels > 0 and self.frame_px > 0 else 1.0
         self.passes += passes
         for tally in self._stack:
             tally.passes += passes
@@ -182,11 +190,11 @@ class Trace:
         tally = self._tally(name, grain)
         tally.runs += 1
         self._stack.append(tally)
-        start = time.perf_counter()
+        start = time.thread_time()
         try:
             yield
         finally:
-            tally.ms += (time.perf_counter() - start) * 1000.0
+            tally.ms += (time.thread_time() - start) * 1000.0
             self._stack.pop()
 
     @contextmanager
@@ -196,11 +204,11 @@ class Trace:
         tally = self._tally(name, Grain.READING)
         tally.runs += 1
         note = Note()
-        start = time.perf_counter()
+        start = time.thread_time()
         try:
             yield note
         finally:
-            tally.ms += (time.perf_counter() - start) * 1000.0
+            tally.ms += (time.thread_time() - start) * 1000.0
             if note.changed:
                 tally.changed += 1
                 self._took.add(name)

@@ -60,6 +60,7 @@ const TEXT = {
     ev_draw: "{name} drew {n}",
     ev_lead: "{name} led",
     ev_undo: "Last move taken back",
+    ev_redealt: "Hand {n} dealt again: nobody scores",
     announce_stitched_up: "Stitched up!",
     stale_server_lost: "The page lost the display server: reconnecting…",
     // alerts
@@ -185,6 +186,7 @@ const TEXT = {
     ev_draw: "{name} robó {n}",
     ev_lead: "{name} salió",
     ev_undo: "Última jugada deshecha",
+    ev_redealt: "Mano {n} repartida otra vez: nadie anota",
     announce_stitched_up: "¡Puntas iguales!",
     stale_server_lost: "La página perdió el servidor de la pantalla: reconectando…",
     sev_illegal: "Jugada ilegal",

@@ -120,6 +120,9 @@ export function renderBoard(st) {
     const name = ev.seat !== null && ev.seat !== undefined ? seatName(ev.seat) : "?";
     info.push(h("span", { id: "last-event", class: "chip" }, L(`ev_${ev.kind}`, { name, n: ev.count ?? 1 })));
     if (ev.kind === "undo" && ev.draws > 0) info.push(undoDraws(ev.draws));
+  } else if (ev && ev.kind === "hand" && ev.result === "redealt" && !lastPlay) {
+    // `redeal`: the hand abandoned unscored and dealt again; the scores are the state's
+    info.push(h("span", { id: "last-event", class: "chip", "data-result": "redealt" }, L("ev_redealt", { n: ev.hand })));
   }
   if (unplaced.length) info.push(h("span", { class: "chip" }, L("unplaced", { tiles: unplaced.join(" ") })));
   clear($("board-info"), info);

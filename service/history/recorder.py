@@ -15,7 +15,8 @@ Its own thread does the rest: it copies the journal's new inputs and events into
 record (`HistoryStore.catch_up`), draws and writes the pictures, answers the commands
 (a `HistoryAnswer` through `submit`, which the service turns into the reply, and for
 `frame` the picture on `history/frame` first) and keeps the record within
-`[history] max_mb`. When it cannot write (a full disk), the game goes on: it says so
+`[history] max_mb` (`[history] enabled = false`: nothing is kept, and the commands are
+refused with the reason). When it cannot write (a full disk), the game goes on: it says so
 once (`HistoryTrouble`, a standing `DISK_FULL` alert), keeps the latest pictures it
 could not write (at most `WAITING`) and tries again every `RETRY_S`; the events come
 from the journal, so none is lost. A camera table keeps a frame for each play, pass,
@@ -28,6 +29,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -54,8 +56,10 @@ log = logging.getLogger(__name__)
 CAMERA_KINDS = frozenset({"play", "pass", "undo", "alert"})
 """The events a camera table keeps a frame of."""
 RETRY_S = 5.0
+DISABLED = "This table keeps no record of games ([history] enabled = false in its settings)."
 WAITING = 8  # pictures kept in memory while they cannot be written
 PRUNE_EVERY = 20  # pictures written between two checks of the record's size
+GATHER_S = 0.5  # what the worker hands over within this is written together
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -91,7 +95,9 @@ class HistoryRecorder:
         synchronous: str = "full",
         surface_mm: tuple[int, int] = (900, 600),
         tile_mm: tuple[int, int] = (48, 24),
+        enabled: bool = True,
     ) -> None:
+        self.enabled = enabled
         self.state_dir = Path(state_dir)
         self.journal = journal
         self.submit = submit
@@ -108,24 +114,29 @@ class HistoryRecorder:
         self._surface: dict[str, Any] | None = None  # the latest board report, as kept
         self._in_play: str | None = None
         # the history thread's
-        self._waiting: deque[_Picture] = deque(maxlen=WAITING)
+        self._waiting: deque[_Picture] = deque()  # the latest WAITING while in trouble
         self._pictures: dict[object, tuple[str, int]] = {}  # key -> (game_id, picture id)
         self._written = 0
         self._trouble: str | None = None
         self._broken: str | None = None  # the record cannot be opened: why
+        self.cpu_s = 0.0  # the history thread's CPU so far (for benchmarks)
 
     # --- the worker's side ------------------------------------------------------------
 
     def subscribe(self, bus: Bus) -> None:
+        if not self.enabled:
+            return
         bus.subscribe(Recorded, self.recorded)
         bus.subscribe(StateChanged, self._state_changed)
         bus.subscribe(GameOver, lambda _: self._queue.put(_PRUNE))
 
     def watch_camera(
         self, pipeline: Any, *, zones: Mapping[int, Any], tile_mm: tuple[float, float]
-    ) -> Callable[[Any, Any], None]:
+    ) -> Callable[[Any, Any], None] | None:
         """A camera table: its frames are kept; the function the camera calls with each
-        frame that gave a settled reading (`CameraSource.keep`)."""
+        frame that gave a settled reading (`CameraSource.keep`; None: none is kept)."""
+        if not self.enabled:
+            return None
         from service.history.camera import CameraFrames  # noqa: PLC0415 - OpenCV
 
         self.camera = CameraFrames(pipeline, zones=zones, tile_mm=tile_mm)
@@ -133,6 +144,8 @@ class HistoryRecorder:
 
     def seen(self, snapshot: Snapshot) -> None:
         """A settled snapshot, about to be judged: the events it makes are shown by it."""
+        if not self.enabled:
+            return
         self._snapshot = snapshot
         if self.camera is None:
             self._surface = None  # drawn from it when first needed
@@ -170,12 +183,17 @@ class HistoryRecorder:
 
     def ask(self, command: cmd.HistoryAsk | cmd.FrameAsk) -> None:
         """A `history` or `frame` command: answered from the history's thread."""
+        if not self.enabled:
+            self.submit(HistoryAnswer(command.id, DISABLED))
+            return
         self._queue.put(_Ask(command))
 
     # --- life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
         """Open the record (a new one starts at the game in play now), then its thread."""
+        if not self.enabled:
+            return
         store = self._open()
         if store is not None:
             try:
@@ -213,9 +231,10 @@ class HistoryRecorder:
         return self.store
 
     def _run(self) -> None:
+        began = time.thread_time()
         try:
             while self._step():
-                pass
+                self.cpu_s = time.thread_time() - began
         finally:
             if self.store is not None:
                 self.store.close()
@@ -227,9 +246,16 @@ class HistoryRecorder:
         except queue.Empty:
             first = _SYNC  # try again
         items = [first]
-        while len(items) < 64:
+        # what comes within `GATHER_S` joins it: a burst of plays is one transaction, and
+        # the record is written between plays, not on the heels of each (a command that
+        # asks, or a stop, is not kept waiting)
+        until = time.monotonic() + GATHER_S
+        while len(items) < 256 and not any(_urgent(i) for i in items):
+            left = until - time.monotonic()
             try:
-                items.append(self._queue.get_nowait())
+                items.append(
+                    self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+                )
             except queue.Empty:
                 break
         stop = any(isinstance(i, _Stop) for i in items)
@@ -250,9 +276,17 @@ class HistoryRecorder:
         if store is None:
             self._waiting.clear()
             return
-        store.catch_up(self.journal)
-        while self._waiting:
-            self._keep(store, self._waiting[0])
+        done = 0
+        try:
+            with store.batch():  # what came meanwhile, one transaction: one sync to disk
+                store.catch_up(self.journal)
+                for picture in self._waiting:
+                    self._keep(store, picture)
+                    done += 1
+        except BaseException:
+            self._pictures = {}  # rolled back: no picture of this batch is kept
+            raise
+        for _ in range(done):
             self._waiting.popleft()
         if prune or self._written >= PRUNE_EVERY:
             self._written = 0
@@ -282,6 +316,8 @@ class HistoryRecorder:
             self._pictures = {picture.key: (picture.game_id, made)}  # only the latest
 
     def _failed(self, exc: BaseException) -> None:
+        while len(self._waiting) > WAITING:  # kept in memory until they can be written
+            self._waiting.popleft()
         detail = str(exc)
         if self._trouble is None:
             log.warning("history: the record cannot be written (%s); the game goes on", detail)
@@ -353,6 +389,11 @@ class HistoryRecorder:
 
 _SYNC = object()
 _PRUNE = object()
+
+
+def _urgent(item: object) -> bool:
+    """Whether `item` may not wait for others: a command's answer, a stop, a waiter."""
+    return isinstance(item, _Ask | _Stop | threading.Event)
 
 
 def _game_of(recorded: Recorded, seqs: list[int]) -> str:

@@ -32,7 +32,7 @@ import logging
 import shutil
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -119,6 +119,8 @@ class Journal(Protocol):
 
     def inputs(self, after: int = 0) -> Sequence[Any]: ...
 
+    def inputs_after(self, after: int, seq_after: int) -> Sequence[Any]: ...
+
     def event(self, seq: int) -> Any: ...
 
 
@@ -188,6 +190,7 @@ class HistoryStore:
         self.folder = Path(state_dir) / FOLDER
         self.frames_dir = self.folder / "frames"
         self.read_only = read_only
+        self._depth = 0  # transactions open (a batch holds the outermost)
         path = self.folder / DB_NAME
         try:
             if read_only:
@@ -240,13 +243,24 @@ class HistoryStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         db = self._db
+        if self._depth:  # part of a batch: committed with it
+            yield db
+            return
+        self._depth += 1
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        finally:
+            self._depth -= 1
         db.execute("COMMIT")
+
+    def batch(self) -> AbstractContextManager[sqlite3.Connection]:
+        """Several writes, one transaction (one sync to disk): all stored, or none. A
+        frame's file is written whole before the batch commits its row."""
+        return self._transaction()
 
     # --- marks: how far the journal was copied ------------------------------------------
 
@@ -286,10 +300,13 @@ class HistoryStore:
         with self._transaction() as db:
             self._set_mark(db, "seq", seq)
             self._set_mark(db, "input", max(0, first - 1))
+            self._set_mark(db, "input_seq", seq)
 
     def _copy_inputs(self, journal: Journal) -> bool:
         after = int(self._mark("input", "0"))
-        inputs = journal.inputs(after=after)
+        seq_after = int(self._mark("input_seq", "0"))
+        last = journal.last_seq()  # read first: an input stored later has its events after
+        inputs = journal.inputs_after(after, seq_after)
         if not inputs:
             return False
         game = self._mark("game")
@@ -306,6 +323,7 @@ class HistoryStore:
                         (item.id, n, _dump(body), _dump(list(item.seqs))),
                     )
             self._set_mark(db, "input", inputs[-1].id)
+            self._set_mark(db, "input_seq", max(seq_after, last))  # the next ones' events after
             self._set_mark(db, "game", game)
         return True
 

@@ -476,6 +476,31 @@ class Journal:
             for row in rows
         ]
 
+    def inputs_after(self, after: int, seq_after: int) -> list[JournalInput]:
+        """The inputs with an id above `after`, each with the seqs of its events above
+        `seq_after` (all of them when `seq_after` is below the first), read by the
+        tables' keys alone: a reader that follows the journal (the record of games)
+        pays for what is new, not for the journal's length, as `inputs`' join does."""
+        with self._lock:
+            try:
+                db = self._conn()
+                rows = db.execute(
+                    "SELECT id, body FROM inputs WHERE id > ? ORDER BY id", (after,)
+                ).fetchall()
+                made = db.execute(
+                    "SELECT seq, input_id FROM events WHERE seq > ? AND input_id > ?",
+                    (seq_after, after),
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise JournalError(f"journal: cannot read {self.path} ({exc})") from exc
+        seqs: dict[int, list[int]] = {}
+        for seq, input_id in made:
+            seqs.setdefault(int(input_id), []).append(int(seq))
+        return [
+            JournalInput(id=i, told=read(json.loads(body)), seqs=tuple(sorted(seqs.get(i, ()))))
+            for i, body in rows
+        ]
+
     def last_input_id(self, action: str) -> int:
         """The id of the latest input of `action` (`new_game`, say), or 0 when there is none.
 

@@ -125,6 +125,7 @@ def test_a_pull_down_button_on_a_fixed_pull_up_pin_is_refused() -> None:
     assert PanelSettings.model_validate({"buzzer": 2, "pull_up": False}).buzzer == "GPIO2"
 
 
+@pytest.mark.process
 def test_the_settings_import_without_gpiozero_and_nothing_imports_paho() -> None:
     code = (
         "import sys, hardware, config.panel; "

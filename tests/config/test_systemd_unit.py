@@ -45,6 +45,7 @@ def installed_tree() -> str:
     return moved[2]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", ["domino-table.service", "domino-display.service"])
 def test_the_units_documentation_is_where_the_installer_puts_the_docs(name: str) -> None:
     unit = configparser.ConfigParser(strict=False, interpolation=None)

@@ -54,6 +54,7 @@ def runnable_copy(unit: Path, tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("unit", [TABLE_UNIT, DISPLAY_UNIT], ids=lambda p: p.name)
 def test_systemd_analyze_verify_finds_nothing(unit: Path, tmp_path: Path) -> None:
     result = subprocess.run(
@@ -64,6 +65,7 @@ def test_systemd_analyze_verify_finds_nothing(unit: Path, tmp_path: Path) -> Non
     assert result.stderr.strip() == "", result.stderr  # unknown keys are only warnings
 
 
+@pytest.mark.process
 def test_verify_would_catch_a_typo(tmp_path: Path) -> None:
     """The check above is not blind: a misspelt key is reported."""
     copy = runnable_copy(TABLE_UNIT, tmp_path)
@@ -74,6 +76,7 @@ def test_verify_would_catch_a_typo(tmp_path: Path) -> None:
     assert "Restrat" in result.stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("unit", "limit"), [(TABLE_UNIT, 3.0), (DISPLAY_UNIT, 2.0)])
 def test_hardened_by_systemds_own_measure(unit: Path, limit: float, tmp_path: Path) -> None:
     result = subprocess.run(
@@ -206,6 +209,7 @@ def installer(*args: str, user: str | None = "nobody", path: str | None = None) 
     return f"rc={result.returncode}\n{result.stdout}{result.stderr}"
 
 
+@pytest.mark.process
 def test_installer_syntax_and_shellcheck() -> None:
     subprocess.run(["bash", "-n", str(INSTALLER)], check=True)
     assert os.access(INSTALLER, os.X_OK)
@@ -217,6 +221,7 @@ def test_installer_syntax_and_shellcheck() -> None:
         assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.process
 def test_dry_run_names_every_step_and_changes_nothing() -> None:
     out = installer("--dry-run", "--with-display")
     assert out.startswith("rc=0\n"), out
@@ -257,6 +262,7 @@ def test_dry_run_names_every_step_and_changes_nothing() -> None:
     assert not Path("/opt/domino-table/src.new").exists()
 
 
+@pytest.mark.process
 def test_installer_refuses_without_root_and_on_32_bit() -> None:
     out = installer()
     assert out.startswith("rc=1\n") and "run as root" in out
@@ -275,6 +281,7 @@ def test_installer_refuses_without_root_and_on_32_bit() -> None:
         assert "WARNING: armhf" in installer("--dry-run", path=path)
 
 
+@pytest.mark.process
 def test_installer_rejects_unknown_options_and_examples() -> None:
     assert installer("--frobnicate").startswith("rc=2\n")
     out = installer("--dry-run", "--example", "nowhere")

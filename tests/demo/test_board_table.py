@@ -10,6 +10,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.process
+
 BIN = Path(sys.executable).parent / "domino-table"
 DISPLAY = re.compile(r"Display: open http://127\.0\.0\.1:(\d+)/ ")
 

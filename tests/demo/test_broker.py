@@ -13,6 +13,7 @@ from demo.broker import BrokerError, LocalBroker, find_mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 
 
+@pytest.mark.broker
 def test_starts_carries_messages_and_stops(tmp_path: Path) -> None:
     with LocalBroker(tmp_path / "b") as b:
         assert b.running and b.host == "127.0.0.1" and b.port > 0
@@ -31,6 +32,7 @@ def test_starts_carries_messages_and_stops(tmp_path: Path) -> None:
     b.stop()  # idempotent
 
 
+@pytest.mark.broker
 def test_temporary_folder_is_removed() -> None:
     b = LocalBroker()
     b.start()

@@ -13,6 +13,8 @@ from demo.camera_table import seat_zones
 from tablesim.scenes import sim_whole_game
 from tests.demo.demo_output import assert_read_as_played
 
+pytestmark = pytest.mark.process
+
 BIN = Path(sys.executable).parent / "domino-table"
 
 

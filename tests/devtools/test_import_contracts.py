@@ -98,6 +98,7 @@ def test_a_parenthesised_import_is_read_name_by_name() -> None:
     assert [b["name"] for b in check.metadata["breaches"]] == ["_Pending"]
 
 
+@pytest.mark.process
 def test_the_projects_contracts_hold() -> None:
     """The same check `./run test` runs: every contract in pyproject.toml is kept."""
     lint = Path(sys.executable).parent / "lint-imports"

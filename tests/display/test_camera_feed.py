@@ -32,6 +32,7 @@ def hub() -> Hub:
     return Hub(DisplayServerSettings(table=samples.TABLE), clock=lambda: 1_700_000_000.0)
 
 
+@pytest.mark.slow
 def test_the_camera_is_kept_apart_from_the_table_view() -> None:
     h = hub()
     table_pages = h.pages.add()

@@ -41,6 +41,7 @@ def served_port(proc: subprocess.Popen[bytes], seen: list[bytes]) -> int:
     raise AssertionError(b"".join(seen).decode(errors="replace"))
 
 
+@pytest.mark.process
 def test_the_command_serves_the_table(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
@@ -119,6 +120,7 @@ def test_a_port_out_of_range_is_a_usage_error(
     assert words in result.output
 
 
+@pytest.mark.process
 def test_the_look_and_the_lights_come_from_the_tables_settings(
     broker: Mosquitto, tmp_path: Path
 ) -> None:

@@ -28,12 +28,14 @@ from tests.display.conftest import (
     wait_for,
 )
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.tiers import needs
 
 DOUBLE = SeenTile(6, 6, 450, 288, 450, 312)
 MISREAD = SeenTile(6, 2, 474, 300, 498, 300)  # really a 6-3: its 3 was read as a 2
 
 
 @pytest.fixture
+@needs("process")
 def table(broker: Mosquitto, tmp_path: Path) -> Iterator[TableService]:
     settings = load_settings(
         None,

@@ -32,6 +32,7 @@ from tests.fixtures.board_table import at
 from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.service_process import Service, send
+from tests.fixtures.tiers import needs
 
 RULES = "straight-block"
 SEATS = 2
@@ -167,6 +168,7 @@ def board(tmp_path: Path) -> Iterator[BoardEmulator]:
 
 
 @pytest.fixture
+@needs("process")
 def start_service(
     broker: Mosquitto, board: BoardEmulator, tmp_path: Path
 ) -> Iterator[Callable[[str, int], Service]]:

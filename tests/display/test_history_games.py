@@ -109,6 +109,7 @@ def served(
 
 
 @pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.timeout(900)  # a camera game: paced at the camera's frame rate
 def test_a_whole_camera_game_is_stepped_through(
     broker: Mosquitto,
@@ -172,6 +173,7 @@ def test_a_whole_camera_game_is_stepped_through(
 
 
 @pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.timeout(600)
 def test_a_whole_board_game_is_stepped_through(
     broker: Mosquitto, tmp_path: Path, start_display: Callable[..., DisplayServer], page: Page

@@ -239,8 +239,7 @@ def test_the_page_in_spanish_in_the_sun_and_on_a_phone(
                 page.locator("#next").click()
                 expect(page.locator("#event-now .now-line")).to_contain_text("Resuelto: ")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
-                name = f"history-{width}x{height}-{theme}-es"
-                screenshot(page, name)
+                screenshot(page, f"history-{width}x{height}-{theme}-es")
                 page.locator("#all-games").click()
                 expect(page.locator("#games h1")).to_have_text("Partidas guardadas")
                 failures = contrast_failures(page, rule)

@@ -137,6 +137,7 @@ def test_a_display_without_lights_says_how_to_name_them(
     expect(page.locator("#awtrix-box")).to_be_hidden()
 
 
+@pytest.mark.process
 def test_the_demo_previews_its_own_lights(tmp_path: Path, browser: Browser) -> None:
     command = [sys.executable, "-c", "from cli.main import main; main()", "demo",
                "--outputs-preview", "--no-pin", "--http-port", "0", "--pace", "0.3",

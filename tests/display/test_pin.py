@@ -253,6 +253,7 @@ class Started(ChildProcess):
         return bool(found)
 
 
+@pytest.mark.process
 def test_the_display_asks_for_a_pin_made_at_its_first_start(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
@@ -274,6 +275,7 @@ def test_the_display_asks_for_a_pin_made_at_its_first_start(
     assert [c["id"] for c in controller.commands] == ["a3"]
 
 
+@pytest.mark.process
 def test_no_pin_opens_the_buttons(
     broker: Mosquitto, controller: Controller, tmp_path: Path
 ) -> None:
@@ -297,6 +299,7 @@ def test_pin_flags_that_cannot_work_are_usage_errors(tmp_path: Path) -> None:
     assert "cannot keep a new command PIN in" in result.output and "--no-pin" in result.output
 
 
+@pytest.mark.process
 def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> None:
     # the system chooses the display's port, and the demo says which (a port picked here
     # beforehand could be taken by another test's process meanwhile)

@@ -163,6 +163,7 @@ def test_commands_must_be_json_so_other_sites_cannot_post_them(
     assert controller.commands == []
 
 
+@pytest.mark.broker
 def test_a_refused_login_is_told_and_the_right_one_gets_in(tmp_path: Path) -> None:
     passwords = tmp_path / "passwords"
     subprocess.run(

@@ -15,6 +15,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from benchmarks import figures
 from devtools import screens, wiring
 
@@ -65,6 +67,7 @@ def test_every_figure_page_says_how_it_was_made() -> None:
         assert "| commit | `" in text and "| machine | " in text
 
 
+@pytest.mark.process
 def test_every_docs_page_named_in_the_code_exists() -> None:
     named = re.compile(r"\bdocs/([a-z0-9_/-]+\.md)\b")
     for path in tracked():

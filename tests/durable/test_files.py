@@ -19,6 +19,7 @@ import pytest
 import durable
 from durable import append_file, create_file, make_dirs, sync_dir, write_file
 from durable.files import tmp_path
+from tests.fixtures.tiers import needs
 
 
 class Calls:
@@ -163,6 +164,7 @@ def test_the_package_exports_what_its_docstring_shows() -> None:
 
 
 @pytest.fixture
+@needs("process")
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 64 kB tmpfs (tests run as root here and in CI)."""
     disk = tmp_path / "disk"

@@ -12,6 +12,7 @@ from benchmarks import engine_floor as floor
 from benchmarks.engine import main
 
 
+@pytest.mark.slow
 def test_benchmark_prints_both_ratios() -> None:
     lines: list[str] = []
     code = main(["--seconds", "0.1", "--rounds", "1", "--verify", "3", "--cpu", "-1"], lines.append)

@@ -9,6 +9,7 @@ agrees with it event for event, hands shown at the end included.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,6 +92,7 @@ def test_never_blocked_while_the_known_boneyard_holds_tiles(
                 assert left is not None  # (an unknown boneyard is never taken for empty)
 
 
+@pytest.mark.slow
 @SOME
 @given(draw_setups(), st.data())
 def test_a_seat_never_draws_more_than_the_rules_allow_in_a_turn(

@@ -119,6 +119,7 @@ def test_the_emulator_plays_steps_from_a_generator(tmp_path: Path) -> None:
         events.wait_for(lambda e: isinstance(e, Snapshot) and tiles_of(e) == {SIX_FOUR, FOUR_THREE})
 
 
+@pytest.mark.process
 def test_the_board_emulator_command(tmp_path: Path) -> None:
     link = tmp_path / "board"
     script = SCRIPTS / "opening.jsonl"
@@ -163,6 +164,7 @@ def test_the_board_emulator_command(tmp_path: Path) -> None:
         proc.wait()
 
 
+@pytest.mark.process
 def test_the_board_emulator_command_explains_a_bad_link(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "from cli.main import main; main()", "board-emulator"]
     done = subprocess.run(

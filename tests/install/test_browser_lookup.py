@@ -40,6 +40,7 @@ def test_a_file_that_is_not_executable_is_no_browser(tmp_path: Path) -> None:
         find_chromium(str(tmp_path))
 
 
+@pytest.mark.process
 def test_no_browser_fails_saying_what_to_install(tmp_path: Path) -> None:
     with pytest.raises(ChromiumMissingError, match="none of chromium, chromium-browser"):
         find_chromium(str(tmp_path))

@@ -78,7 +78,12 @@ dir = "{state}"
 
 # real pip installs, all on the installer tests' worker: the stand-in, the wheelhouse and
 # the wheel (tests/install/conftest.py) are made once
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200), pytest.mark.xdist_group("install")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.process,
+    pytest.mark.timeout(1200),
+    pytest.mark.xdist_group("install"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ def test_the_scripts_are_there() -> None:
     assert {p.name for p in SCRIPTS} >= {"install-pi.sh", "pi-venv.sh", "arm64-chroot.sh"}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_script_parses_and_passes_shellcheck(script: Path) -> None:
     assert os.access(script, os.X_OK)
@@ -30,6 +31,7 @@ def test_script_parses_and_passes_shellcheck(script: Path) -> None:
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.process
 def test_the_chroot_script_explains_its_options() -> None:
     script = SCRIPTS[[p.name for p in SCRIPTS].index("arm64-chroot.sh")]
     usage = subprocess.run(

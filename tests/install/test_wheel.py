@@ -26,6 +26,7 @@ import pytest
 
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import ChildProcess
+from tests.fixtures.tiers import needs
 from tests.install.release import (
     NOT_SHIPPED,
     Dists,
@@ -76,6 +77,7 @@ class Installed:
 
 
 @pytest.fixture(scope="module")
+@needs("process")
 def installed(
     tmp_path_factory: pytest.TempPathFactory, dists: Dists, wheels: Wheelhouse
 ) -> Installed:
@@ -88,6 +90,7 @@ def installed(
     return Installed(venv, home)
 
 
+@pytest.mark.process
 def test_the_wheel_holds_every_module_and_data_file_of_the_tree(tree: Path, dists: Dists) -> None:
     expected = shipped_files(tree)
     shipped = dists.wheel_files()
@@ -110,6 +113,7 @@ def test_every_module_imports_from_the_installed_wheel(installed: Installed, tre
     print(f"{len(names)} modules imported from {installed.venv}")
 
 
+@pytest.mark.photos
 def test_the_installed_command_line_works(
     installed: Installed, tree: Path, shared_dir: Path
 ) -> None:

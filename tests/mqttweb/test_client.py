@@ -31,6 +31,7 @@ def constructions(path: Path) -> list[int]:
     ]
 
 
+@pytest.mark.slow
 def test_every_paho_client_of_the_product_is_made_by_new_client() -> None:
     found = {
         str(path.relative_to(ROOT)): lines

@@ -28,6 +28,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tests.fixtures.mosquitto import Mosquitto, free_port
+from tests.fixtures.tiers import needs
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "mosquitto"
 SECURE_CONF = CONFIG / "secure.conf"
@@ -119,6 +120,7 @@ class SecureBroker(Mosquitto):
 
 
 @pytest.fixture
+@needs("broker", "process")
 def secure_broker(tmp_path: Path) -> Iterator[SecureBroker]:
     with SecureBroker(tmp_path / "mosquitto") as broker:
         yield broker

@@ -152,6 +152,7 @@ NEW_GAME = json.dumps({"id": "forged-1", "action": "new_game", "rules": "walnut"
                        "players": ["p7", "p8"]}).encode()  # fmt: skip
 
 
+@pytest.mark.broker
 @pytest.mark.parametrize(
     ("topic", "what"),
     [
@@ -188,6 +189,7 @@ def test_a_table_cannot_forge_a_seating_or_a_result(
             client.close()
 
 
+@pytest.mark.broker
 def test_only_the_desk_seats_tables_and_publishes_the_round(central: CentralBroker) -> None:
     desk = central_client(central, "desk")
     kitchen = central_client(central, "domino/kitchen")

@@ -21,12 +21,14 @@ from playwright.sync_api import Browser, expect
 from display.cli import display
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.process import BIN, ChildProcess
+from tests.fixtures.tiers import needs
 from tests.security.broker import make_ca_and_server_cert, openssl
 
 PIN = "2468"
 
 
 @pytest.fixture(scope="module")
+@needs("process")
 def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """ca.crt; server.crt with server.key (127.0.0.1 and localhost); other.key (a key
     of no certificate here); enc.key (server.key encrypted); junk.pem (not PEM)."""
@@ -80,6 +82,7 @@ def fetch(url: str, context: ssl.SSLContext | None, body: dict[str, Any] | None 
 
 
 @pytest.fixture
+@needs("process")
 def https_display(certs: Path, broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A real display process serving HTTPS (with a command PIN); its base URL and log."""
     pin = tmp_path / "pin"

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from display.cli import display
 from mqttweb.client import MqttTls, tls_from_flags
+from tests.fixtures.tiers import needs
 from tests.security.broker import make_ca_and_server_cert, openssl
 from tournament.cli import tournament
 
@@ -20,6 +21,7 @@ COMMANDS = {"display": (display, ["--table", "t1"]), "tournament": (tournament, 
 
 
 @pytest.fixture(scope="module")
+@needs("process")
 def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """ca.crt; server.crt and server.key (a certificate and its key); enc.key (the same
     key encrypted with the passphrase in passphrase); junk.pem (not PEM)."""

@@ -38,6 +38,7 @@ from engine.surface import SeenTile
 from firmware_bridge.emulator import BoardEmulator, FaultRates
 from firmware_bridge.messages import TileAt
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import Service
 
@@ -147,7 +148,7 @@ class JournalView:
 class Commander:
     """Sends commands on `<prefix>/cmd`, one short connection each."""
 
-    def __init__(self, broker: Mosquitto) -> None:
+    def __init__(self, broker: Mosquitto | FakeBroker) -> None:
         self.broker = broker
         self.n = 0
 

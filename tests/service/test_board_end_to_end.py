@@ -19,6 +19,8 @@ from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import TOPICS, Service, send
 
+pytestmark = pytest.mark.process
+
 P = "domino/t1"
 
 

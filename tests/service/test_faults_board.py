@@ -83,6 +83,7 @@ def test_board_reset_mid_hand_resyncs_and_nothing_is_lost_or_doubled(rig: Rig) -
     assert len(rig.journal.plays()) == len(rig.player.laid) == 8
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "rates",
     [

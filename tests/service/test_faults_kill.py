@@ -7,6 +7,8 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.service_process import Service
 from tests.service.faults import (
@@ -68,6 +70,7 @@ def test_kill_9_mid_hand_then_restart_loses_nothing_and_play_goes_on(
     assert not proc.errors(), proc.errors()
 
 
+@pytest.mark.process
 def test_a_restart_replays_only_the_current_game(broker: Mosquitto, tmp_path: Path) -> None:
     rec = desk(broker)
     journal = JournalView(tmp_path / "state")

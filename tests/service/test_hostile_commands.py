@@ -1,7 +1,8 @@
 """Malformed, unknown and hostile commands against the real service and Mosquitto: each
 is answered `ok: false` (with its id when one can be read) or, where the spec says so
 (a retained command, another table's topic), ignored; none changes anything: the
-journal's seq and inputs, and the retained state, stay as they were."""
+journal's seq and inputs, and the retained state, stay as they were. A command the table
+fails on is still answered (the service in this process, on the fake broker)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ import pytest
 from config.loader import load_settings
 from service.app import TableService
 from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.service_process import Service
+from tests.fixtures.tiers import needs
 from tests.service.faults import (
     TOPICS,
     Commander,
@@ -162,6 +165,7 @@ class Journal:
 
 
 @pytest.fixture
+@needs("process")
 def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Service]:
     with Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4",
                  log=tmp_path / "service.log") as proc:  # fmt: skip
@@ -243,17 +247,17 @@ def test_hostile_commands_are_refused_and_change_nothing(
 
 @pytest.mark.logs_errors
 def test_a_command_the_table_fails_on_is_still_answered(
-    broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    mqtt_fake: FakeBroker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = load_settings(
         None,
         {
             "table.id": "t1", "table.rules": "walnut", "table.seats": 2,
-            "serial.enabled": False, "mqtt.host": broker.host, "mqtt.port": broker.port,
+            "serial.enabled": False, "mqtt.host": mqtt_fake.host, "mqtt.port": mqtt_fake.port,
             "state.dir": str(tmp_path / "state"),
         },
     )  # fmt: skip
-    rec = Recorder(broker.host, broker.port, TOPICS)
+    rec = Recorder(mqtt_fake.host, mqtt_fake.port, TOPICS)
     service = TableService(settings)
 
     def broken(command: object) -> str | None:
@@ -263,7 +267,7 @@ def test_a_command_the_table_fails_on_is_still_answered(
     service.start()
     try:
         assert service.mqtt is not None and service.mqtt.wait_connected(10)
-        Commander(broker).send({"id": "r1", "action": "rename", "seat": 0, "name": "Ana"})
+        Commander(mqtt_fake).send({"id": "r1", "action": "rename", "seat": 0, "name": "Ana"})
         got = rec.wait_for(lambda s: bool(replies(rec)), timeout=10)
         assert got
         (reply,) = replies(rec)

@@ -1,4 +1,4 @@
-"""Impossible counts and other impossible commands, over a real Mosquitto (issue 24 point 1).
+"""Impossible counts and other impossible commands, over the fake broker (issue 24 point 1).
 
 A walnut table for two runs in this process (`TableService`, its MQTT link on a broker
 the test starts); a full-information game is played on it as a board would see it
@@ -35,7 +35,7 @@ from engine.geometry import Placer
 from engine.players import RandomPlayer
 from engine.surface import SeenTile, Snapshot
 from service.app import TableService
-from tests.fixtures.mosquitto import Mosquitto
+from tests.fixtures.mqtt_fake import FakeBroker
 from tests.fixtures.spec import validate
 from tests.service.faults import JournalView
 
@@ -48,7 +48,7 @@ HAND, BONEYARD = 7, 14  # walnut for two: 7 tiles each, 14 to draw
 class Listener:
     """The table's replies (by id) and its latest state, each checked against the schema."""
 
-    def __init__(self, broker: Mosquitto) -> None:
+    def __init__(self, broker: FakeBroker) -> None:
         self.replies: dict[str, dict[str, Any]] = {}
         self.states: list[dict[str, Any]] = []
         self.errors: list[str] = []
@@ -92,7 +92,7 @@ class Listener:
 class Table:
     """The table service in this process, its commands and replies over the broker."""
 
-    def __init__(self, broker: Mosquitto, state_dir: Path) -> None:
+    def __init__(self, broker: FakeBroker, state_dir: Path) -> None:
         settings = load_settings(
             None,
             {
@@ -236,7 +236,7 @@ class Truth:
 
 
 @pytest.fixture
-def table(broker: Mosquitto, tmp_path: Path) -> Iterator[Table]:
+def table(broker: FakeBroker, tmp_path: Path) -> Iterator[Table]:
     made = Table(broker, tmp_path / "state")
     made.start()
     try:

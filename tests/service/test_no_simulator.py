@@ -15,9 +15,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from firmware_bridge.emulator import BoardEmulator
 from tests.fixtures.mosquitto import Mosquitto
+
+pytestmark = pytest.mark.process
 
 SIMULATORS = (
     "tablesim",

@@ -12,9 +12,11 @@ from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.process import BIN
 from tests.fixtures.service_process import TOPICS, P, Service, last_state, replies, send
+from tests.fixtures.tiers import needs
 
 
 @pytest.fixture
+@needs("process")
 def service(broker: Mosquitto, tmp_path: Path) -> Iterator[Service]:
     with Service(broker, tmp_path / "state", "--rules", "puerto-rico", "--seats", "4") as s:
         yield s
@@ -82,6 +84,7 @@ def test_kill_9_and_restart_keep_the_game_and_seq(
         rec.close()
 
 
+@pytest.mark.process
 def test_bad_settings_flag_is_a_clear_error(tmp_path: Path) -> None:
     result = subprocess.run(
         [str(BIN), "run", "--table", "Tournament!", "--state-dir", str(tmp_path)],

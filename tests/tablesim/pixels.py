@@ -73,9 +73,17 @@ def near(colour: npt.NDArray[np.float64], expected: tuple[int, int, int], tolera
 
 
 def assert_pips_where_truth_says(image: Image, t: TileTruth, *, tolerance_px: float = 1.0) -> None:
-    """Each half shows exactly its pips, each blob within `tolerance_px` of a truth pip."""
-    for half, pips, truth_px in (("a", t.tile.a, t.pips_a_px), ("b", t.tile.b, t.pips_b_px)):
-        blobs = marks_in_half(image, t, half)
+    """Each half shows exactly its pips, each blob within `tolerance_px` of a truth pip.
+
+    A mark counts as a pip when it stands off the face by at least half the distance
+    from the face to the pip colour: a set's other marks (the empty rings of a ringed
+    set, a wood grain) stand off the face too, but by less."""
+    for half, pips, truth_px, colour in (
+        ("a", t.tile.a, t.pips_a_px, t.pip_colour_a),
+        ("b", t.tile.b, t.pips_b_px, t.pip_colour_b),
+    ):
+        contrast = float(np.linalg.norm(np.subtract(colour, t.face, dtype=np.float64)))
+        blobs = marks_in_half(image, t, half, min_distance=max(60.0, contrast / 2))
         assert len(blobs) == pips, f"{t.tile} half {half}: {len(blobs)} marks for {pips} pips"
         for bx, by in blobs:
             nearest = min(np.hypot(bx - px, by - py) for px, py in truth_px)

@@ -105,6 +105,7 @@ def test_scattered_tiles_keep_apart_at_any_angle() -> None:
     assert np.ptp(angles) > 120 and sum(a % 90 > 5 for a in angles) > len(angles) // 2
 
 
+@pytest.mark.slow
 def test_tiles_at_any_angle_are_drawn_where_the_truth_says() -> None:
     laid = line([(6, 1), (1, 1), (1, 4), (4, 0)], (40.0, 120.0), 37.0).tiles
     laid += tee([(2, 5), (5, 5), (5, 3)], [(5, 6)], (200.0, 40.0), 160.0).tiles
@@ -137,6 +138,7 @@ def test_the_camera_over_a_point_turns_the_table_and_sees_near_bigger_than_far()
     assert cam.px_to_mm(cam.mm_to_px(pts)) == pytest.approx(pts)
 
 
+@pytest.mark.slow
 def test_near_and_far_tiles_differ_in_size_in_one_frame() -> None:
     cam = Camera.over((200.0, 150.0), 3.0, (1280, 960), keystone=0.45)
     near_mm = tuple(cam.px_to_mm([640.0, 880.0]))

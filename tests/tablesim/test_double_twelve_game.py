@@ -82,6 +82,7 @@ def game() -> SimWholeGame:
     return sim_whole_game("walnut", 5, 3, zones=seat_zones(5, SURFACE), tile_mm=tile)
 
 
+@pytest.mark.slow
 def test_the_demo_settings_carry_the_set_to_the_simulated_camera(
     tmp_path: Path, game: SimWholeGame
 ) -> None:

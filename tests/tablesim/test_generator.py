@@ -42,6 +42,7 @@ def _width_px(t: TileTruth) -> float:
     return float(np.linalg.norm(c[0] - c[3]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_truth_holds_for_every_tile(seed: int) -> None:
     sample = _sample(seed)
@@ -81,6 +82,7 @@ def test_the_pips_are_drawn_where_the_truth_says(seed: int) -> None:
             assert_pips_where_truth_says(out.image, t, tolerance_px=1.5)
 
 
+@pytest.mark.slow
 def test_the_frames_vary_in_every_way_asked() -> None:
     samples = [_sample(s) for s in SEEDS]
     assert {s.arrangement for s in samples} == set(Arrangement)
@@ -135,6 +137,7 @@ def test_the_command_writes_frames_and_labels(
     assert "3 frames of 320x240" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_contact_sheet_shows_every_set_and_layout(tmp_path: Path) -> None:
     out = tmp_path / "sheet.png"
     assert contact_main([str(out), "--random", "1"]) == 0

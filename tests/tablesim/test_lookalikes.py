@@ -22,6 +22,7 @@ def _in_frame(t: TileTruth, w: int, h: int) -> bool:
     return bool(np.all(c >= 0) and np.all(c[:, 0] < w) and np.all(c[:, 1] < h))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(Kind))
 def test_each_kind_is_fixed_by_its_seed_and_shows_its_tiles_whole(kind: Kind) -> None:
     first = lookalike(kind, 3)
@@ -34,6 +35,7 @@ def test_each_kind_is_fixed_by_its_seed_and_shows_its_tiles_whole(kind: Kind) ->
     assert first.style.jpeg_quality is not None and first.style.sharpen > 0  # a phone's photo
 
 
+@pytest.mark.slow
 def test_close_ups_are_close_and_on_the_textures_named() -> None:
     for seed in range(2):
         pink = lookalike(Kind.PINK_CLOSE_UP, seed)
@@ -47,6 +49,7 @@ def test_close_ups_are_close_and_on_the_textures_named() -> None:
         assert all(t.spinner_px is not None for t in silver.rendered.truth.tiles)
 
 
+@pytest.mark.slow
 def test_white_on_white_has_a_blank_and_soft_shadows() -> None:
     for seed in range(3):
         frame = lookalike(Kind.WHITE_ON_WHITE, seed)
@@ -56,6 +59,7 @@ def test_white_on_white_has_a_blank_and_soft_shadows() -> None:
         assert (0, 0) in pairs
 
 
+@pytest.mark.slow
 def test_pinned_tiles_have_domed_pins_larger_than_their_pips() -> None:
     for seed in range(3):
         frame = lookalike(Kind.BRASS_PINS, seed)

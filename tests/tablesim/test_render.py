@@ -46,6 +46,7 @@ def test_frame_index_changes_only_the_noise() -> None:
     assert diff.mean() < 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tiles", list(TileStyle))
 @pytest.mark.parametrize("surface", list(Surface))
 def test_every_style_renders_its_tiles_visibly(tiles: TileStyle, surface: Surface) -> None:
@@ -179,6 +180,7 @@ def test_ground_truth_is_the_camera_homography_of_the_scene() -> None:
     assert out.image[fy, fx][1] > out.image[fy, fx][0] + 30
 
 
+@pytest.mark.slow
 def test_markers_are_drawn_where_the_truth_says() -> None:
     cam = Camera.overhead((900, 600), (1536, 2040), rotation_deg=90, keystone=0.05)
     out = render_frame(Scene(LINE), cam, RenderStyle(), seed=9)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine.surface import SeenTile
 from tablesim.render import FaceDownTile, RenderStyle, Scene
@@ -14,6 +15,7 @@ LEFT = SeenTile(6, 1, 426, 300, 402, 300)
 GAME = [[DOUBLE], [DOUBLE, RIGHT], [DOUBLE, RIGHT, LEFT]]
 
 
+@pytest.mark.slow
 def test_hands_pass_between_placements_and_the_table_settles() -> None:
     frames = list(render_sequence(GAME, seed=3, still_frames=3, hand_frames=6))
     assert len(frames) == 3 + 2 * (6 + 3)

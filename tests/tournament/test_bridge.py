@@ -16,9 +16,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.tiers import needs
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import EmulatedTable
 from tournament.standings import GameResult, standings
+
+pytestmark = pytest.mark.process
 
 BRIDGE_CONF = Path(__file__).resolve().parents[2] / "config" / "mosquitto" / "table-bridge.conf"
 
@@ -62,12 +65,14 @@ def wait_until(test: Callable[[], bool], timeout: float, what: str) -> None:
 
 
 @pytest.fixture
+@needs("broker")
 def central(tmp_path: Path) -> Iterator[Mosquitto]:
     with Mosquitto(tmp_path / "central") as broker:
         yield broker
 
 
 @pytest.fixture
+@needs("broker")
 def table_brokers(tmp_path: Path, central: Mosquitto) -> Iterator[dict[str, Mosquitto]]:
     with contextlib.ExitStack() as stack:
         brokers = {

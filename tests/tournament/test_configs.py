@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
@@ -18,6 +19,8 @@ from tests.fixtures.spec import validate
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
 from tests.tournament.test_bridge import wait_bridged
+
+pytestmark = pytest.mark.broker
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config" / "mosquitto"
 
@@ -84,6 +87,7 @@ def connect(broker: Mosquitto, user: str | None, password: str | None) -> Reason
         client.loop_stop()
 
 
+@pytest.mark.process
 def test_secured_end_to_end_a_table_bridges_in_as_its_user_and_the_desk_ranks_it(
     tmp_path: Path,
 ) -> None:

@@ -33,6 +33,8 @@ from tournament import journal
 from tournament.event import parse
 from tournament.ledger import Ledger, TableStatus
 
+pytestmark = pytest.mark.process
+
 BIN = Path(sys.executable).parent / "domino-table"
 ARGS = ["demo", "--tournament", "2", "--format", "singles", "--rules", "walnut",
         "--target", "15", "--time-limit", "0.05", "--pace", "0.02", "--seed", "4",

@@ -15,6 +15,7 @@ import pytest
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.process import BIN
+from tests.fixtures.tiers import needs
 from tests.tournament.desk_process import STANDINGS, DeskProcess, wait_standings
 from tests.tournament.tables import publish_once, result_payload
 
@@ -40,6 +41,7 @@ def expected_after_two_games() -> list[dict[str, Any]]:
 
 
 @pytest.fixture
+@needs("process")
 def desk(broker: Mosquitto, tmp_path: Path) -> Iterator[DeskProcess]:
     with DeskProcess(broker.host, broker.port, tmp_path / "desk") as process:
         yield process
@@ -174,6 +176,7 @@ def test_the_broker_lost_its_retained_results_the_desks_own_log_keeps_them(
     assert after["entries"] == expected_after_two_games()
 
 
+@pytest.mark.process
 def test_the_pages_port_in_use_is_said_in_words_and_the_desk_ends(
     broker: Mosquitto, tmp_path: Path
 ) -> None:

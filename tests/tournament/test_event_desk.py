@@ -13,6 +13,8 @@ from tests.tournament.hall import ROUND, STANDINGS, Hall, players
 from tests.tournament.tables import publish_once, result_payload
 from tournament.journal import Kind
 
+pytestmark = [pytest.mark.broker, pytest.mark.process]
+
 TWO_TABLES = ["t1", "t2"]
 
 

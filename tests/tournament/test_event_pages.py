@@ -18,6 +18,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.fixtures.browser import screen
 from tests.tournament.hall import PASSWORD, ROUND, Hall, players
 
+pytestmark = [pytest.mark.broker, pytest.mark.process]
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 

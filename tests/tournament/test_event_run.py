@@ -14,6 +14,8 @@ from tests.tournament.hall import ROUND, STANDINGS, Hall, players
 from tests.tournament.schema import check
 from tournament.views import standings_body
 
+pytestmark = [pytest.mark.broker, pytest.mark.process]
+
 
 def individual(count: int, rounds: int, **more: Any) -> dict[str, Any]:
     return {"name": "Spring Open", "format": "individual", "rules": "puerto-rico",

@@ -24,6 +24,7 @@ from service.app import TableService
 from tests.fixtures.browser import screen
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
+from tests.fixtures.tiers import needs
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.hall import CMD, PASSWORD, ROUND, STANDINGS, event_toml, players
 from tests.tournament.tables import publish_once
@@ -117,6 +118,7 @@ class Rig:
 
 
 @pytest.fixture
+@needs("broker", "process")
 def rig(tmp_path: Path) -> Iterator[Rig]:
     r = Rig(tmp_path)
     try:

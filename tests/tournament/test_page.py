@@ -13,6 +13,8 @@ from tests.fixtures.mosquitto import Mosquitto
 from tests.tournament.desk_process import DeskProcess
 from tests.tournament.tables import publish_once, result_payload
 
+pytestmark = pytest.mark.process
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 

@@ -20,6 +20,8 @@ from tests.tournament.tables import publish_once
 from tests.tournament.test_bridge import bridge_section, wait_bridged
 from tournament.standings import GameResult, standings
 
+pytestmark = [pytest.mark.broker, pytest.mark.process]
+
 # table -> seat names. Walnut to 15, the leaflet's opening: 5-5 (10 to seat 0), 5-0
 # (10 to seat 1), 5-3 (nothing), 2-0 (5 more to seat 1): seat 1 wins 15 to 10 at once.
 GAMES = {"t1": ["Ana", "Bo"], "t2": ["Cy", "Ana"]}

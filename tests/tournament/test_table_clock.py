@@ -25,6 +25,8 @@ from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import Service
 from tests.tournament.tables import publish_once
 
+pytestmark = pytest.mark.process
+
 P = "domino/t1"
 TOPICS = [f"{P}/{t}" for t in ("state", "status", "event/#", "cmd/reply", "result/+")]
 

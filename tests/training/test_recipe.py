@@ -29,6 +29,7 @@ from vision.learned.patches import ACROSS, LONG, net_input
 TINY = Recipe("tiny", (Chunk("c", 0, 2),), Chunk("val", 100_000, 1), steps=4, batch=8, width=2)
 
 
+@pytest.mark.process
 def test_a_tiny_net_trains_exports_and_runs_in_opencv(tmp_path: Path) -> None:
     out = tmp_path / "tiny.onnx"
     threads = cv2.getNumThreads()
@@ -67,6 +68,7 @@ def test_each_shipped_net_has_its_recipe() -> None:
         assert recipe.val.start not in trained
 
 
+@pytest.mark.process
 def test_chunks_drawn_in_child_processes_are_the_chunks_drawn_here(tmp_path: Path) -> None:
     chunks = (Chunk("a", 3, 1), Chunk("b", 100_001, 1))
     (tmp_path / "here").mkdir()

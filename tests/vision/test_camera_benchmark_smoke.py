@@ -12,6 +12,7 @@ import pytest
 from benchmarks.camera import main
 
 
+@pytest.mark.slow
 def test_one_short_game_is_read_and_judged(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--games", "1", "--plays", "3"]) == 0
     out = capsys.readouterr().out

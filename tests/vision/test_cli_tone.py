@@ -68,6 +68,7 @@ def _right(record: dict[str, object], truth: Truth, px: float = 8.0) -> tuple[in
     return right, wrong
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", LOOKS)
 def test_auto_is_the_default_and_reads_black_and_wooden_sets(
     tmp_path: Path, style: RenderStyle

@@ -116,10 +116,11 @@ def test_explain_prints_which_looks_ran_and_what_each_did(scene: Path) -> None:
     code, out, err = invoke(str(scene), "--tone", "light", "--explain")
     assert code == 0, err
     assert "search passes" in out
-    assert re.search(r"first-reading \(frame\): ran 1x, \d+ passes, [\d.]+ ms, tiles \+2 -0", out)
+    first = r"first-reading \(frame\): ran 1x, [\d.]+ passes, [\d.]+ ms, tiles \+2 -0"
+    assert re.search(first, out)
     code, out, err = invoke(str(scene), "--tone", "light", "--explain", "--json")
     assert code == 0, err
     record = json.loads(out)
-    assert record["passes"] >= 1
+    assert record["passes"] > 0
     first = next(r for r in record["looks"] if r["name"] == "first-reading")
     assert first["added"] == 2 and first["grain"] == "frame"

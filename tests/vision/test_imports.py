@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.process
+
 SIMULATION = ("tablesim", "engine.players")
 
 

@@ -12,7 +12,7 @@ from tests.vision import photo_table
 from tests.vision.photo_table import Row
 from vision.detector.results import UnsureReason
 
-pytestmark = [pytest.mark.photos, pytest.mark.xdist_group("photos")]
+pytestmark = pytest.mark.photos
 
 ROWS = photo_table.rows()
 

@@ -12,6 +12,7 @@ import pytest
 from benchmarks.vision import main
 
 
+@pytest.mark.photos
 def test_ddd_a_figures_are_printed_beside_the_baseline(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -23,6 +24,8 @@ def test_ddd_a_figures_are_printed_beside_the_baseline(
     assert float(row.group(1)) == 100.0 and float(row.group(2)) == 100.0, out
 
 
+@pytest.mark.photos
+@pytest.mark.process
 def test_every_source_is_printed_beside_the_earlier_detector(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -50,6 +53,7 @@ def test_the_renderer_time_is_printed(capsys: pytest.CaptureFixture[str]) -> Non
         assert 0 < float(row.group(1)) <= float(row.group(2)), out
 
 
+@pytest.mark.process
 def test_without_git_the_earlier_detector_is_refused_in_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

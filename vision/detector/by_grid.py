@@ -26,6 +26,7 @@ from vision.pips.grid import GridTile
 from vision.pips.grid_read import read_grid
 from vision.tiles.dividers import TileHypothesis, overlap
 from vision.tiles.outline import inside
+from vision.trace import Grain
 
 FloatArray = NDArray[np.float64]
 
@@ -65,6 +66,9 @@ def by_grid(planes: Planes, found: Found, offset: Point, places: list[Point]) ->
     boxes += room(planes.solid > 0, found, cfg) or []
     added: list[Read] = []
     for box in _merged(boxes)[: cfg.grid_boxes]:
+        if planes.trace.spent():
+            planes.trace.skip("by-grid", Grain.SEARCH, "budget")
+            break
         for new in _read_box(planes, box, [*found.read, *(t for t, _, _ in added)], w):
             others = [k for k in found.kept if k not in found.lines] + [t for t, _, _ in added]
             if not any(overlap(new[0], k) for k in others):
@@ -118,6 +122,7 @@ def _read_box(planes: Planes, box: Box, read: list[TileHypothesis], width: float
     ]
     cfg = planes.s
     crop = planes.img[y0:y1, x0:x1]
+    planes.trace.spend(crop.size * cfg.looks.grid_cost)  # a window read by the grid
     got = read_grid(crop, 2.0 * width, width, known, cfg.grid, max_free=cfg.search.grid_pips)
     return [_hypothesis(t, origin) for t in got.tiles]
 
@@ -157,7 +162,7 @@ def by_spacing(planes: Planes, found: Found, offset: Point, pips: list[Point]) -
     step = cfg.grid.grid
     widths: list[float] = []
     for w in (q25 / step, q25 / (step * np.sqrt(2.0))):
-        if w > 0 and all(abs(w - o) > 0.1 * o for o in widths):
+        if w > 0 and all(abs(w - o) > cfg.search.spacing_apart * o for o in widths):
             widths.append(w)
     for w in widths:  # the likeliest first; the next only when it read nothing
         trial = by_grid(planes, replace(found, width=w), offset, pips)

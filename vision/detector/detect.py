@@ -8,8 +8,8 @@ divider lines (see `vision.tiles.dividers`), the tile width is measured in the f
 and pips are counted in each half (see `vision.pips.counting`);
 `vision.detector.search_pass` runs one search. The frame looks here (`FRAME_LOOKS`,
 see `vision.detector.looks`) decide which searches run: the close-up probe, the
-first reading, the other tones, coloured faces, a coarser scale, then tiles cut by
-the frame's edge and the learned veto.
+first reading, the other tones, coloured faces, a coarser scale, then the learned
+veto.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector.frame_edge import cut_by_frame
 from vision.detector.looks import READING_LOOKS, Look, run_looks, with_look
 from vision.detector.planes import Found
 from vision.detector.play_area import PlayArea
@@ -50,6 +49,7 @@ __all__ = [
     "UnsureReason",
     "UnsureRegion",
     "detect",
+    "first_readings",
     "look_names",
     "with_look",
 ]
@@ -129,7 +129,8 @@ class FrameView:
         faces' colour), what lies in the play area, in frame pixels."""
         if img is None:
             img = bright_image(self.crop, s)
-        return within(search(img, self.offset, s, self.left_out, self.trace), self.area)
+        found = within(search(img, self.offset, s, self.left_out, self.trace), self.area)
+        return replace(found, looked=s)
 
     def shrunk(self, factor: int) -> FrameView:
         """The crop shrunk by `factor`, as a frame of its own (no play area: what a
@@ -164,6 +165,7 @@ class CloseUp:
     name: str = "close-up"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return found is UNREAD
@@ -191,6 +193,7 @@ class FirstReading:
     name: str = "first-reading"
     grain: Grain = Grain.FRAME
     base: bool = True
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return found is UNREAD
@@ -212,6 +215,7 @@ class OtherTones:
     name: str = "other-tones"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
@@ -239,6 +243,7 @@ class FaceColours:
     name: str = "face-colours"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.tone is None and found.scale == 1.0 and not confident(found, view.s)
@@ -269,6 +274,7 @@ class Coarser:
     name: str = "coarser"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: FrameView, found: Found) -> bool:
         s = view.s
@@ -296,23 +302,6 @@ class Coarser:
 
 
 @dataclass(frozen=True, slots=True)
-class CutByFrame:
-    """A tile whose outline reaches past the frame's edge shows only some of its pips:
-    an unsure place, not a tile (`vision.detector.frame_edge`)."""
-
-    name: str = "cut-by-frame"
-    grain: Grain = Grain.FRAME
-    base: bool = False
-
-    def applies(self, view: FrameView, found: Found) -> bool:
-        return bool(found.tiles)
-
-    def run(self, view: FrameView, found: Found) -> Found:
-        h, w = view.frame.shape[:2]
-        return cut_by_frame(found, (w, h), view.s.cut_slack)
-
-
-@dataclass(frozen=True, slots=True)
 class Veto:
     """The learned veto (`vision.learned`): a tile the net scores below
     `Settings.veto` is dropped (texture or a fragment read as a tile)."""
@@ -320,6 +309,7 @@ class Veto:
     name: str = "veto"
     grain: Grain = Grain.FRAME
     base: bool = False
+    searches: bool = False
 
     def applies(self, view: FrameView, found: Found) -> bool:
         return view.s.veto > 0 and bool(found.tiles)
@@ -337,7 +327,6 @@ FRAME_LOOKS: tuple[Look[FrameView], ...] = (
     CloseUp(),
     *TONE_LOOKS,
     Coarser(),
-    CutByFrame(),
     Veto(),
 )
 
@@ -354,7 +343,8 @@ def look_names(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> list[str]:
     ]
 
 
-def _bases(looks: Sequence[Look[FrameView]]) -> set[str]:
+def first_readings(looks: Sequence[Look[FrameView]] = FRAME_LOOKS) -> set[str]:
+    """The looks that are first readings (always made, never turned off)."""
     return {"first-pass", *(x.name for x in looks if x.base)}
 
 
@@ -415,12 +405,12 @@ def detect(
     crop = frame[y0:y1, x0:x1]
     if crop.size == 0:
         raise FrameError(f"the play area lies outside the {w}x{h} frame")
+    trace = Trace(s.looks.off, s.looks.budget, float(s.looks.pass_px))
     left_out = _left_out(exclude, (x0, y0, x1, y1)) if exclude else None
     if tile_px > 0:
         # a calibrated camera reads what is left by the tile's known size itself
         # (`vision.camera_path.known_size`), warped to the table: not by the grid here
         s = replace(s, search=replace(s.search, grid_boxes=0))
-    trace = Trace(s.looks.off, s.looks.budget)
     view = FrameView(frame, crop, (float(x0), float(y0)), s, area, left_out, tile_px, trace)
     best = run_looks(looks, view, UNREAD)
     ms = (time.perf_counter() - start) * 1000.0
@@ -452,6 +442,6 @@ def _check_looks(s: Settings, looks: Sequence[Look[FrameView]]) -> None:
         raise ValueError(
             f"LookSettings.off: no look named {', '.join(unknown)} (the looks: {', '.join(names)})"
         )
-    base = sorted(s.looks.off & _bases(looks))
+    base = sorted(s.looks.off & first_readings(looks))
     if base:
         raise ValueError(f"LookSettings.off: {', '.join(base)} is a first reading, always made")

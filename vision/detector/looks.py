@@ -34,15 +34,17 @@ Any look but a first reading can be turned off (`LookSettings.off`): that is how
 How a look is added (say a reader that knows the players' set):
 
 1. Write a class (a frozen dataclass suits) with `name` (unique: lower-case words
-   joined by '-'), `grain` (`Grain.FRAME`), `base` (False), `applies(view, found) ->
-   bool` and `run(view, found) -> Found`. `view` is a `vision.detector.detect.
-   FrameView`: the frame, the searched crop and where it lies in the frame, the
-   settings, the play area, the tile width when the caller knows it, the frame's
-   `Trace`, and `view.read(settings)`, a search of the crop (its passes are counted
-   and charged to the look). `found` is the reading so far
+   joined by '-'), `grain` (`Grain.FRAME`), `base` (False), `searches` (whether it
+   searches the frame again, and so is not started once the budget is spent),
+   `applies(view, found) -> bool` and `run(view, found) -> Found`. `view` is a
+   `vision.detector.detect.FrameView`: the frame, the searched crop and where it
+   lies in the frame, the settings, the play area, the tile width when the caller
+   knows it, the frame's `Trace`, and `view.read(settings)`, a search of the crop
+   (its passes are counted and charged to the look). `found` is the reading so far
    (`vision.detector.planes.Found`, frame pixels: `tiles`, `unsure`, `width`...).
    `run` returns the reading it leaves (`dataclasses.replace(found, tiles=...)`),
-   never changing `found` itself (frozen) and leaving what it does not judge as it was.
+   never changing `found` itself (frozen) and leaving what it does not judge as it
+   was.
 2. Hand the detector the list with it in its place: `detect(..., looks=with_look(
    FRAME_LOOKS, MyLook(...), before="veto"))`; the list's order is the order the
    looks run in. Its record is in `Detection.looks`, and `vision detect --explain`
@@ -86,8 +88,9 @@ V = TypeVar("V", bound=HasTrace)
 class Look(Protocol[V_contra]):
     """One look at a reading: `applies` says whether it has anything to do, `run`
     returns the reading it leaves. A `base` look (a first reading) always runs and
-    cannot be turned off; the others are not started once the frame's budget of
-    passes is spent."""
+    cannot be turned off; a look that `searches` again is not started once the
+    frame's budget of passes is spent (one that only judges what was read, such as
+    the learned veto, always runs)."""
 
     @property
     def name(self) -> str: ...
@@ -98,6 +101,9 @@ class Look(Protocol[V_contra]):
     @property
     def base(self) -> bool: ...
 
+    @property
+    def searches(self) -> bool: ...
+
     def applies(self, view: V_contra, found: Found) -> bool: ...
 
     def run(self, view: V_contra, found: Found) -> Found: ...
@@ -105,15 +111,13 @@ class Look(Protocol[V_contra]):
 
 @dataclass(frozen=True, slots=True)
 class ReadingLook:
-    """A second reading inside the reading of one tile, one half or one mark: named
-    so it can be turned off and counted where it is made."""
+    """A look made where it is needed rather than by `run_looks` (a second reading of
+    one tile, one half or one mark): named so it can be turned off and counted
+    there."""
 
     name: str
     what: str  # what it does, in a few words
-
-    @property
-    def grain(self) -> Grain:
-        return Grain.READING
+    grain: Grain = Grain.READING
 
 
 # The reading looks, in the order a search meets them.
@@ -151,11 +155,13 @@ def run_looks(looks: Sequence[Look[V]], view: V, found: Found) -> Found:
             continue
         if not look.applies(view, found):
             continue
-        if not look.base and trace.spent():
+        if look.searches and not look.base and trace.spent():
             trace.skip(look.name, look.grain, "budget")
             continue
         with trace.look(look.name, look.grain):
             after = look.run(view, found)
+        if after is not found and after == found:
+            after = found  # a reading equal to the one it looked at: nothing changed
         trace.changed(look.name, look.grain, found, after)
         found = after
     return found

@@ -41,6 +41,7 @@ class Found:
     # read on the frame shrunk by this factor and mapped back (`scales.scaled`); 1: at
     # the frame's own scale
     scale: float = 1.0
+    looked: Settings | None = None  # the settings it was read with (its tone, its faces')
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,6 @@ class UnsureReason(StrEnum):
     COVERED = "partly covered"
     FAINT_MARK = "a faint mark that may be a pip"
     NO_DIVIDER = "tile-shaped, no divider"
-    CUT = "cut by the frame's edge"
     WRONG_SIZE = "not the size of a tile"
     LOOSE_LINE = "a line like a divider on no tile read (a tile without pips?)"
     ARM = "something lies over the table (a hand or an arm)"
@@ -78,7 +77,9 @@ class Detection:
     ms: float = 0.0
     tile_width_px: float = 0.0
     looks: tuple[LookRecord, ...] = field(default=())  # which looks ran, and what each did
-    passes: int = 0  # the search passes the frame took (`vision.detector.looks`)
+    # the search passes the frame took, in passes over the whole searched image
+    # (`vision.trace.Trace.spend`)
+    passes: float = 0.0
 
     def snapshot(self, to_mm: ToMm = _same, at: float = 0.0) -> Snapshot:
         """What the camera saw, as the engine's `Snapshot`.

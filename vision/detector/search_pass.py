@@ -100,6 +100,25 @@ def _merge(base: Found, extra: Found, cfg: SearchSettings, trace: Trace) -> Foun
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
 
+def _faint_marks(
+    planes: Planes, divider_scale: float, s: Settings, thin: bool
+) -> NDArray[np.uint8]:
+    """The marks at `divider_scale` of the pip contrast (the frame's own below 1), with
+    `thin` only their straight, thinner-than-a-pip parts."""
+    if divider_scale >= 1.0:
+        return planes.marks
+    faint = mark_mask(
+        planes.img,
+        planes.bright,
+        planes.solid,
+        s.marks.min_contrast,
+        s.marks.rel_contrast,
+        divider_scale,
+        planes.need[2],
+    )
+    return _thin(faint, planes.pip, s.search) if thin else faint
+
+
 def _pass(
     planes: Planes,
     tile: NDArray[np.bool_],
@@ -114,24 +133,11 @@ def _pass(
     straight, thinner-than-a-pip parts), then read the pips. `known`: the tile width
     when an earlier pass fixed it (see `dividers.consensus`), else 0; with `force`,
     that width is the frame's whatever the lines' lengths say."""
-    img, bright, solid = planes.img, planes.bright, planes.solid
+    img, bright = planes.img, planes.bright
     max_area = planes.max_area
     trace = planes.trace
-    trace.spend()
-    if divider_scale < 1.0:
-        faint = mark_mask(
-            img,
-            bright,
-            solid,
-            s.marks.min_contrast,
-            s.marks.rel_contrast,
-            divider_scale,
-            planes.need[2],
-        )
-        if thin:
-            faint = _thin(faint, planes.pip, s.search)
-    else:
-        faint = planes.marks
+    trace.spend(img.size * (s.looks.thin_cost if thin else 1.0))
+    faint = _faint_marks(planes, divider_scale, s, thin)
     own = faint is not planes.marks
     lines = find_blobs(faint, img, bright, max_area) if own else planes.blobs
     # a spinner pin's head is part of its divider (measured by the line's arms)
@@ -157,13 +163,20 @@ def _pass(
     cands = [
         c
         for c in hypotheses(lines, tile, s.dividers)
-        if half_fill(tile, faint, c) >= s.search.min_half_fill
+        if half_fill(tile, faint, c, s.search) >= s.search.min_half_fill
     ]
     # how well each reads is judged on the marks at the pips' contrast: at a fainter
     # one pips merge with the divider, the rims and the gaps, and every tile of
     # touching wooden ones looked foreign
     trust = _trust(planes.blobs, cands, s, trace)
     agreed, _ = consensus(lines, cands, trust, known, s.dividers, force)
+    if len(agreed) > s.search.most_read:
+        # more lines of a divider's length than a table holds tiles: a texture (wood,
+        # leather, a weave); only the most divider-like are read
+        agreed = sorted(agreed, key=lambda t: -t.score)[: s.search.most_read]
+    # reading a hypothesis (its halves, their second looks) costs about as much as a
+    # pass over `hypothesis_cost` of a pass's pixels
+    trace.spend(len(agreed) * s.looks.hypothesis_cost * s.looks.pass_px)
     if divider_scale >= 1.0:
         return read_tiles(lines, agreed, offset, planes)
     # Pips are the strong marks left once the dividers' pixels are taken out, so a
@@ -198,8 +211,9 @@ def _thin_in(
 
 def _pip_size(blobs: Blobs, s: Settings) -> float:
     """The typical diameter of a round mark (a pip) in pixels, or 0."""
-    round_ = round_blobs(blobs, s.pips) & (blobs.area >= 9)
-    if round_.sum() < 3:
+    cfg = s.search
+    round_ = round_blobs(blobs, s.pips) & (blobs.area >= cfg.pip_min_area)
+    if round_.sum() < cfg.pip_min_count:
         return 0.0
     return float(np.median(2.0 * np.sqrt(blobs.area[round_] / np.pi)))
 
@@ -209,11 +223,11 @@ def _thin(mask: NDArray[np.uint8], pip: float, cfg: SearchSettings) -> NDArray[n
     direction: a divider line that a blurred pip touches comes apart from it, and the
     pip drops out. Nothing is taken when the pip size is unknown."""
     length = round(cfg.line_pips * pip) | 1
-    if pip <= 0 or length < 7:
+    if pip <= 0 or length < cfg.line_min_px:
         return mask
     # pips and rows of merged pips are as thick as a pip: gone with an opening by a
     # disc of most of a pip's width; what is left of their rims is not straight
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(0.6 * pip),) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(cfg.thin_disc * pip),) * 2)
     pips = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc), dtype=np.uint8)
     mask = np.asarray(mask & (1 - pips), dtype=np.uint8)
     out = np.zeros_like(mask)
@@ -245,7 +259,8 @@ def _trust(blobs: Blobs, cands: list[TileHypothesis], s: Settings, trace: Trace)
     for c in cands:
         ra = read_half(blobs, c, 0, ref, s.pips, trace)
         rb = read_half(blobs, c, 1, ref, s.pips, trace)
-        out.append(0.1 if ra.foreign or rb.foreign else min(ra.confidence, rb.confidence))
+        foreign = ra.foreign or rb.foreign
+        out.append(s.search.foreign_trust if foreign else min(ra.confidence, rb.confidence))
     return out
 
 
@@ -324,6 +339,7 @@ class DarkerTable:
     name: str = "darker-table"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: MaterialView, found: Found) -> bool:
         s = view.s
@@ -395,7 +411,8 @@ def _search(
         s.marks.min_contrast,
     )
     marks = mark_mask(img, bright, solid, s.marks.min_contrast, s.marks.rel_contrast, split=split)
-    blobs = find_blobs(marks, img, bright, img.size / 50.0)
+    max_area = img.size * s.marks.max_mark_share
+    blobs = find_blobs(marks, img, bright, max_area)
     need = (s.marks.min_contrast, s.marks.rel_contrast, split)
     planes = Planes(
         img,
@@ -405,7 +422,7 @@ def _search(
         blobs,
         tile,
         need,
-        img.size / 50.0,
+        max_area,
         _pip_size(blobs, s),
         s,
         lighter_table,
@@ -457,9 +474,19 @@ class SearchView:
 
     @property
     def small(self) -> bool:
-        """Small tiles (or none read by the first pass): their dividers are thin,
-        blurred and faint."""
+        """Small tiles (or none read by the first pass), and something to read: their
+        dividers are thin, blurred and faint. A first pass that saw nothing tile-like
+        (`blank`) is not looked at again (an empty table costs one pass a search)."""
+        if self.blank:
+            return False
         return self.first.width < self.planes.s.search.small_tile_px or not self.first.tiles
+
+    @property
+    def blank(self) -> bool:
+        """The first pass read no tile, left no place unsure and saw no pips: what
+        lines it found were lines on the table."""
+        first = self.first
+        return not first.tiles and not first.unsure and not stray_pips(self.planes, first)
 
     @property
     def known(self) -> float:
@@ -482,6 +509,7 @@ class FainterPass:
     name: str = "fainter-pass"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.small
@@ -507,6 +535,7 @@ class ThinPass:
     name: str = "thin-pass"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.small
@@ -534,6 +563,7 @@ class ShownWidth:
     name: str = "shown-width"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return _shown_width(found, view.planes.s.search) > 0
@@ -560,6 +590,7 @@ class FaintDoubts:
     name: str = "faint-doubts"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = False
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return bool(found.read)
@@ -576,6 +607,7 @@ class ByGrid:
     name: str = "by-grid"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         cfg = view.planes.s.search
@@ -596,6 +628,7 @@ class BySpacing:
     name: str = "by-spacing"
     grain: Grain = Grain.SEARCH
     base: bool = False
+    searches: bool = True
 
     def applies(self, view: SearchView, found: Found) -> bool:
         return view.planes.s.search.grid_boxes > 0 and not found.read
@@ -632,16 +665,19 @@ def _shown_width(found: Found, cfg: SearchSettings) -> float:
 
 
 def within(found: Found, area: PlayArea | None) -> Found:
-    """What was found with its centre inside the play area."""
+    """What was found with its centre inside the play area (the hypotheses behind
+    the tiles dropped too; the rest as it was)."""
     if area is None:
         return found
-    return Found(
-        [t for t in found.tiles if area.contains(*_mid(t.px))],
-        [p for p in found.facedown if area.contains(*p)],
-        [u for u in found.unsure if area.contains(u.x, u.y)],
-        found.width,
-        found.kept,
-        explained=found.explained,
+    inside = [area.contains(*_mid(t.px)) for t in found.tiles]
+    aligned = len(found.read) == len(found.tiles)
+    return replace(
+        found,
+        tiles=[t for t, ok in zip(found.tiles, inside, strict=True) if ok],
+        facedown=[p for p in found.facedown if area.contains(*p)],
+        unsure=[u for u in found.unsure if area.contains(u.x, u.y)],
+        read=[t for t, ok in zip(found.read, inside, strict=True) if ok] if aligned else [],
+        stray=[p for p in found.stray if area.contains(*p)],
     )
 
 

@@ -39,6 +39,18 @@ class SearchSettings:
     """One search pass over a tile-bright image (`vision.detector.search_pass`)."""
 
     min_half_fill: float = 0.6  # share of a half that must be tile material
+    most_read: int = 400  # a pass reads at most this many hypotheses (the most typical)
+    # a half is sampled on a grid of `samples` x `samples` points reaching this share
+    # of a width from its centre (tile material, the face showing)
+    sample_reach: float = 0.4
+    samples: int = 7
+    face_percentile: float = 90.0  # the face's brightness: this percentile of the samples
+    mark_area: float = 0.25  # a mark of at most this many squared widths is pip-sized
+    rim_px: int = 2  # ... and the pixels this near it are its soft rim
+    anywhere_reach: float = 1.2  # widths around a tile its pips are looked for off the material
+    pip_guess: float = 0.1  # no pip measured: its radius is this share of a width
+    read_bonus: float = 0.5  # a hypothesis gains this share of its reading's confidence ...
+    foreign_penalty: float = 1.0  # ... and loses this when it reads marks that are no pips
     divider_contrast: float = 0.6  # on small tiles, dividers need this share of a pip's
     small_tile_px: float = 40.0  # tiles narrower than this (or none) get that second pass
     sure: float = 0.9  # a half read with less confidence gets a second look
@@ -56,10 +68,15 @@ class SearchSettings:
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
     stray_darkness: float = 0.6  # a stray pip is at least this share as dark as those read
-    room_shrink: float = 0.15  # unclaimed material is eroded by this share of a width
-    room_area: float = 0.5  # ... and what is left must be this many squared widths
     line_angles: int = 12  # orientations of the straight-segment test, 15 degrees apart
     line_pips: float = 2.5  # a divider segment is at least this many pip diameters long
+    line_min_px: int = 7  # ... and this many pixels (shorter: the thin pass takes all)
+    thin_disc: float = 0.6  # marks as thick as this many pip diameters are no thin line
+    room_shrink: float = 0.15  # unclaimed material is eroded by this share of a width
+    room_area: float = 0.5  # ... and what is left must be this many squared widths
+    pip_min_area: float = 9.0  # px: the frame's pip is measured on round marks this large
+    pip_min_count: int = 3  # ... when it has this many of them
+    foreign_trust: float = 0.1  # a line whose tile reads foreign marks weighs this
     guess_pips: float = 110.0  # a pip is about this share of a table's short side
     # reading by the grid where the dividers gave none (`by_grid`): a window reaches
     # this many tile lengths around a place left to explain ...
@@ -70,15 +87,27 @@ class SearchSettings:
     # at least `shown_tiles` were read, a `shown_share` of them alike, and that width
     # differs from the frame's by more than `shown_apart`
     shown_tiles: int = 3
-    spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
     shown_share: float = 0.6
     shown_apart: float = 0.1
+    spacing_pips: int = 4  # no tile read: the grid's width from the spacing of this many pips
+    spacing_apart: float = 0.1  # ... its two widths tried when this share apart
+    pip_widths: float = 5.0  # no width known: a tile is this many pips wide
 
     def __post_init__(self) -> None:
         check_bounds(
             self,
             {
                 "min_half_fill": (0.0, 1.0),
+                "most_read": (1, 100_000),
+                "sample_reach": (0.05, 1.0),
+                "samples": (2, 101),
+                "face_percentile": (50.0, 100.0),
+                "mark_area": (0.0, 1.0),
+                "rim_px": (0, 20),
+                "anywhere_reach": (0.5, 5.0),
+                "pip_guess": (0.01, 0.5),
+                "read_bonus": (0.0, 10.0),
+                "foreign_penalty": (0.0, 10.0),
                 "divider_contrast": (0.1, 1.0),
                 "small_tile_px": (0.0, 10_000.0),
                 "sure": (0.0, 1.0),
@@ -96,18 +125,25 @@ class SearchSettings:
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),
                 "stray_darkness": (0.0, 1.0),
-                "room_shrink": (0.0, 1.0),
-                "room_area": (0.0, 100.0),
                 "line_angles": (1, 180),
                 "line_pips": (0.5, 20.0),
+                "line_min_px": (3, 1000),
+                "thin_disc": (0.1, 2.0),
+                "shown_tiles": (1, 10_000),
+                "shown_share": (0.0, 1.0),
+                "shown_apart": (0.0, 1.0),
+                "room_shrink": (0.0, 1.0),
+                "room_area": (0.0, 100.0),
+                "pip_min_area": (1.0, 10_000.0),
+                "pip_min_count": (1, 1000),
+                "foreign_trust": (0.0, 1.0),
                 "guess_pips": (1.0, 10_000.0),
                 "grid_reach": (0.5, 100.0),
                 "grid_boxes": (0, 10_000),
                 "grid_pips": (1, 10_000),
-                "shown_tiles": (1, 10_000),
                 "spacing_pips": (2, 10_000),
-                "shown_share": (0.0, 1.0),
-                "shown_apart": (0.0, 1.0),
+                "spacing_apart": (0.0, 1.0),
+                "pip_widths": (1.0, 100.0),
             },
         )
 
@@ -150,16 +186,33 @@ class LookSettings:
     # the looks turned off, by name (`vision.detector.detect.look_names`); a first
     # reading cannot be
     off: frozenset[str] = frozenset()
-    # no look is started once a frame has spent this many search passes (a pass finds
-    # dividers and reads their tiles once)
-    budget: int = 1000
+    # no look that searches is started once a frame has spent this many search passes
+    # (a pass finds dividers and reads their tiles once over `pass_px` pixels; one over
+    # fewer or more pixels counts their share, reading hypotheses, the thin pass and
+    # grid windows more: `hypothesis_cost`, `thin_cost`, `grid_cost`)
+    budget: float = 1000.0
+    pass_px: int = 1_000_000
+    thin_cost: float = 1.0  # the thin-line pass costs this many passes over its pixels
+    grid_cost: float = 1.0  # a window read by the grid, likewise
+    # reading one hypothesis (its halves and their second looks) costs this share of a
+    # pass: on a texture a pass reads hundreds, and reading, not pixels, is its cost
+    hypothesis_cost: float = 0.05
 
     def __post_init__(self) -> None:
         off: object = self.off
         if isinstance(off, str) or not all(isinstance(n, str) for n in self.off):
             raise ValueError(f"LookSettings.off: {off!r} must be a set of look names")
         object.__setattr__(self, "off", frozenset(self.off))
-        check_bounds(self, {"budget": (1, 10_000)})
+        check_bounds(
+            self,
+            {
+                "budget": (1.0, 10_000.0),
+                "pass_px": (10_000, 100_000_000),
+                "thin_cost": (0.0, 100.0),
+                "grid_cost": (0.0, 100.0),
+                "hypothesis_cost": (0.0, 10.0),
+            },
+        )
 
 
 SEARCH = SearchSettings()  # the defaults
@@ -183,7 +236,6 @@ class Settings:
     explained: float = 0.5  # a reading whose tiles cover this share of the material ...
     # a reading's worth: its tiles' confidences times this plus the share it covers
     worth_floor: float = 0.5
-    cut_slack: float = 0.15  # tile widths an outline may reach past the frame's edge
     # the learned veto (`vision.learned`, docs/design/learned.md): a tile the net scores below
     # this is dropped as no tile (texture or a fragment read as one); 0 turns it off.
     # Chosen on rendered frames no training run drew (`training/train.py`'s report)
@@ -218,7 +270,6 @@ class Settings:
                 "margin": (0, 10_000),
                 "explained": (0.0, 1.0),
                 "worth_floor": (0.0, 10.0),
-                "cut_slack": (0.0, 10.0),
                 "veto": (0.0, 1.0),
             },
         )

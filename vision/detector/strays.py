@@ -77,7 +77,7 @@ def stray_places(pips: list[Point], reach: float, cfg: SearchSettings) -> list[P
 
 def stray_reach(found: Found, cfg: SearchSettings) -> float:
     """How far apart stray pips may lie and belong together."""
-    return cfg.stray_reach * (found.width if found.width > 0 else 5.0 * found.pip)
+    return cfg.stray_reach * (found.width if found.width > 0 else cfg.pip_widths * found.pip)
 
 
 def with_strays(best: Found, worse: Found, offset: Point, cfg: SearchSettings) -> Found:

@@ -25,12 +25,22 @@ from vision.tiles.dividers import TileHypothesis, suppress
 from vision.tiles.outline import face_ends, fitted_to_face, outlined
 
 
-def _near_marks(blobs: Blobs, width: float) -> NDArray[np.bool_]:
-    """Pixels on or within 2 px of a pip-sized mark (a pip's soft rim included)."""
-    small = (blobs.area > 0) & (blobs.area <= 0.25 * width**2)
+def _near_marks(blobs: Blobs, width: float, cfg: SearchSettings) -> NDArray[np.bool_]:
+    """Pixels on or within `SearchSettings.rim_px` of a pip-sized mark (a pip's soft
+    rim included)."""
+    small = (blobs.area > 0) & (blobs.area <= cfg.mark_area * width**2)
     small[0] = False
     mask = small[blobs.labels].astype(np.uint8)
-    return np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0, dtype=np.bool_)
+    grow = np.ones((2 * cfg.rim_px + 1,) * 2, np.uint8)
+    return np.asarray(cv2.dilate(mask, grow) > 0, dtype=np.bool_)
+
+
+def _samples(t: TileHypothesis, cfg: SearchSettings) -> tuple[NDArray[np.float64], ...]:
+    """The sample grid over a half (`SearchSettings.sample_reach`, `samples`), along
+    and across the tile, in pixels from the half's centre."""
+    grid = np.linspace(-cfg.sample_reach, cfg.sample_reach, cfg.samples) * t.width
+    aa, dd = np.meshgrid(grid, grid)
+    return aa, dd
 
 
 def _face_share(
@@ -40,14 +50,13 @@ def _face_share(
     face (as bright as it, or at a pip or the divider): a hand or a sleeve over part
     of a tile is darker than the face and no mark of the size of a pip."""
     h, w = img.shape
-    grid = np.linspace(-0.4, 0.4, 7) * t.width
-    aa, dd = np.meshgrid(grid, grid)
+    aa, dd = _samples(t, cfg)
     samples: list[tuple[NDArray[np.uint8], NDArray[np.bool_]]] = []
     for hx, hy in t.half_centres():
         xs = np.clip(np.rint(hx + aa * t.nx + dd * t.dx).astype(np.intp), 0, w - 1)
         ys = np.clip(np.rint(hy + aa * t.ny + dd * t.dy).astype(np.intp), 0, h - 1)
         samples.append((img[ys, xs], near_marks[ys, xs]))
-    face = float(np.percentile(np.concatenate([v for v, _ in samples]), 90))
+    face = float(np.percentile(np.concatenate([v for v, _ in samples]), cfg.face_percentile))
     return min(float(((v >= cfg.face_share * face) | on_mark).mean()) for v, on_mark in samples)
 
 
@@ -57,7 +66,8 @@ def _face_share_anywhere(planes: Planes, t: TileHypothesis) -> float:
     through it to the table, lies outside the tile material and is no mark there
     (a wooden 3 on green felt was taken for a tile partly covered)."""
     h, w = planes.img.shape
-    r = int(np.ceil(1.2 * t.width)) + 3
+    cfg = planes.s.search
+    r = int(np.ceil(cfg.anywhere_reach * t.width)) + 3
     x0, y0 = max(0, int(t.cx) - r), max(0, int(t.cy) - r)
     x1, y1 = min(w, int(t.cx) + r + 1), min(h, int(t.cy) + r + 1)
     img, bright = planes.img[y0:y1, x0:x1], planes.bright[y0:y1, x0:x1]
@@ -67,19 +77,21 @@ def _face_share_anywhere(planes: Planes, t: TileHypothesis) -> float:
         min_contrast, np.minimum(split, lit * rel_contrast)
     )
     count, labels, stats, _ = components(marks.astype(np.uint8))
-    small = stats[:, cv2.CC_STAT_AREA] <= 0.25 * t.width**2
+    small = stats[:, cv2.CC_STAT_AREA] <= cfg.mark_area * t.width**2
     small[0] = False
-    grown = cv2.dilate(small[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
+    grow = np.ones((2 * cfg.rim_px + 1,) * 2, np.uint8)
+    grown = cv2.dilate(small[labels].astype(np.uint8), grow)
     near = np.asarray(grown > 0, dtype=np.bool_)
     local = replace(t, cx=t.cx - x0, cy=t.cy - y0)
-    return _face_share(img, near, local, planes.s.search) if count > 0 else 0.0
+    return _face_share(img, near, local, cfg) if count > 0 else 0.0
 
 
-def half_fill(tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis) -> float:
+def half_fill(
+    tile: NDArray[np.bool_], marks: NDArray[np.uint8], t: TileHypothesis, cfg: SearchSettings
+) -> float:
     """The smaller share, over the two halves, of sample points on tile material."""
     h, w = tile.shape
-    grid = np.linspace(-0.4, 0.4, 7) * t.width
-    aa, dd = np.meshgrid(grid, grid)
+    aa, dd = _samples(t, cfg)
     shares = []
     for hx, hy in t.half_centres():
         xs = np.clip(np.rint(hx + aa * t.nx + dd * t.dx).astype(np.intp), 0, w - 1)
@@ -237,21 +249,22 @@ def read_tiles(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes
     of a pattern taken for a divider) loses against one that reads as a domino.
     """
     width = agreed[0].width if agreed else 0.0
-    ref = pip_area(blobs, agreed, planes.s.pips) or float(np.pi * (0.1 * width) ** 2)
+    cfg = planes.s.search
+    ref = pip_area(blobs, agreed, planes.s.pips) or float(np.pi * (cfg.pip_guess * width) ** 2)
     readings: dict[int, tuple[HalfReading, HalfReading]] = {}
     rescored: list[TileHypothesis] = []
     for hyp in agreed:
         t, first = _placed(blobs, hyp, ref, planes)
-        bonus = 0.5 * min(r.confidence for r in first)
+        bonus = cfg.read_bonus * min(r.confidence for r in first)
         t, (ra, rb) = _resized(blobs, t, first, ref, planes)
-        penalty = 1.0 if ra.foreign or rb.foreign else 0.0
+        penalty = cfg.foreign_penalty if ra.foreign or rb.foreign else 0.0
         readings[t.blob] = (ra, rb)
         rescored.append(replace(t, score=t.score - penalty + bonus))
     tiles: list[FoundTile] = []
     unsure: list[UnsureRegion] = []
     ox, oy = offset
     kept = suppress(rescored)
-    near = _near_marks(blobs, width)
+    near = _near_marks(blobs, width, cfg)
     read: list[TileHypothesis] = []
     lines: list[TileHypothesis] = []
     for t in kept:
@@ -304,7 +317,7 @@ def _blank_outlined(planes: Planes, t: TileHypothesis, kept: list[TileHypothesis
     # tolerance wider than its width is one of its tiles
     with trace.inner("blank-face") as note:
         reach = (cfg.face_reach, 1.0 + planes.s.dividers.width_tolerance)
-        ends = face_ends(planes.solid, t, reach)
+        ends = face_ends(planes.solid, t, reach, cfg)
         if ends is None or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
             return False
         fitted = fitted_to_face(t, ends)
@@ -393,7 +406,7 @@ def _fitted(
     centres) when that was (its confidence capped at `resized`): the pips lay
     within the face."""
     cfg = planes.s.search
-    ends = face_ends(planes.solid, t)
+    ends = face_ends(planes.solid, t, cfg=planes.s.outline)
     if ends is None or t.own <= 0 or abs(sum(ends) / (2.0 * t.own) - 1.0) > cfg.face_fit:
         return None
     other = fitted_to_face(t, ends)
@@ -415,7 +428,7 @@ def faint_doubts(planes: Planes, found: Found, offset: Point) -> Found:
     if not found.read:
         return found
     ref = pip_area(planes.blobs, found.read, planes.s.pips) or float(
-        np.pi * (0.1 * found.width) ** 2
+        np.pi * (planes.s.search.pip_guess * found.width) ** 2
     )
     tiles: list[FoundTile] = []
     read: list[TileHypothesis] = []

@@ -88,7 +88,7 @@ def pip_area(blobs: Blobs, tiles: list[TileHypothesis], cfg: PipSettings = PIPS)
     for t in tiles:
         for side in (0, 1):
             idx = in_half(blobs, t, side, cfg)
-            idx = idx[round_[idx] & (blobs.area[idx] >= (0.1 * t.width) ** 2)]
+            idx = idx[round_[idx] & (blobs.area[idx] >= (cfg.min_pip * t.width) ** 2)]
             areas.append(blobs.area[idx])
     if not areas:
         return 0.0
@@ -216,23 +216,23 @@ def _judge(
     merged = np.zeros(idx.size, dtype=np.int64)
     for k in (2, 3, 4):  # k pips merged in a row: k times the area, stretched to match
         near_k = np.abs(rel - k) <= cfg.chain_area[k - 2]
-        fits = ~single & ~chain & near_k & (np.abs(elong - CHAIN[k]) <= 0.8)
+        fits = ~single & ~chain & near_k & (np.abs(elong - CHAIN[k]) <= cfg.chain_elongation)
         merged[fits] = k
         chain |= fits
     double = chain
-    tiny = rel < 0.25
+    tiny = rel < cfg.tiny
     # a dark region larger than a quarter of the half is the table showing through a
     # gap, not a mark on this tile
-    backdrop = (area > 0.25 * tile.width**2) | (blobs.length[idx] > tile.width)
+    backdrop = (area > cfg.backdrop * tile.width**2) | (blobs.length[idx] > tile.width)
     foreign = ~(single | double | tiny | backdrop)
     pips = int(single.sum() + merged.sum())
     confidence = 1.0
     if foreign.any():
-        confidence = 0.2
-    elif (rel[~tiny & ~backdrop] < 0.4).any():
-        confidence = 0.5
+        confidence = cfg.foreign_confidence
+    elif (rel[~tiny & ~backdrop] < low).any():
+        confidence = cfg.small_confidence
     if double.any():
-        confidence = min(confidence, 0.8)
+        confidence = min(confidence, cfg.chain_confidence)
     marks = single | double if whole_layout else single
     pts = np.column_stack([blobs.cx[idx[marks]], blobs.cy[idx[marks]]])
     centre = tile.half_centres()[side]
@@ -243,13 +243,13 @@ def _judge(
     if not lopsided and not whole_layout:
         lopsided = not _on_grid(_pip_centres(blobs, idx, single, merged), tile, cfg)
     if lopsided:
-        confidence = min(confidence, 0.4)
+        confidence = min(confidence, cfg.lopsided_confidence)
     if pips > cfg.max_pips:
-        confidence = min(confidence, 0.1)
+        confidence = min(confidence, cfg.too_many_confidence)
     # pips should be alike: a much smaller or larger one is suspicious
     if single.sum() >= 2:
         a = area[single]
         spread = float(a.max() / max(a.min(), 1.0))
-        if spread > 2.5:
-            confidence = min(confidence, 0.6)
+        if spread > cfg.spread:
+            confidence = min(confidence, cfg.spread_confidence)
     return HalfReading(pips, confidence, foreign=bool(foreign.any()))

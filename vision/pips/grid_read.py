@@ -61,7 +61,7 @@ def read_grid(
     lies beyond it was not looked at). With `max_free`, a window with more free pips
     than that is read no further (a texture's specks, not a few tiles' pips)."""
     looks = GridLooks(grey, width, cfg)
-    pips = looks.pips()
+    pips = looks.pips(cfg.texture_peaks * max_free)
     free = [i for i in range(len(pips)) if not any(_holds(r, pips[i], width, 0.05) for r in known)]
     if not free or 0 < max_free < len(free):
         return GridReading([], pips[free], pips[free], _none())

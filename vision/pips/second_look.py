@@ -32,11 +32,13 @@ logger = logging.getLogger(__name__)
 U8 = NDArray[np.uint8]
 
 
-def _half_window(img: U8, tile: TileHypothesis, side: int) -> tuple[int, int, int, int] | None:
-    """The box (x0, y0, x1, y1) round half `side`, 0.6 tile widths each way, clipped to
-    the image; None when too little of it is in the image."""
+def _half_window(
+    img: U8, tile: TileHypothesis, side: int, cfg: PipSettings
+) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) round half `side`, `PipSettings.window` tile widths
+    each way, clipped to the image; None when too little of it is in the image."""
     hx, hy = tile.half_centres()[side]
-    r = int(np.ceil(0.6 * tile.width))
+    r = int(np.ceil(cfg.window * tile.width))
     h, w = img.shape
     x0, y0 = max(0, int(hx) - r), max(0, int(hy) - r)
     x1, y1 = min(w, int(hx) + r + 1), min(h, int(hy) + r + 1)
@@ -57,7 +59,7 @@ def reread_half(
 ) -> HalfReading | None:
     """Read half `side` again with a threshold set from that half alone, if possible
     (`trace`: as for `read_half`)."""
-    window = _half_window(img, tile, side)
+    window = _half_window(img, tile, side, cfg)
     if window is None:
         return None
     x0, y0, x1, y1 = window
@@ -102,7 +104,7 @@ def apart_half(
     size = round(cfg.apart * pip)
     if size < 3:
         return None
-    window = _half_window(img, tile, side)
+    window = _half_window(img, tile, side, cfg)
     if window is None:
         return None
     x0, y0, x1, y1 = window
@@ -150,7 +152,7 @@ def faint_pips(
     reads one pip short: as a blank when it is the only one. Seen at half the
     contrast it is still a round mark of a pip's size; noise and grain are not.
     """
-    window = _half_window(img, tile, side)
+    window = _half_window(img, tile, side, cfg)
     if window is None:
         return 0
     x0, y0, x1, y1 = window

@@ -26,6 +26,20 @@ class PipSettings:
     crescent_area: float = 1.0  # a pip bitten by its highlight: at most a pip's area ...
     crescent_elongation: float = 2.2  # ... and at most this long for its thickness
     max_pips: int = 12
+    min_pip: float = 0.1  # a pip is at least this share of a width across (the frame's pip)
+    chain_elongation: float = 0.8  # a chain of pips is this near its count's elongation
+    tiny: float = 0.25  # a mark below this many pips' area is a speck, not counted
+    backdrop: float = 0.25  # a mark over this many squared widths is the table in a gap
+    # a half's confidence: with marks that are no pips, marks smaller than a pip, a
+    # chain of merged pips, a lop-sided layout, more pips than `max_pips`, pips of
+    # sizes more than `spread` times apart
+    foreign_confidence: float = 0.2
+    small_confidence: float = 0.5
+    chain_confidence: float = 0.8
+    lopsided_confidence: float = 0.4
+    too_many_confidence: float = 0.1
+    spread: float = 2.5
+    spread_confidence: float = 0.6
     # how far a chain of k = 2, 3, 4 merged pips may be from k pips' area: the necks
     # between small pips blurred together add up to a pip's area along a line of four
     chain_area: tuple[float, float, float] = (0.6, 0.6, 1.6)
@@ -35,6 +49,7 @@ class PipSettings:
     own_sure: float = 0.8  # ... and that reading kept when at least this sure
     own_range: tuple[float, float] = (0.25, 2.5)  # ... its median round mark of this size
     own_apart: float = 0.2  # ... when that is this share off the frame's pip
+    window: float = 0.6  # a half's second look takes this many widths round its centre
     # the second look: a doubtful half thresholded on its own, at least this contrast
     min_contrast: int = 20
     apart: float = 0.6  # a pip touching a line comes apart by an opening of this share
@@ -61,12 +76,24 @@ class PipSettings:
                 "crescent_area": (0.0, 10.0),
                 "crescent_elongation": (1.0, 10.0),
                 "max_pips": (1, 100),
+                "min_pip": (0.0, 1.0),
+                "chain_elongation": (0.0, 10.0),
+                "tiny": (0.0, 1.0),
+                "backdrop": (0.0, 1.0),
+                "foreign_confidence": (0.0, 1.0),
+                "small_confidence": (0.0, 1.0),
+                "chain_confidence": (0.0, 1.0),
+                "lopsided_confidence": (0.0, 1.0),
+                "too_many_confidence": (0.0, 1.0),
+                "spread": (1.0, 100.0),
+                "spread_confidence": (0.0, 1.0),
                 "chain_area": (0.0, 10.0),
                 "symmetry_tolerance": (0.0, 1.0),
                 "own_below": (0.0, 1.0),
                 "own_sure": (0.0, 1.0),
                 "own_range": (0.0, 100.0),
                 "min_contrast": (1, 254),
+                "window": (0.3, 2.0),
                 "apart": (0.0, 2.0),
                 "apart_rim": (0.0, 0.5),
                 "faint_share": (0.0, 1.0),
@@ -108,6 +135,9 @@ class GridSettings:
     overlap: float = 0.8  # tiles overlap when their rectangles shrunk to this share do
     confidence: float = 0.9  # of a tile read so (the detector's own sure readings: 1)
     covers: int = 64  # at most this many ways of explaining one group's pips are tried
+    # a window with this many times more lone peaks than its most free pips is a
+    # texture's specks: not weighed one by one (`grid.GridLooks.pips`)
+    texture_peaks: int = 8
     mark_share: float = 0.5  # marks this share as dark as the pips ...
     pip_area: float = 0.1  # ... and of at least this size squared must lie on a tile
     line_share: float = 0.15  # a line this share as dark as the pips, ...
@@ -139,6 +169,7 @@ class GridSettings:
                 "overlap": (0.1, 1.0),
                 "confidence": (0.0, 1.0),
                 "covers": (1, 100_000),
+                "texture_peaks": (1, 1000),
                 "mark_share": (0.0, 1.0),
                 "pip_area": (0.0, 1.0),
                 "line_share": (0.0, 1.0),

@@ -190,7 +190,7 @@ def darker_material(img: U8, pip: float, cfg: MarkSettings = MARKS) -> tuple[NDA
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     table = cv2.resize(cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel), (w, h))
     depth = np.asarray(cv2.subtract(table, img), dtype=np.uint8)
-    dark = np.asarray(depth > max(lower_split(depth), 28.0), dtype=np.uint8)
+    dark = np.asarray(depth > max(lower_split(depth), cfg.min_contrast), dtype=np.uint8)
     dark = np.asarray(
         cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), dtype=np.uint8
     )
@@ -209,7 +209,13 @@ def lower_split(depth: U8) -> float:
     face: half of each face was not tile material); the lower of three splits lies
     between the table and the faces.
     """
-    hist = np.bincount(depth.ravel(), minlength=256).astype(np.float64)
+    return three_splits(depth)[0]
+
+
+def three_splits(values: U8) -> tuple[float, float]:
+    """The two splits that part `values` (any shape) best into three classes, by
+    Otsu's criterion over three classes; (0, 0) when they cannot be parted so."""
+    hist = np.bincount(values.ravel(), minlength=256).astype(np.float64)
     p = hist / max(1.0, float(hist.sum()))
     w = np.cumsum(p)
     m = np.cumsum(p * np.arange(256, dtype=np.float64))
@@ -220,8 +226,9 @@ def lower_split(depth: U8) -> float:
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = np.where(ok, m0**2 / w0 + m1**2 / w1 + m2**2 / w2, -1.0)
     if not ok.any():
-        return 0.0
-    return float(int(np.argmax(spread)) // 256)
+        return 0.0, 0.0
+    best = int(np.argmax(spread))
+    return float(best // 256), float(best % 256)
 
 
 @dataclass(frozen=True, slots=True)

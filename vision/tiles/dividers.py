@@ -127,7 +127,7 @@ def with_pins(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> Blobs:
         return blobs
     maybe = (
         (blobs.area >= cfg.min_divider_area)
-        & (blobs.length >= 1.5 * blobs.thickness)
+        & (blobs.length >= cfg.pin_elongation * blobs.thickness)
         & (blobs.length < cfg.min_elongation * blobs.thickness)  # not a plain line
         & ~blobs.touches_edge
     )
@@ -262,7 +262,7 @@ def hypotheses(
     out: list[TileHypothesis] = []
     for i in elongated(blobs, cfg):
         width, closed, how = _measure(blobs, int(i), tile, cfg)
-        if blobs.thickness[i] > 0.25 * width:
+        if blobs.thickness[i] > cfg.max_thickness * width:
             continue
         out.append(_hypothesis(blobs, int(i), width, closed, how, width))
     return out

@@ -56,9 +56,9 @@ def leftovers(
     """Tile-shaped regions of tile material that no found tile explains."""
     if width <= 0:
         return []
-    rest = erase_tiles(tile, found)
+    rest = erase_tiles(tile, found, cfg.erase_grow)
     # a little opening cuts thin bridges to touching clutter
-    k = max(3, int(width * 0.08) | 1)
+    k = max(3, int(width * cfg.opening) | 1)
     rest = np.asarray(
         cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), dtype=np.uint8
     )
@@ -70,7 +70,7 @@ def leftovers(
     lab = labels[ys, xs]
     want = 2.0 * width * width
     areas = np.bincount(lab, minlength=int(count)).astype(np.float64)
-    sized = np.flatnonzero(np.abs(areas - want) <= 0.35 * want)
+    sized = np.flatnonzero(np.abs(areas - want) <= cfg.area_tolerance * want)
     out: list[Leftover] = []
     for i in sized[sized > 0]:
         area = float(areas[i])

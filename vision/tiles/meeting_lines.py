@@ -46,7 +46,7 @@ def segment_length(pip: float, cfg: MeetingSettings = MEETING) -> int:
     if pip <= 0:
         return 0
     length = round(cfg.line_pips * pip) | 1
-    return length if length >= 7 else 0
+    return length if length >= cfg.min_segment_px else 0
 
 
 def _candidates(blobs: Blobs, length: int, dividers: DividerSettings) -> NDArray[np.intp]:

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.tiles.dividers import TileHypothesis
-from vision.tiles.settings import OutlineSettings
+from vision.tiles.settings import OUTLINE, OutlineSettings
 
 
 def outlined(
@@ -42,19 +42,19 @@ def outlined(
     steps: list[float] = []  # how many edge steps each darker side stands out by
     for along, across in ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5)):
         outside, inside = (
-            _side_level(img, t, along, across, 0.08),
-            _side_level(img, t, along, across, -0.15),
+            _side_level(img, t, along, across, cfg.outside, cfg),
+            _side_level(img, t, along, across, -cfg.inside, cfg),
         )
-        step = _step(inside)
+        step = _step(inside, cfg)
         if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
             steps.append(abs(inside - outside) / step)
             continue
-        beyond = [outside, *(_side_level(img, t, along, across, b) for b in cfg.rim)]
+        beyond = [outside, *(_side_level(img, t, along, across, b, cfg) for b in cfg.rim)]
         edge = inside - min(beyond)
         clear += edge > step
         shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
-        faint += shows or _against(t, along, across, others)
+        faint += shows or _against(t, along, across, others, cfg)
 
     if darker >= 3:
         # three sides darker: the face must be even, or the outline strong (wood
@@ -63,27 +63,37 @@ def outlined(
     return darker + clear >= 2 and darker + faint == 4 and _plain_face(img, t, cfg)
 
 
-def _step(face: float) -> float:
+def _step(face: float, cfg: OutlineSettings) -> float:
     """How much darker than a face of grey level `face` its edge must be."""
-    return max(8.0, 0.06 * face)
+    return max(cfg.step_min, cfg.step_share * face)
 
 
 def _side_level(
-    img: NDArray[np.uint8], t: TileHypothesis, along: float, across: float, beyond: float
+    img: NDArray[np.uint8],
+    t: TileHypothesis,
+    along: float,
+    across: float,
+    beyond: float,
+    cfg: OutlineSettings,
 ) -> float:
     """The median grey level on the line `beyond` tile widths past the side of `t`
     at (`along`, `across`) (an end: along = +-1; a long side: across = +-0.5),
     negative inside it."""
-    return float(np.median(_side_values(img, t, along, across, beyond)))
+    return float(np.median(_side_values(img, t, along, across, beyond, cfg)))
 
 
 def _side_values(
-    img: NDArray[np.uint8], t: TileHypothesis, along: float, across: float, beyond: float
+    img: NDArray[np.uint8],
+    t: TileHypothesis,
+    along: float,
+    across: float,
+    beyond: float,
+    cfg: OutlineSettings,
 ) -> NDArray[np.uint8]:
-    """The grey levels at nine points on the line `beyond` tile widths past the side
-    of `t` at (`along`, `across`)."""
+    """The grey levels at `OutlineSettings.side_points` points on the line `beyond`
+    tile widths past the side of `t` at (`along`, `across`)."""
     h, w = img.shape
-    steps = np.linspace(-0.35, 0.35, 9)
+    steps = np.linspace(-cfg.side_reach, cfg.side_reach, cfg.side_points)
     reach = 1.0 + beyond / max(abs(along), 0.5)
     u = along * reach + (steps * 2.0 if along == 0 else 0.0)
     v = across * reach + (0.0 if along == 0 else steps)
@@ -95,11 +105,16 @@ def _side_values(
 
 
 def _against(
-    t: TileHypothesis, along: float, across: float, others: list[TileHypothesis] | None
+    t: TileHypothesis,
+    along: float,
+    across: float,
+    others: list[TileHypothesis] | None,
+    cfg: OutlineSettings,
 ) -> bool:
     """True when another tile found lies just beyond the side of `t` at (`along`,
     `across`) (a touching neighbour, the gap to which may not show)."""
-    u, v = along * (1.0 + 0.3 / max(abs(along), 0.5)), across + 0.3 * np.sign(across)
+    past = cfg.against
+    u, v = along * (1.0 + past / max(abs(along), 0.5)), across + past * np.sign(across)
     x = t.cx + (u * t.nx + v * t.dx) * t.width
     y = t.cy + (u * t.ny + v * t.dy) * t.width
     return any(inside(x, y, k) for k in others or [] if k is not t)
@@ -110,14 +125,17 @@ def _plain_face(img: NDArray[np.uint8], t: TileHypothesis, cfg: OutlineSettings)
     levels (the divider left out) spread, from the 10th to the 90th percentile, over
     at most `PLAIN` times the edge step of its median. Wood grain is not even."""
     h, w = img.shape
-    along, across = np.meshgrid(np.linspace(-0.8, 0.8, 13), np.linspace(-0.35, 0.35, 7))
-    keep = np.abs(along) > 0.15
+    along, across = np.meshgrid(
+        np.linspace(-cfg.plain_along, cfg.plain_along, 13),
+        np.linspace(-cfg.side_reach, cfg.side_reach, 7),
+    )
+    keep = np.abs(along) > cfg.plain_divider
     xs = t.cx + (along[keep] * t.nx + across[keep] * t.dx) * t.width
     ys = t.cy + (along[keep] * t.ny + across[keep] * t.dy) * t.width
     xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
     low, mid, high = np.percentile(img[yi, xi], [10, 50, 90])
-    return float(high - low) <= cfg.plain * _step(float(mid))
+    return float(high - low) <= cfg.plain * _step(float(mid), cfg)
 
 
 def inside(x: float, y: float, t: TileHypothesis) -> bool:
@@ -128,20 +146,24 @@ def inside(x: float, y: float, t: TileHypothesis) -> bool:
 
 
 def face_ends(
-    solid: NDArray[np.uint8], t: TileHypothesis, reach: tuple[float, float] = (0.6, 1.2)
+    solid: NDArray[np.uint8],
+    t: TileHypothesis,
+    reach: tuple[float, float] = (0.6, 1.2),
+    cfg: OutlineSettings = OUTLINE,
 ) -> tuple[float, float] | None:
     """How far the tile's face runs from its divider to each end (half a's, half
     b's), in pixels, measured on the tile material with its marks filled in
     (`solid`, eroded 2 px: added back): along the tile's axis on three lines across
     it, the first pixel off the material, the median of the three. None when an end
     is not found within `reach` tile widths (a touching neighbour runs on, the table
-    is as light as the face) or the lines disagree by more than a tenth of a width."""
+    is as light as the face) or the lines disagree by more than `face_agree` of a
+    width."""
     h, w = solid.shape
-    steps = np.arange(0.3 * t.width, reach[1] * t.width, 1.0)
+    steps = np.arange(cfg.face_start * t.width, reach[1] * t.width, 1.0)
     out: list[float] = []
     for sign in (-1.0, 1.0):
         ends: list[float] = []
-        for across in (-0.25, 0.0, 0.25):
+        for across in (-cfg.face_lines, 0.0, cfg.face_lines):
             xs = t.cx + sign * steps * t.nx + across * t.width * t.dx
             ys = t.cy + sign * steps * t.ny + across * t.width * t.dy
             xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
@@ -149,8 +171,8 @@ def face_ends(
             off = np.flatnonzero(solid[yi, xi] == 0)
             if off.size == 0:
                 return None
-            ends.append(float(steps[off[0]]) + 2.0)
-        if max(ends) - min(ends) > 0.1 * t.width:
+            ends.append(float(steps[off[0]]) + cfg.eroded_px)
+        if max(ends) - min(ends) > cfg.face_agree * t.width:
             return None
         end = float(np.median(ends))
         if not reach[0] * t.width <= end <= reach[1] * t.width:

@@ -24,6 +24,7 @@ class MarkSettings:
     min_contrast: int = 28  # grey levels a mark is darker than the tile around it
     rel_contrast: float = 0.4  # ... or this share of the tile's brightness
     max_hole_share: float = 1 / 400  # largest enclosed dark region that can be a mark
+    max_mark_share: float = 1 / 50  # a connected mark larger than this share is the table
     edge_share: float = 0.1  # the strongest tenth of the gradients are edges
     surface_spread: float = 0.06  # the edges' reach, a share of the image's longer side
     surface_scale: int = 4  # the threshold surface is built at this fraction of the size
@@ -40,6 +41,7 @@ class MarkSettings:
                 "min_contrast": (1, 254),
                 "rel_contrast": (0.01, 0.99),
                 "max_hole_share": (1e-6, 0.5),
+                "max_mark_share": (1e-6, 1.0),
                 "edge_share": (0.001, 1.0),
                 "surface_spread": (0.001, 1.0),
                 "surface_scale": (1, 16),
@@ -82,6 +84,8 @@ class DividerSettings:
     pin_arm_share: float = 0.3  # ... and each side holds at least this share of them
     pin_head: float = 0.5  # ... and its head is at most this share of its extent wide
     pin_straight: float = 0.25  # ... and its arms' thickness about their own axis too
+    pin_elongation: float = 1.5  # ... a mark at least this long for its thickness
+    max_thickness: float = 0.25  # a divider is at most this share of its tile's width thick
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -106,6 +110,8 @@ class DividerSettings:
                 "pin_arm_share": (0.0, 0.5),
                 "pin_head": (0.0, 1.0),
                 "pin_straight": (0.0, 1.0),
+                "pin_elongation": (1.0, 100.0),
+                "max_thickness": (0.0, 1.0),
             },
         )
 
@@ -117,6 +123,7 @@ class MeetingSettings:
 
     angles: int = 12  # directions of the straight-segment test, 15 degrees apart
     line_pips: float = 2.5  # a line holds a straight segment this many pips long
+    min_segment_px: int = 7  # ... and this many pixels (shorter: not looked for)
     apart: int = 3  # directions at least this many steps apart (45 degrees) cross
     max_candidates: int = 200  # a frame with more such marks (a pattern) is left alone
     # a pip joined to a divider's end: what an opening by a disc of `head_pips` pip
@@ -130,6 +137,7 @@ class MeetingSettings:
             {
                 "angles": (2, 180),
                 "line_pips": (0.5, 20.0),
+                "min_segment_px": (3, 1000),
                 "apart": (1, 90),
                 "max_candidates": (0, 100_000),
                 "head_pips": (0.1, 2.0),
@@ -144,12 +152,22 @@ class FaceDownSettings:
 
     size_tolerance: float = 0.25  # a share of the tile's sides
     min_fill: float = 0.8  # share of its bounding rectangle the region fills
+    area_tolerance: float = 0.35  # ... its area within this share of a tile's
+    erase_grow: float = 1.1  # the tiles found are blanked out this much larger
+    opening: float = 0.08  # an opening of this share of a width cuts bridges to clutter
     max_marked_share: float = 0.01  # more of it marked: an unreadable face-up tile
 
     def __post_init__(self) -> None:
         check_bounds(
             self,
-            {"size_tolerance": (0.0, 1.0), "min_fill": (0.0, 1.0), "max_marked_share": (0.0, 1.0)},
+            {
+                "size_tolerance": (0.0, 1.0),
+                "min_fill": (0.0, 1.0),
+                "max_marked_share": (0.0, 1.0),
+                "area_tolerance": (0.0, 1.0),
+                "erase_grow": (1.0, 2.0),
+                "opening": (0.0, 1.0),
+            },
         )
 
 
@@ -165,6 +183,25 @@ class OutlineSettings:
     # share of the width its divider measured (sets run 1.9-2.2 times as long as wide)
     face_fit: float = 0.15
     face_reach: float = 0.6  # ... its ends looked for from this share of its width out
+    # a side's level: on a line this share of a width outside it, against one this far
+    # inside, sampled at `side_points` points over +-`side_reach` widths along it
+    outside: float = 0.08
+    inside: float = 0.15
+    side_reach: float = 0.35
+    side_points: int = 9
+    # an edge's step: at least this many grey levels, or this share of the face's level
+    step_min: float = 8.0
+    step_share: float = 0.06
+    against: float = 0.3  # a tile found this far past a side touches it
+    plain_along: float = 0.8  # a blank's face is sampled this far along from its middle ...
+    plain_divider: float = 0.15  # ... leaving out this near its divider
+    # a face's ends: looked for from this share of a width out, on lines this far
+    # either side of its axis, which agree within `face_agree` of a width; the
+    # material's erosion (px) added back
+    face_start: float = 0.3
+    face_lines: float = 0.25
+    face_agree: float = 0.1
+    eroded_px: float = 2.0
     own_apart: float = 0.03  # a blank's own width this share off the frame's is looked at
 
     def __post_init__(self) -> None:
@@ -172,6 +209,19 @@ class OutlineSettings:
             self,
             {
                 "face_reach": (0.0, 2.0),
+                "outside": (0.0, 1.0),
+                "inside": (0.0, 1.0),
+                "side_reach": (0.0, 1.0),
+                "side_points": (2, 101),
+                "step_min": (0.0, 255.0),
+                "step_share": (0.0, 1.0),
+                "against": (0.0, 2.0),
+                "plain_along": (0.0, 1.0),
+                "plain_divider": (0.0, 1.0),
+                "face_start": (0.0, 1.0),
+                "face_lines": (0.0, 0.5),
+                "face_agree": (0.0, 1.0),
+                "eroded_px": (0.0, 20.0),
                 "own_apart": (0.0, 1.0),
                 "faint_edge": (0.0, 1.0),
                 "rim": (0.0, 1.0),

@@ -40,6 +40,7 @@ def listing(cameras: str) -> str:
         """
 
 
+@pytest.mark.process
 def test_pi_camera_without_picamera2_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -52,6 +53,7 @@ def test_pi_camera_without_picamera2_says_how_to_install_it(
     assert found.fix is not None and "python3-picamera2" in found.fix
 
 
+@pytest.mark.process
 def test_pi_camera_module_missing_or_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake_picamera2(tmp_path, monkeypatch, listing("[]"))
     found = findings(tmp_path, "picamera")
@@ -62,6 +64,7 @@ def test_pi_camera_module_missing_or_found(tmp_path: Path, monkeypatch: pytest.M
     assert found == Finding("camera", Status.OK, "Pi camera: imx708 (1 found)")
 
 
+@pytest.mark.process
 def test_a_numpy_the_camera_stack_was_not_built_for_is_named_with_its_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -80,6 +83,7 @@ def test_a_numpy_the_camera_stack_was_not_built_for_is_named_with_its_fix(
     assert "pins numpy to the system's" in found.fix
 
 
+@pytest.mark.process
 def test_an_import_that_crashes_is_reported_and_doctor_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,6 +93,7 @@ def test_an_import_that_crashes_is_reported_and_doctor_goes_on(
     assert found.detail == "picamera2 cannot be imported (the import crashed (SIGSEGV))"
 
 
+@pytest.mark.process
 def test_libcamera_failing_to_list_cameras(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake_picamera2(
         tmp_path,

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -62,6 +63,7 @@ def test_a_camera_that_sees_well(broker: Mosquitto, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.process
 def test_a_camera_not_calibrated_with_a_marker_missing_and_glare(
     broker: Mosquitto, tmp_path: Path
 ) -> None:

@@ -32,6 +32,8 @@ from firmware_bridge.messages import HostHello
 from tests.fixtures.mosquitto import Mosquitto, closed_port
 from tests.security.broker import USERS, SecureBroker
 
+pytestmark = pytest.mark.process
+
 BIN = Path(sys.executable).parent / "domino-table"
 PANEL = "[panel]\nenabled = true\npass = [5, 6, 13, 19]\nundo = 26\nturn_leds = [12, 16, 20, 21]\n"
 
@@ -132,6 +134,7 @@ def test_a_good_set_up_is_all_ok(
     result.line("ok", "clock", "NTP-synchronised")
 
 
+@pytest.mark.broker
 def test_a_good_set_up_with_password_over_tls(
     tmp_path: Path, board: BoardEmulator, frames: Path
 ) -> None:
@@ -214,6 +217,7 @@ def test_a_port_where_no_board_answers(tmp_path: Path, broker: Mosquitto) -> Non
     assert "skip     gpio" in result.out and "skip     camera" in result.out
 
 
+@pytest.mark.broker
 def test_plain_mqtt_to_a_tls_listener_is_explained(tmp_path: Path) -> None:
     broker = SecureBroker(tmp_path / "mosquitto")
     broker.start()

@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from config.loader import load_settings
 from config.settings import Settings
 from engine.surface import Snapshot
@@ -64,6 +66,7 @@ def tell(broker: FakeBroker, rec: Recorder, body: dict[str, Any]) -> None:
     assert reply["ok"], reply
 
 
+@pytest.mark.slow
 def test_a_game_seen_by_the_camera_is_the_game_played(
     mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:
@@ -112,6 +115,7 @@ def test_a_game_seen_by_the_camera_is_the_game_played(
         rec.close()
 
 
+@pytest.mark.slow
 def test_the_camera_source_feeds_a_simulated_game_to_the_service(
     mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import numpy as np
+import pytest
 
 from config.loader import load_settings
 from config.settings import Settings
@@ -124,6 +125,7 @@ def read_after(service: TableService, camera: Showing) -> list[list[int]]:
     return found
 
 
+@pytest.mark.slow
 def test_enrol_reads_the_set_keeps_its_look_and_holds_the_referee(
     mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine.tiles import DominoSet
 from service.camera.enrol import Enrolling
@@ -52,6 +53,7 @@ def with_hand(i: int) -> np.ndarray:
     return render_frame(Scene(), None, RenderStyle(), seed=4, frame=i, hand=hand).image
 
 
+@pytest.mark.slow
 def test_the_still_frame_read_after_the_request_is_the_set(tmp_path: Path) -> None:
     rig = Rig(tmp_path)
     empty = render_frame(Scene(), None, RenderStyle(), seed=4).image

@@ -11,6 +11,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from config.loader import load_settings
 from config.settings import Settings
@@ -65,6 +66,7 @@ def statuses(seen: list[Seen]) -> list[dict[str, Any]]:
     return [s.json() for s in seen if s.topic == STATUS]
 
 
+@pytest.mark.slow
 def test_a_camera_table_publishes_what_it_sees_and_answers(
     mqtt_fake: FakeBroker, tmp_path: Path
 ) -> None:

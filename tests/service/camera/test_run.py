@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.service_process import TOPICS, Service
+
+pytestmark = pytest.mark.process
 
 P = "domino/t1"
 

@@ -69,6 +69,7 @@ def tiles_of(snapshots: list[Snapshot]) -> set[str]:
     return {str(t.tile) for s in snapshots for t in s.tiles}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("style", "right", "wrong"),
     [

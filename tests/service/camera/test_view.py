@@ -126,6 +126,7 @@ def test_snapshots_only_after_settled_readings_and_at_most_one_a_second(rig: Rig
     assert rig.now()["reading"]["tiles"] == 2  # the last settled reading: 7 % 3 + 1 tiles
 
 
+@pytest.mark.slow
 def test_slow_when_a_frame_takes_longer_than_the_frame_rate_allows(tmp_path: Path) -> None:
     slow = make_rig(tmp_path / "slow")
     slow.feed(Scene(tiles=TILES), 8, cpu_ms=150.0)  # 10 fps leave 100 ms a frame
@@ -149,6 +150,7 @@ def test_each_frame_warning_reaches_the_status_in_words(rig: Rig) -> None:
     assert rig.status("es")["warnings"][0]["message"].startswith("Un reflejo borra el ")
 
 
+@pytest.mark.slow
 def test_moving_when_no_still_frame_for_ten_seconds(tmp_path: Path) -> None:
     rig = make_rig(tmp_path, fps=2.0)
     rig.feed(Scene(tiles=TILES), 4)

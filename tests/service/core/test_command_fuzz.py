@@ -96,6 +96,7 @@ def check_reply(reply: dict[str, Any]) -> None:
     encode(reply)  # publishable as UTF-8
 
 
+@pytest.mark.slow
 @settings(
     max_examples=1000,
     deadline=None,

@@ -43,6 +43,8 @@ from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.spec import validate
 from tests.service.faults import P, Rig, rig_for, statuses, wait
 
+pytestmark = pytest.mark.process
+
 PANEL = {"enabled": True, "pass": [5, 6], "alert_led": 4, "buzzer": 18, "chirp": False}
 
 

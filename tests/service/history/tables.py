@@ -39,6 +39,7 @@ class BoardTable:
         seats: int = 2,
         max_mb: int = 500,
         target: int | None = None,
+        enabled: bool = True,
     ) -> None:
         self.state_dir = state_dir
         self.clock = Clock()
@@ -52,7 +53,9 @@ class BoardTable:
         self.lock = threading.Lock()
         self.answers: list[HistoryAnswer] = []
         self.troubles: list[HistoryTrouble] = []
-        self.recorder = HistoryRecorder(state_dir, self.journal, self.submit, max_mb=max_mb)
+        self.recorder = HistoryRecorder(
+            state_dir, self.journal, self.submit, max_mb=max_mb, enabled=enabled
+        )
         self.recorder.subscribe(self.core.bus)
         self.recorder.start()
         self.core.start()

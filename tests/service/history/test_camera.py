@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from config.loader import load_settings
 from mqttweb.frame_mark import read_mark
@@ -21,6 +22,7 @@ from tablesim.scenes import sim_game
 from tests.service.faults import wait
 
 
+@pytest.mark.slow
 def test_each_play_pass_and_alert_keeps_the_frame_it_was_read_from(tmp_path: Path) -> None:
     game = sim_game("straight-block", 2, seed=11, plays=4)
     settings = load_settings(

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Request
 
 from engine.inputs import Lead, Pass
@@ -42,6 +43,7 @@ def a_game(state: Path) -> str:
         table.close()
 
 
+@pytest.mark.process
 def test_the_command_line_lists_tells_and_gives_the_inputs(tmp_path: Path) -> None:
     game_id = a_game(tmp_path)
     listed = run("--state-dir", str(tmp_path))
@@ -69,6 +71,7 @@ def test_the_command_line_lists_tells_and_gives_the_inputs(tmp_path: Path) -> No
     assert run("--state-dir", str(tmp_path), "--html", "x.html").returncode == 2
 
 
+@pytest.mark.process
 def test_the_html_page_opens_with_no_network(tmp_path: Path, browser: Browser) -> None:
     game_id = a_game(tmp_path / "state")
     out = tmp_path / "mail" / "game.html"

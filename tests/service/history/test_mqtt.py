@@ -20,6 +20,7 @@ from service.app import TableService
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder, Seen
 from tests.fixtures.service_process import TOPICS, replies, send
+from tests.fixtures.tiers import needs
 from tests.service.core.test_faults_disk import SmallDisk
 from tests.service.faults import JournalView
 
@@ -58,6 +59,7 @@ def ask(broker: Mosquitto, rec: Recorder, body: dict[str, Any]) -> dict[str, Any
 
 
 @pytest.fixture
+@needs("process")
 def table(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[TableService, Recorder]]:
     settings = load_settings(
         None,
@@ -129,6 +131,7 @@ def test_history_and_frame_over_mqtt(
     assert journal.reply("h1") is None and journal.reply("f1") is None
 
 
+@pytest.mark.process
 def test_a_full_disk_for_the_record_raises_an_alert_and_the_game_goes_on(
     broker: Mosquitto, tmp_path: Path
 ) -> None:

@@ -116,6 +116,7 @@ def test_history_without_a_game_id_is_the_game_in_play_then_any_kept_game(
     assert before is not None and [e["tile"] for e in events_of(before, "play")] == ["6-6"]
 
 
+@pytest.mark.process
 def test_a_full_disk_stops_the_record_not_the_game_and_it_catches_up(tmp_path: Path) -> None:
     disk = SmallDisk(tmp_path / "state" / "history", "1m")  # only the record's folder
     table = BoardTable(tmp_path / "state")
@@ -144,3 +145,18 @@ def test_a_full_disk_stops_the_record_not_the_game_and_it_catches_up(tmp_path: P
     finally:
         table.close()
         disk.unmount()
+
+
+def test_a_table_told_to_keep_nothing_keeps_nothing_and_says_so(tmp_path: Path) -> None:
+    table = BoardTable(tmp_path, enabled=False)
+    try:
+        table.lay("6-6")
+        table.tell(Lead(seat=1))
+        answer = table.ask(cmd.HistoryAsk("h"))
+        assert answer.error == (
+            "This table keeps no record of games ([history] enabled = false in its settings)."
+        )
+        assert table.ask(cmd.FrameAsk("f", table.game_id(), 2)).error == answer.error
+        assert not (tmp_path / "history").exists()  # not a byte written
+    finally:
+        table.close()

@@ -93,6 +93,7 @@ def test_every_ruleset_is_played_here() -> None:
     assert sorted(g[0] for g in GAMES) == sorted(rulesets.names())
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("rules", "seats", "seed", "zones"), GAMES)
 def test_a_kept_games_inputs_replay_to_its_events(
     tmp_path: Path, rules: str, seats: int, seed: int, zones: dict[int, tuple[int, ...]]
@@ -132,6 +133,9 @@ def test_a_kept_games_inputs_replay_to_its_events(
         record = store.record(core.game_id)
         assert record is not None
     assert len({e["hand"] for e in record.events if e["type"] == "hand"}) >= 2
+    # the board's surface at every event from its first report on, however fast they came
+    first = next(e["seq"] for e in record.events if e["type"] == "play")
+    assert list(record.frames) == [e["seq"] for e in record.events if e["seq"] >= first]
     paired = same_events(list(record.events), replayed(kept_inputs(tmp_path, core.game_id)))
     assert paired == len([e for e in record.events if e["type"] != "alert"]) + len(
         [e for e in record.events if e["type"] == "alert" and e.get("code") not in TABLES_OWN]

@@ -88,6 +88,13 @@ class FakeJournal:
     def inputs(self, after: int = 0) -> list[JournalInput]:
         return [i for i in self.told if i.id > after]
 
+    def inputs_after(self, after: int, seq_after: int) -> list[JournalInput]:
+        return [
+            JournalInput(i.id, i.told, tuple(s for s in i.seqs if s > seq_after))
+            for i in self.told
+            if i.id > after
+        ]
+
     def event(self, seq: int) -> JournalEvent | None:
         return self.events.get(seq)
 
@@ -245,3 +252,22 @@ def test_inputs_are_kept_as_the_journal_wrote_them(tmp_path: Path) -> None:
         json.dumps(i.told.to_json(), sort_keys=True) for i in journal.told
     ]
     assert record.inputs[-1]["seqs"] == []
+
+
+def test_the_journals_new_inputs_read_by_their_keys_are_the_inputs(tmp_path: Path) -> None:
+    """`Journal.inputs_after`, which the record follows the journal with, gives what
+    `inputs` gives, from any point on."""
+    table = BoardTable(tmp_path, rules="walnut")
+    try:
+        table.lay("6-6")
+        table.tell(Lead(seat=1))
+        table.lay("6-4")
+        table.tell(Pass(seat=1))
+        whole = table.journal.inputs()
+        assert table.journal.inputs_after(0, 0) == whole
+        for cut in range(len(whole)):
+            after = whole[cut].id
+            seq_after = max((s for i in whole[: cut + 1] for s in i.seqs), default=0)
+            assert table.journal.inputs_after(after, seq_after) == whole[cut + 1 :]
+    finally:
+        table.close()

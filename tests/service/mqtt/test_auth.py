@@ -16,6 +16,7 @@ from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import state_payload
+from tests.fixtures.tiers import needs
 from tests.security.broker import make_ca_and_server_cert, openssl
 
 SECRET = "s3cret-Pa55"
@@ -29,6 +30,7 @@ class SecureMosquitto(Mosquitto):
 
 
 @pytest.fixture
+@needs("broker", "process")
 def secure_broker(tmp_path: Path) -> Iterator[Mosquitto]:
     certs = tmp_path / "certs"
     make_ca_and_server_cert(certs)
@@ -107,6 +109,8 @@ def make_client_cert(folder: Path, phrase: str) -> None:
             "-CAcreateserial", "-days", "2", "-out", "client.crt", cwd=folder)  # fmt: skip
 
 
+@pytest.mark.process
+@pytest.mark.broker
 def test_client_certificate_with_an_encrypted_key(tmp_path: Path) -> None:
     phrase = "key-Phrase-9"
     certs = tmp_path / "certs"

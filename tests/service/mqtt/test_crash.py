@@ -6,11 +6,15 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from service.mqtt.link import MqttLink
 from service.store.journal import Journal
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder, mqtt_settings, state_payload
 from tests.service.mqtt.link_child import link_child
+
+pytestmark = pytest.mark.process
 
 P = "domino/t1"
 

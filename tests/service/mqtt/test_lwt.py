@@ -6,9 +6,13 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.service.mqtt.link_child import link_child
+
+pytestmark = pytest.mark.process
 
 P = "domino/t1"
 

@@ -9,6 +9,8 @@ import pytest
 
 from benchmarks.outputs import main
 
+pytestmark = pytest.mark.broker
+
 
 def test_the_outputs_cost_is_printed_against_the_game_without_them(
     capsys: pytest.CaptureFixture[str],

@@ -28,6 +28,8 @@ from tests.fixtures.service_process import TOPICS, send
 from tests.service.outputs.device_schema import check, kind_of
 from tests.service.outputs.sound import null_sound_home
 
+pytestmark = pytest.mark.process
+
 P = "domino/t1"
 AWTRIX = "awtrix_e2e"
 WLED = "wled/t1"

@@ -52,6 +52,7 @@ def test_the_sound_cards_of_a_pi_and_a_sound_server_are_found(tmp_path: Path) ->
     assert audio_outputs(tmp_path / "missing", {}) == []
 
 
+@pytest.mark.process
 def test_the_voice_can_be_heard_with_espeak_ng_and_a_card(tmp_path: Path, null_sound: Path) -> None:
     found = hearing(5, null_sound, {})
     assert found.heard and found.problem is None
@@ -61,6 +62,7 @@ def test_the_voice_can_be_heard_with_espeak_ng_and_a_card(tmp_path: Path, null_s
     assert "sound card 1: USB-Audio - USB PnP Sound Device" in finding.detail
 
 
+@pytest.mark.process
 def test_no_audio_output_is_a_problem_with_what_to_do(tmp_path: Path, null_sound: Path) -> None:
     (finding,) = check_voice(voice_on(tmp_path), 5, cards=tmp_path / "none", environ={})  # type: ignore[arg-type]
     assert finding.status is Status.PROBLEM
@@ -68,6 +70,7 @@ def test_no_audio_output_is_a_problem_with_what_to_do(tmp_path: Path, null_sound
     assert finding.fix is not None and "aplay -l" in finding.fix
 
 
+@pytest.mark.process
 def test_a_card_espeak_ng_cannot_open_is_a_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -92,6 +95,7 @@ def test_no_espeak_ng_says_how_to_install_it(
     )  # fmt: skip
 
 
+@pytest.mark.process
 def test_with_the_voice_off_the_doctor_still_says_whether_it_could_be_heard(
     tmp_path: Path, null_sound: Path
 ) -> None:

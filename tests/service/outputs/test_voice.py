@@ -59,11 +59,13 @@ def speak(settings: VoiceSettings, tmp_path: Path, *phrases: Phrase) -> list[Sou
     return [measure(wav) for wav in espeak.spoken]
 
 
+@pytest.mark.process
 def test_espeak_ng_and_sox_are_installed() -> None:
     assert espeak_found() is not None, "install espeak-ng (./run test does)"
     assert subprocess.run(["sox", "--version"], capture_output=True, check=False).returncode == 0
 
 
+@pytest.mark.process
 def test_each_phrase_is_spoken_in_the_tables_language_and_is_not_silent(tmp_path: Path) -> None:
     sounds = speak(
         VoiceSettings(),
@@ -83,6 +85,7 @@ def test_each_phrase_is_spoken_in_the_tables_language_and_is_not_silent(tmp_path
     ]  # fmt: skip
 
 
+@pytest.mark.process
 def test_the_spanish_voice_says_the_number_in_spanish(tmp_path: Path) -> None:
     espeak = Espeak(VoiceSettings())
     assert espeak.command(Phrase("15", "es"))[:3] == ["espeak-ng", "-v", "es"]
@@ -92,6 +95,7 @@ def test_the_spanish_voice_says_the_number_in_spanish(tmp_path: Path) -> None:
     assert english.rms > 0.02 and spanish.rms > 0.02
 
 
+@pytest.mark.process
 def test_volume_and_rate_are_heard(tmp_path: Path) -> None:
     text = Phrase("Ximena, 15", "en")
     (quiet,) = speak(VoiceSettings(volume=40), tmp_path / "quiet", text)
@@ -128,6 +132,7 @@ def test_a_phrase_still_waiting_when_a_newer_one_comes_is_dropped() -> None:
         speaker.close()
 
 
+@pytest.mark.process
 def test_no_espeak_ng_is_said_once_and_the_rest_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

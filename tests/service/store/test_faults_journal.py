@@ -21,6 +21,8 @@ from tests.service.faults import (
     wait,
 )
 
+pytestmark = pytest.mark.process
+
 JOURNAL = "journal.sqlite3"
 
 

@@ -171,6 +171,7 @@ while True:
 """
 
 
+@pytest.mark.process
 def test_kill_9_mid_write_loses_nothing_committed(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(tmp_path)],

@@ -54,6 +54,7 @@ def _assert_tiles_map_back(calibration: Calibration, out: Rendered, tolerance_mm
         assert np.abs(got - want).max() < tolerance_mm, f"{t.tile}: {got} != {want}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("camera", "style"),
     [

@@ -78,6 +78,7 @@ WELL_DRAWN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", WELL_DRAWN, ids=lambda s: f"{s.tiles}-{s.surface}-{s.lighting}")
 def test_a_table_drawn_well_gives_no_warning(style: RenderStyle) -> None:
     looks, pipeline = seen(Scene(tiles=layout()), style)
@@ -87,6 +88,7 @@ def test_a_table_drawn_well_gives_no_warning(style: RenderStyle) -> None:
     assert looks.tile_length_mm is not None and abs(looks.tile_length_mm - 48) < 48 * 0.1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", [Surface.GREEN_FELT, Surface.WHITE_CLOTH, Surface.DARK_GLOSSY])
 def test_glare_shows_where_the_lamp_is_reflected(surface: Surface) -> None:
     scene = Scene(tiles=layout())
@@ -106,11 +108,13 @@ def test_glare_shows_where_the_lamp_is_reflected(surface: Surface) -> None:
     assert W.GLARE not in warnings(without, again)
 
 
+@pytest.mark.slow
 def test_the_harsh_lamp_glares() -> None:
     looks, pipeline = seen(Scene(tiles=layout()), RenderStyle.harsh(TileStyle.IVORY))
     assert W.GLARE in warnings(looks, pipeline)
 
 
+@pytest.mark.slow
 def test_a_blurred_frame_and_a_sharp_one() -> None:
     scene = Scene(tiles=layout())
     blurred, pipeline = seen(scene, RenderStyle(blur_px=2.0))
@@ -122,6 +126,7 @@ def test_a_blurred_frame_and_a_sharp_one() -> None:
     assert sharp.blur_px is not None and sharp.blur_px < blurred.blur_px - 0.5
 
 
+@pytest.mark.slow
 def test_a_dark_frame_and_a_dim_one_that_still_reads() -> None:
     scene = Scene(tiles=layout())
     dark, pipeline = seen(scene, RenderStyle(lighting=Lighting.LAMP), exposure=0.25)
@@ -131,6 +136,7 @@ def test_a_dark_frame_and_a_dim_one_that_still_reads() -> None:
     assert W.DARK not in warnings(dim, again)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("length", "width"), [(60.0, 30.0), (36.0, 18.0)])
 def test_tiles_of_another_size_than_configured(length: float, width: float) -> None:
     scene = Scene(tiles=layout(length), tile_mm=(length, width))

@@ -73,6 +73,7 @@ def right(seen: Snapshot, truth: tuple[SeenTile, ...], mm: float = 5.0) -> list[
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("tiles", "set_", "seed"),
     [
@@ -114,6 +115,7 @@ def test_a_frame_read_fully_is_left_alone() -> None:
     assert read_anchored(image, det, cal, Tone.LIGHT) is det
 
 
+@pytest.mark.slow
 def test_a_double_blank_not_read_keeps_the_place_unsure() -> None:
     """A black 0-0 under the glare beside a 5-0 (the benchmark's game 13): it has no pip
     to be read from, and neither the detector nor the reading by size reads it; its

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from engine.surface import SeenTile
 from tablesim.render import Camera, RenderStyle, Scene, TileStyle, render_frame
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
@@ -29,6 +31,7 @@ ROW = (
 )
 
 
+@pytest.mark.slow
 def test_the_unread_double_blank_is_the_unsure_place_reported() -> None:
     pipeline = Pipeline(PipelineSettings(detector=Settings(tone=Tone.DARK), unreadable_s=0.2))
     style = RenderStyle.harsh(TileStyle.BLACK)

@@ -52,6 +52,7 @@ def worst_mm(seen: Snapshot, truth: tuple[SeenTile, ...]) -> float:
     return worst
 
 
+@pytest.mark.slow
 def test_markers_calibrate_and_tiles_come_out_in_table_mm(tmp_path: Path) -> None:
     pipeline = Pipeline(state_dir=tmp_path)
     [seen] = still(pipeline, Scene(tiles=TILES))
@@ -96,6 +97,7 @@ def test_a_confident_illegal_reading_is_passed_on_as_seen() -> None:
     assert same_reading(seen, Snapshot(wrong, 0), 2.0)
 
 
+@pytest.mark.slow
 def test_a_hand_resting_on_a_tile_is_unsure_then_unreadable() -> None:
     pipeline = Pipeline(PipelineSettings(unreadable_s=0.5))
     scene = Scene(tiles=TILES)

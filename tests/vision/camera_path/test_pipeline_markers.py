@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.surface import SeenTile, Snapshot
 from tablesim.render import Camera, Lighting, RenderStyle, Scene, Surface, TileStyle, render_frame
 from vision.calibration.homography import Calibration, CalibrationMethod
@@ -32,6 +34,7 @@ def readings(pipeline: Pipeline, n: int = 6) -> list[Snapshot]:
     return out
 
 
+@pytest.mark.slow
 def test_no_unsure_place_at_the_markers_and_the_tiles_read(tmp_path: Path) -> None:
     pipeline = Pipeline(PipelineSettings(detector=Settings(tone=Tone.GREY)), tmp_path)
     got = readings(pipeline)

@@ -19,6 +19,7 @@ GAME = sim_game("straight-block", 2, seed=3, plays=3)
 SCENES = [list(s) for s in GAME.scenes]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "style", [RenderStyle.clean(TileStyle.IVORY), RenderStyle.harsh(TileStyle.BLACK)]
 )
@@ -93,6 +94,7 @@ def test_unsure_places_that_stand_become_unreadable_and_clear() -> None:
     assert watch.settled(Snapshot((), 0), 21.0) is None and watch.spot is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "style",
     [RenderStyle(tiles=TileStyle.IVORY), RenderStyle.harsh(TileStyle.BLACK)],

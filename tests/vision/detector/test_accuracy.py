@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from tests.fixtures.tiers import needs
 from vision.detector.accuracy import (
     BenchDataError,
     Grid,
@@ -70,6 +71,7 @@ def test_scoring_matches_by_cells_in_either_order() -> None:
     assert summary.ms_median == 12.0
 
 
+@pytest.mark.photos
 def test_labels_of_ddd_a(shared_dir: Path) -> None:
     labels = read_labels(shared_dir / "data" / "vision" / "ddd-a")
     assert len(labels) == 60
@@ -83,6 +85,7 @@ def test_missing_labels_are_an_error(tmp_path: Path) -> None:
 
 
 @pytest.fixture
+@needs("photos")
 def small_set(shared_dir: Path, tmp_path: Path) -> Path:
     """Three ddd-a photos linked (not copied) into a bench folder of their own."""
     source = shared_dir / "data" / "vision" / "ddd-a"

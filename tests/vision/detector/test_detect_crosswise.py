@@ -77,6 +77,7 @@ STYLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(("style", "tone"), STYLES)
 def test_a_crosswise_double_between_touching_neighbours_is_read(

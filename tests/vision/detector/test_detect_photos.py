@@ -24,7 +24,7 @@ from vision.detector.accuracy import (
 )
 from vision.detector.detect import detect
 
-pytestmark = [pytest.mark.photos, pytest.mark.xdist_group("photos")]
+pytestmark = pytest.mark.photos
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def ddd_a(shared_dir: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def all_scores(ddd_a: Path) -> list[PhotoScore]:
-    """Every photo scored, as the table's test read it (in the same worker: its group)."""
+    """Every photo scored, as the table's test reads it (read once in a worker)."""
     labels = read_labels(ddd_a)
     return [
         score_photo(name, photo_table.detection("ddd-a", name, ddd_a.parent), labels[name], Grid())

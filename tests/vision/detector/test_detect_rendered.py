@@ -123,6 +123,7 @@ def test_a_tile_end_on_white_cloth_is_no_divider(seed: int) -> None:
     assert right >= len(truth.tiles) - 1, f"{right} of {len(truth.tiles)} read right"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "blanks_in_grain"), [(2, 0), (6, 1), (7, 1)])
 def test_no_blank_tile_in_a_wooden_tables_grain(seed: int, blanks_in_grain: int) -> None:
     # Issue 26 point 1: a stretch of wood between two grain lines, darker by a step
@@ -136,6 +137,7 @@ def test_no_blank_tile_in_a_wooden_tables_grain(seed: int, blanks_in_grain: int)
     assert _extra(det, truth) <= blanks_in_grain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "least"), [(2, 9), (6, 10), (7, 10)])
 def test_wooden_tiles_on_a_wooden_table_read_where_another_pass_placed_them_better(
     seed: int, least: int
@@ -230,6 +232,7 @@ def _noisy(image: np.ndarray, seed: int) -> np.ndarray:
     return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seed", "style", "tone"),
     [

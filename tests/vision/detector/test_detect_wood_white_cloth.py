@@ -72,6 +72,7 @@ def test_the_lower_of_three_splits_parts_wooden_faces_from_a_white_table() -> No
     assert max(28.0, lower_split(depth)) < 50  # as `darker_material` takes it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leave_markers_out", [False, True])
 def test_touching_wooden_tiles_on_white_cloth_are_read(leave_markers_out: bool) -> None:
     # the code before read 14 of these 39 tiles (2, 1, 2, 3, 3, 3), one read wrong

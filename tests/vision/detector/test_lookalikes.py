@@ -21,6 +21,7 @@ def read(kind: Kind, seed: int) -> tuple[int, int, int]:
     return len(frame.truth.tiles), right, false
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "seeds"),
     [
@@ -42,6 +43,7 @@ def test_every_tile_read_and_none_false(kind: Kind, seeds: range | tuple[int, ..
         assert (right, false) == (tiles, 0), (kind, seed)
 
 
+@pytest.mark.slow
 def test_white_on_white_reads_no_tile_false_and_most() -> None:
     # ivory on white paper at many angles under a soft light: 39 of 45 read over the
     # eight seeds (before: 37), none false

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.tiles import DominoSet
 from tablesim.render import Camera, Lighting, RenderStyle, Surface, TileStyle, render_frame
@@ -62,6 +63,7 @@ def with_a_seventh_pip(out: Rendered) -> np.ndarray:
     return image
 
 
+@pytest.mark.slow
 def test_enrolment_agrees_on_the_still_frames_the_pipeline_read(tmp_path: Path) -> None:
     clean, other = pink_set()
     speck = with_a_seventh_pip(other)
@@ -84,6 +86,7 @@ def test_enrolment_agrees_on_the_still_frames_the_pipeline_read(tmp_path: Path) 
     assert [(t.text, read.text) for t, read in alone.check.misread] == [("6-6", "7-6")]
 
 
+@pytest.mark.slow
 def test_with_a_set_enrolled_a_number_it_has_not_is_read_by_its_halves(tmp_path: Path) -> None:
     clean, other = pink_set()
     at = datetime(2026, 11, 29, tzinfo=UTC)

@@ -44,6 +44,7 @@ def write(path: Path, image: np.ndarray) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("domino_set", "tiles", "surface", "tone"),
     [
@@ -66,6 +67,7 @@ def test_a_whole_rendered_set_is_enrolled_with_its_tone(
     assert "enrolled: all" in err
 
 
+@pytest.mark.slow
 def test_a_whole_double_twelve_set_with_a_colour_per_number_is_enrolled(tmp_path: Path) -> None:
     """The big ivory double-twelve (56 x 28 mm, 7-12 in lines of four, a lavender 7 and a
     grey 12 beside a black 11), all 91 tiles turned this way and that, as the Pi HQ
@@ -107,6 +109,7 @@ def test_a_tile_not_on_the_table_is_named_and_nothing_is_kept(tmp_path: Path) ->
     assert not (tmp_path / "set.json").exists()
 
 
+@pytest.mark.slow
 def test_the_wrong_set_named_says_which_set_it_is(tmp_path: Path) -> None:
     frame = render_set(DominoSet.DOUBLE_NINE, RenderStyle(TileStyle.COLOURED)).image
     code, detail, err = enrol(write(tmp_path / "set.png", frame), "--state-dir", str(tmp_path))
@@ -176,6 +179,7 @@ def read_still(pipeline: Pipeline, image: np.ndarray) -> list[list[int]]:
     raise AssertionError("the camera path never read the still frame")
 
 
+@pytest.mark.photos
 def test_a_real_photo_of_a_whole_set_says_what_it_missed(tmp_path: Path) -> None:
     """mf's photo shows all 28 tiles of a double-six on a wooden desk (read at run time
     from ../shared). Whatever the detector reads of it, the detail accounts for every

@@ -22,6 +22,7 @@ from .mats import PINK_ON_WOOD, filled
 AT = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
 
 
+@pytest.mark.slow
 def test_each_slot_is_judged_and_what_is_wrong_said_in_words() -> None:
     scene, frame = filled(faults=True)
     reading = read_mat([frame.image], scene.mat)
@@ -41,6 +42,7 @@ def test_each_slot_is_judged_and_what_is_wrong_said_in_words() -> None:
     assert reading.summary() == "24 of the 28 slots hold their tile"
 
 
+@pytest.mark.slow
 def test_a_mat_with_faults_is_not_enrolled_and_the_reply_says_why() -> None:
     _, frame = filled(faults=True)
     enrolment = enrol_mat([frame.image], DominoSet.DOUBLE_SIX, AT)

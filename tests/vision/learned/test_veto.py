@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tablesim.render.generator import random_frame
 from tablesim.render.lookalikes import Kind, lookalike
@@ -34,6 +35,7 @@ def test_the_veto_is_on_by_default() -> None:
     assert 0.0 < VETO < 1.0
 
 
+@pytest.mark.slow
 def test_drawn_tiles_are_kept_and_wrong_candidates_dropped_on_unseen_renders() -> None:
     rng = np.random.default_rng(26)
     kept = dropped = tiles = wrong = 0
@@ -57,6 +59,7 @@ def test_drawn_tiles_are_kept_and_wrong_candidates_dropped_on_unseen_renders() -
     assert dropped >= 0.9 * wrong, f"{dropped} of {wrong} wrong candidates dropped"
 
 
+@pytest.mark.photos
 def test_the_texture_tiles_an_earlier_detector_read_on_crinkled_leather_are_vetoed(
     shared_dir: Path,
 ) -> None:
@@ -76,6 +79,7 @@ def test_the_texture_tiles_an_earlier_detector_read_on_crinkled_leather_are_veto
     assert (tile_scores(image, [t.px for t in det.tiles]) >= VETO).all()
 
 
+@pytest.mark.photos
 def test_a_false_tile_beside_brass_pins_is_vetoed_and_the_real_ones_kept(
     shared_dir: Path,
 ) -> None:
