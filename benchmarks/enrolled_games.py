@@ -165,7 +165,7 @@ def run(look: Look, count: int, plays: int | None, with_model: bool) -> Tally:
     with TemporaryDirectory(prefix="enrolled-") as tmp:
         pipeline = enrolled(look, Path(tmp))
         if not with_model:
-            pipeline._matcher = None
+            pipeline._reader = None
         for seed, game in games(look, count, plays):
             total.add(read_game(game, look.style, pipeline, seed))
     return total

@@ -84,6 +84,22 @@ class _FromPanel:
     body: dict[str, Any]
 
 
+def _table_config(settings: Settings) -> TableConfig:
+    """What the table core is told of its table, from the settings."""
+    table = settings.table
+    return TableConfig(
+        table=table.id,
+        rules=table.rules,
+        seats=table.seats,
+        names=tuple(table.names),
+        target=table.target,
+        language=str(table.language),
+        surface=(table.surface.width_mm, table.surface.height_mm),
+        tile_mm=(table.tile_mm.length, table.tile_mm.width),
+        zones=tuple(sorted(settings.zones.items())),
+    )
+
+
 class TableService:
     """Runs one table. `start()`, then `stop()`; a context manager."""
 
@@ -100,21 +116,7 @@ class TableService:
         table = settings.table
         state_dir = Path(settings.state.dir)  # made by the journal, durably
         self.journal = Journal(state_dir, table.id, synchronous=settings.state.synchronous.value)
-        self.core = TableCore(
-            TableConfig(
-                table=table.id,
-                rules=table.rules,
-                seats=table.seats,
-                names=tuple(table.names),
-                target=table.target,
-                language=str(table.language),
-                surface=(table.surface.width_mm, table.surface.height_mm),
-                tile_mm=(table.tile_mm.length, table.tile_mm.width),
-                zones=tuple(sorted(settings.zones.items())),
-            ),
-            self.journal,
-            rules,
-        )
+        self.core = TableCore(_table_config(settings), self.journal, rules)
         self.inbox: queue.Queue[object] = queue.Queue()
         self.history = HistoryRecorder(
             state_dir,

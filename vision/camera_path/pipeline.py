@@ -55,7 +55,7 @@ from vision.camera_path.settled import (
     UnreadableSpot,
     UnreadableWatch,
 )
-from vision.detector.detect import Detection, detect
+from vision.detector.detect import FRAME_LOOKS, Detection, FrameView, Look, detect, with_look
 from vision.detector.play_area import PlayArea
 from vision.detector.results import Point, ToMm, UnsureReason, UnsureRegion
 from vision.detector.settings import Settings
@@ -63,10 +63,10 @@ from vision.enrolment.mat_enrol import MatEnrolment, enrol_mat
 from vision.enrolment.read import Enrolment, SetView, read_set
 from vision.errors import CalibrationError, CalibrationNotFoundError, VisionError
 from vision.frames import Frame
-from vision.set_model.find import apart, find_missed
-from vision.set_model.halves import HalfMatcher, crop_half
+from vision.set_model.halves import crop_half
+from vision.set_model.look import SetLook
 from vision.set_model.model import ModelError, SetModel, load_model
-from vision.set_model.recheck import recheck
+from vision.set_model.reader import SetReader
 
 __all__ = ["Pipeline", "PipelineSettings", "Step"]
 
@@ -123,8 +123,7 @@ class Pipeline:
         self.settings = s
         self.state_dir = Path(state_dir) if state_dir is not None else None
         self.model: SetModel | None = None
-        self._matcher: HalfMatcher | None = None  # the model's halves, to check each half by
-        self._typical = 0.0  # ... and how far the set's halves of two numbers lie apart
+        self._reader: SetReader | None = None  # the model's own look, to read each tile by
         self.gate = MotionGate(s.gate)
         self.stable = StableReadings(s.hold, s.tolerance_mm)
         self.watch = UnreadableWatch(s.unreadable_s)
@@ -165,14 +164,7 @@ class Pipeline:
         markers = () if calibration is None else self._markers_px(calibration)
         # a calibrated camera knows the tile's width in pixels: nothing to probe
         tile_px = 0.0 if calibration is None else self._tile_px(calibration)
-        detection = detect(frame.image, area, self.settings.detector, markers, tile_px)
-        if self._matcher is not None:
-            detection = recheck(frame.image, detection, self._matcher, apart=self._typical)
-            if self.model is not None and calibration is not None:
-                detection = find_missed(
-                    frame.image, detection, self._matcher, self.model.face_bgr, tile_px,
-                    area, self._typical,
-                )  # fmt: skip
+        detection = detect(frame.image, area, self.settings.detector, markers, tile_px, self.looks)
         detection = self._in_set(detection)
         if calibration is not None:
             detection = read_anchored(
@@ -197,6 +189,14 @@ class Pipeline:
         self.last = Step(motion, detection, reading, observation)
         self.last_read = (frame, detection)
         return self.last
+
+    @property
+    def looks(self) -> tuple[Look[FrameView], ...]:
+        """The detector's frame looks: with a set enrolled, its own look last
+        (`vision.set_model.look.SetLook`)."""
+        if self._reader is None:
+            return FRAME_LOOKS
+        return with_look(FRAME_LOOKS, SetLook(self._reader))
 
     def _in_set(self, detection: Detection) -> Detection:
         """With a set enrolled, a tile read with a number the set has not (a 7-6 in a
@@ -309,11 +309,7 @@ class Pipeline:
         """Read every later frame as the set of `model`, and keep it in the state directory."""
         c = self.configured
         self.model = model
-        self._matcher = model.matcher()
-        self._typical = 0.0
-        if self._matcher is not None:
-            crops = [(h.value, h.crop) for h in model.halves]
-            self._typical = apart(crops)
+        self._reader = model.reader()
         self.settings = replace(
             c, detector=model.detector(c.detector), tile_mm=model.tile_mm or c.tile_mm
         )
@@ -350,7 +346,7 @@ class Pipeline:
                 model = model.learned(now, crop)
                 learned.append(f"a {now} read as {was}")
         self.model = model
-        self._matcher = model.matcher()
+        self._reader = model.reader()
         if self.state_dir is not None:
             try:
                 model.save(self.state_dir)

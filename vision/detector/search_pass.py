@@ -100,6 +100,25 @@ def _merge(base: Found, extra: Found, cfg: SearchSettings, trace: Trace) -> Foun
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
 
+def _faint_marks(
+    planes: Planes, divider_scale: float, s: Settings, thin: bool
+) -> NDArray[np.uint8]:
+    """The marks at `divider_scale` of the pip contrast (the frame's own below 1), with
+    `thin` only their straight, thinner-than-a-pip parts."""
+    if divider_scale >= 1.0:
+        return planes.marks
+    faint = mark_mask(
+        planes.img,
+        planes.bright,
+        planes.solid,
+        s.marks.min_contrast,
+        s.marks.rel_contrast,
+        divider_scale,
+        planes.need[2],
+    )
+    return _thin(faint, planes.pip, s.search) if thin else faint
+
+
 def _pass(
     planes: Planes,
     tile: NDArray[np.bool_],
@@ -114,24 +133,11 @@ def _pass(
     straight, thinner-than-a-pip parts), then read the pips. `known`: the tile width
     when an earlier pass fixed it (see `dividers.consensus`), else 0; with `force`,
     that width is the frame's whatever the lines' lengths say."""
-    img, bright, solid = planes.img, planes.bright, planes.solid
+    img, bright = planes.img, planes.bright
     max_area = planes.max_area
     trace = planes.trace
     trace.spend(img.size * (s.looks.thin_cost if thin else 1.0))
-    if divider_scale < 1.0:
-        faint = mark_mask(
-            img,
-            bright,
-            solid,
-            s.marks.min_contrast,
-            s.marks.rel_contrast,
-            divider_scale,
-            planes.need[2],
-        )
-        if thin:
-            faint = _thin(faint, planes.pip, s.search)
-    else:
-        faint = planes.marks
+    faint = _faint_marks(planes, divider_scale, s, thin)
     own = faint is not planes.marks
     lines = find_blobs(faint, img, bright, max_area) if own else planes.blobs
     # a spinner pin's head is part of its divider (measured by the line's arms)

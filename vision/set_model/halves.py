@@ -104,34 +104,55 @@ class Nearest:
 
 
 class HalfMatcher:
-    """A set's crops of each number, and the distance of a half to each number."""
+    """A set's crops of each number, and the distance of a half to each number.
+
+    Every crop (and its mirror) is kept faced and flattened in one matrix; a half is
+    compared with all of them at once: its windows at each shift against every
+    crop, as squared differences (|w|^2 + |t|^2 - 2 w.t, one matrix product)."""
 
     def __init__(self, crops: Sequence[tuple[int, U8]], contrast: float | None = None) -> None:
         self.contrast = contrast if contrast is not None else contrast_of(crops)
         inner = slice(SHIFT, CROP - SHIFT)
-        by_value: dict[int, list[F32]] = {}
+        flat: list[F32] = []
+        owner: list[int] = []
         for value, crop in crops:
             faced = _faced(crop, self.contrast)
             for t in (faced, faced[:, ::-1]):
-                by_value.setdefault(value, []).append(np.ascontiguousarray(t[inner, inner]))
-        self.templates: dict[int, NDArray[np.float32]] = {
-            v: np.stack(ts) for v, ts in sorted(by_value.items())
-        }
+                flat.append(np.ascontiguousarray(t[inner, inner]).reshape(-1))
+                owner.append(value)
+        side = CROP - 2 * SHIFT
+        self._flat = np.stack(flat) if flat else np.zeros((0, side * side * 3), np.float32)
+        self._sq = np.einsum("ij,ij->i", self._flat, self._flat)
+        self._owner = np.asarray(owner, dtype=np.int64)
+        self._values = tuple(sorted(set(owner)))
 
     @property
     def values(self) -> tuple[int, ...]:
-        return tuple(self.templates)
+        return self._values
 
     def nearest(self, crop: U8) -> Nearest:
         """The distance of `crop` (a half, `crop_half`) to each number the set has crops of:
         the mean squared difference per pixel at the best shift, to the nearest crop."""
-        faced = np.ascontiguousarray(_faced(crop, self.contrast))
-        n = float((CROP - 2 * SHIFT) ** 2)
-        out: dict[int, float] = {}
-        for value, stack in self.templates.items():
-            best = float("inf")
-            for t in stack:
-                got = cv2.matchTemplate(faced, t, cv2.TM_SQDIFF)
-                best = min(best, float(got.min()))
-            out[value] = best / n
-        return Nearest(out)
+        return self.nearest_all([crop])[0]
+
+    def nearest_all(self, crops: Sequence[U8]) -> list[Nearest]:
+        """`nearest` of each of `crops`, compared all at once."""
+        if not crops:
+            return []
+        side = CROP - 2 * SHIFT
+        shifts = (2 * SHIFT + 1) ** 2
+        windows = []
+        for crop in crops:
+            faced = _faced(crop, self.contrast)
+            view = np.lib.stride_tricks.sliding_window_view(faced, (side, side), axis=(0, 1))
+            # (dy, dx, channel, y, x) -> one row per shift, laid out as the crops are
+            windows.append(np.moveaxis(view, 2, -1).reshape(shifts, -1))
+        w = np.ascontiguousarray(np.concatenate(windows), dtype=np.float32)
+        sq = np.einsum("ij,ij->i", w, w)
+        d = sq[:, None] + self._sq[None, :] - 2.0 * (w @ self._flat.T)
+        best = d.reshape(len(crops), shifts, -1).min(axis=1) / float(side * side)
+        out = []
+        for row in best:
+            by = {v: float(row[self._owner == v].min()) for v in self._values}
+            out.append(Nearest({v: max(0.0, x) for v, x in by.items()}))
+        return out

@@ -35,6 +35,7 @@ from engine.tiles import DominoSet, TileError
 from vision.detector.settings import Settings
 from vision.errors import VisionError
 from vision.set_model.halves import CROP, HalfMatcher
+from vision.set_model.reader import SET_READING, SetReader, SetReading
 from vision.state_file import write_json
 from vision.tiles.dark_marks import Tone
 
@@ -101,6 +102,24 @@ class SetModel:
         if not values >= set(range(self.domino_set.max_pip + 1)):
             return None
         return HalfMatcher([(h.value, h.crop) for h in self.halves])
+
+    def reader(self, settings: SetReading = SET_READING) -> SetReader | None:
+        """What reads a frame's tiles as this set's (`vision.set_model.reader`), or
+        None without a crop of every number."""
+        matcher = self.matcher()
+        if matcher is None:
+            return None
+        shape = 2.0 if self.tile_mm is None else self.tile_mm[0] / self.tile_mm[1]
+        return SetReader(
+            matcher,
+            [(h.value, h.crop) for h in self.halves],
+            self.domino_set.max_pip,
+            complete=True,
+            face=self.face_bgr if self.halves else None,
+            pip_share=self.pip_share,
+            shape=shape,
+            settings=settings,
+        )
 
     def learned(self, value: int, crop: U8) -> SetModel:
         """This model with a corrected half's crop: at most `CORRECTED_PER_NUMBER` of

@@ -1,0 +1,388 @@
+"""The players' set read as itself: every half against the set's own halves and pips.
+
+A table has one set. Once it is enrolled (`vision.set_model.model.SetModel`), the
+camera knows its faces' colour, its tile's size, its pips (their contrast and size)
+and a crop of every half at its number. `SetReader` reads a frame's tiles with that
+knowledge, after the detector:
+
+- **each half is read three ways** and two must agree: the detector's count, the
+  set's own pip count (`vision.set_model.pips.count_pips`: marks of the set's pips'
+  contrast and size) and the nearest of the set's halves (`HalfMatcher`). The
+  detector's number stands when the pip count or the set's halves agree with it;
+  else, when the pip count and the set's halves agree on another number (the set's
+  halves of it near, `near`, and the detector's number plainly further,
+  `reread`), the half is read as that number. A number the set has not is never
+  read: the two others decide, or the nearest of the set's halves when the model
+  holds every number (`complete`).
+- **tiles of the set's look that the detector did not read are found**: where the
+  frame has the faces' colour (nearer to it than to the table's), closed over the
+  pips, and no tile read lies, a body of one tile's known size (or a row of them)
+  is a tile when it shows a divider across its middle and each half's pip count
+  and nearest set half agree, on a tile no other place holds. A blank double at the
+  end of a black chain, or a ringed set's blank half, is read this way. Found where
+  the detector left an unsure place, the place is explained.
+
+What a half's checks decided is kept for the next frame (`remember`): tiles lie
+still between plays, so each frame reads again only what is new.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detector.results import FoundTile, Point, UnsureRegion
+from vision.set_model.halves import CROP, HalfMatcher, Nearest, crop_half
+from vision.set_model.pips import count_pips, pip_share_of
+from vision.tuning import check_bounds
+
+__all__ = ["SET_READING", "Found", "SetReader", "SetReading"]
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+Colour = tuple[float, float, float]
+Key = tuple[int, int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SetReading:
+    """The set reader's thresholds. Distances of a half to the set's halves are taken
+    over `apart`, how far the set's halves of two numbers lie (`find.apart`)."""
+
+    near: float = 0.75  # a half this near the set's halves of a number looks like it
+    reread: float = 1.3  # the detector's number this much further: plainly not it
+    clear: float = 1.1  # the nearest number this much nearer than the next
+    face_near: float = 20.0  # Lab units: at most this far from the faces' colour ...
+    face_share: float = 0.5  # ... and nearer than this share of the table's distance
+    min_face: float = 12.0  # Lab units the faces must stand from the table to be found
+    body_area: float = 0.55  # a body of at least this share of a tile's area
+    body_width: tuple[float, float] = (0.7, 1.35)  # its width, in tile widths
+    body_slack: float = 0.3  # its length off a whole number of tiles, in tile lengths
+    divider: float = 0.35  # of the pips' contrast: a divider stands this far out
+    sure: float = 0.9  # the confidence of a half read alike two ways
+    found: float = 0.85  # the confidence of a tile the set's look found
+
+    def __post_init__(self) -> None:
+        check_bounds(
+            self,
+            {
+                "near": (0.05, 5.0),
+                "reread": (1.0, 10.0),
+                "clear": (1.0, 10.0),
+                "face_near": (1.0, 100.0),
+                "face_share": (0.05, 1.0),
+                "min_face": (0.0, 100.0),
+                "body_area": (0.1, 1.0),
+                "body_width": (0.1, 3.0),
+                "body_slack": (0.0, 0.5),
+                "divider": (0.0, 1.0),
+                "sure": (0.0, 1.0),
+                "found": (0.0, 1.0),
+            },
+        )
+
+
+SET_READING: Final = SetReading()
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What the set reader made of a frame: its tiles and the places still unsure."""
+
+    tiles: tuple[FoundTile, ...]
+    unsure: tuple[UnsureRegion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Half:
+    number: int
+    agreed: bool  # two of the three ways read `number`
+
+
+class SetReader:
+    """A set's own look, to read a frame's tiles by (see the module).
+
+    `matcher`: the set's halves; `max_pip`: its highest number; `complete`: the
+    halves hold every number (an enrolled set), so a number without any is none of
+    the set's; `face`: the faces' colour (BGR; None: tiles are not looked for by it);
+    `pip_share`: a pip's diameter over the tile's width (None: measured on the crops);
+    `shape`: the tile's length over its width."""
+
+    def __init__(
+        self,
+        matcher: HalfMatcher,
+        crops: Sequence[tuple[int, U8]],
+        max_pip: int,
+        *,
+        complete: bool,
+        face: Colour | None = None,
+        pip_share: float | None = None,
+        shape: float = 2.0,
+        settings: SetReading = SET_READING,
+    ) -> None:
+        self.matcher = matcher
+        self.max_pip = max_pip
+        self.complete = complete
+        self.face = face
+        self.shape = shape
+        self.s = settings
+        self.contrast = matcher.contrast
+        share = pip_share if pip_share else pip_share_of(crops, matcher.contrast)
+        self.pip_share = share if share else 0.2
+        self.apart = _apart(matcher, crops)
+        self._seen: dict[Key, tuple[int, int, bool]] = {}
+        self._now: dict[Key, tuple[int, int, bool]] = {}
+
+    # --- reading ---------------------------------------------------------------------
+
+    def read(
+        self,
+        image: U8,
+        tiles: Sequence[FoundTile],
+        unsure: Sequence[UnsureRegion],
+        tile_px: float,
+        box: tuple[int, int, int, int] | None = None,
+        area: Sequence[Point] | None = None,
+        left_out: NDArray[np.bool_] | None = None,
+    ) -> Found:
+        """`tiles` with each half read three ways, and the tiles of the set's look
+        found where none was read (`tile_px`: the tile's width in pixels, 0: unknown,
+        nothing is looked for; `box`: the frame's part to look in, x0, y0, x1, y1;
+        `area`: the play area's corners, pixels; `left_out`: True where nothing is
+        looked for, in the box's pixels: the corner markers' paper)."""
+        self._now = {}
+        checked = [self._tile(image, t) for t in tiles]
+        found: list[FoundTile] = []
+        left = list(unsure)
+        if self.face is not None and tile_px > 4:
+            found, left = self._find(image, checked, left, tile_px, box, area, left_out)
+        self._seen = self._now
+        return Found((*checked, *found), tuple(left))
+
+    def _tile(self, image: U8, tile: FoundTile) -> FoundTile:
+        (xa, ya), (xb, yb) = tile.px
+        key = (round(xa), round(ya), round(xb), round(yb), *tile.pips)
+        kept = self._seen.get(key)
+        if kept is None:
+            a, b = (self._half(image, tile, side) for side in (0, 1))
+            kept = (a.number, b.number, a.agreed and b.agreed)
+        self._now[key] = kept
+        a_n, b_n, agreed = kept
+        confidence = max(tile.confidence, self.s.sure) if agreed else tile.confidence
+        if (a_n, b_n) == tile.pips and confidence == tile.confidence:
+            return tile
+        return replace(tile, pips=(a_n, b_n), confidence=confidence)
+
+    def _half(self, image: U8, tile: FoundTile, side: int) -> _Half:
+        here, there = tile.px[side], tile.px[1 - side]
+        read = tile.pips[side]
+        near, own = self._look(image, here, there)
+        return self._vote(read, own, near)
+
+    def _look(self, image: U8, here: Point, there: Point) -> tuple[Nearest, int]:
+        side = max(CROP // 2, round(math.dist(here, there)))
+        own = count_pips(crop_half(image, here, there, side), self.contrast, self.pip_share)
+        return self.matcher.nearest(crop_half(image, here, there)), own
+
+    def _like(self, near: Nearest, number: int) -> bool:
+        """The half looks like the set's halves of `number`: they are its nearest, near
+        enough, and stand clear of the next number's."""
+        if near.value != number or self.apart <= 0:
+            return False
+        return near.distances[number] <= self.s.near * self.apart and near.margin >= self.s.clear
+
+    def _in_set(self, number: int) -> bool:
+        if number > self.max_pip or number < 0:
+            return False
+        return not self.complete or number in self.matcher.values
+
+    def _vote(self, read: int, own: int, near: Nearest) -> _Half:
+        """The half's number from the detector's count (`read`), the set's own pip
+        count (`own`) and the set's nearest halves (`near`): see the module."""
+        if self._in_set(read) and (own == read or near.value == read):
+            return _Half(read, True)
+        if self._in_set(own) and self._like(near, own) and near.ratio(read) >= self.s.reread:
+            return _Half(own, True)  # the pip count and the set's halves against the detector
+        if not self._in_set(read):
+            if self._in_set(own) and near.value == own:
+                return _Half(own, True)
+            if self.complete:
+                return _Half(near.value, False)
+        return _Half(read, False)
+
+    # --- finding ----------------------------------------------------------------------
+
+    def _find(
+        self,
+        image: U8,
+        tiles: list[FoundTile],
+        unsure: list[UnsureRegion],
+        width: float,
+        box: tuple[int, int, int, int] | None,
+        area: Sequence[Point] | None,
+        left_out: NDArray[np.bool_] | None,
+    ) -> tuple[list[FoundTile], list[UnsureRegion]]:
+        assert self.face is not None
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = box if box is not None else (0, 0, w, h)
+        part = image[y0:y1, x0:x1]
+        if part.size == 0:
+            return [], unsure
+        length = width * self.shape
+        bodies = self._bodies(part, tiles, (float(x0), float(y0)), width, length, area, left_out)
+        found: list[FoundTile] = []
+        taken = {_tile_key(t.pips) for t in tiles}
+        for centre, axis in bodies:
+            tile = self._read_body(image, centre, axis, width, length)
+            if tile is None or _tile_key(tile.pips) in taken:
+                continue
+            taken.add(_tile_key(tile.pips))
+            found.append(tile)
+        if found:
+            unsure = [u for u in unsure if not any(_on(t, (u.x, u.y), width) for t in found)]
+        return found, unsure
+
+    def _bodies(
+        self,
+        part: U8,
+        tiles: Sequence[FoundTile],
+        offset: Point,
+        width: float,
+        length: float,
+        area: Sequence[Point] | None,
+        left_out: NDArray[np.bool_] | None,
+    ) -> list[tuple[Point, Point]]:
+        """Where the part shows the faces' colour in bodies of one tile (or a row of
+        them) that no tile read lies on: each tile's centre and axis, frame pixels."""
+        assert self.face is not None
+        s = self.s
+        lab = np.asarray(cv2.cvtColor(part, cv2.COLOR_BGR2Lab), dtype=np.float32)
+        face = _lab_of(self.face)
+        far = np.linalg.norm(lab - face, axis=2)
+        ox, oy = offset
+        inside = np.zeros(far.shape, dtype=np.uint8)
+        if area is not None:
+            corners = np.asarray(area, dtype=np.float64) - (ox, oy)
+            cv2.fillPoly(inside, [np.rint(corners).astype(np.int32)], 1)
+        else:
+            inside[:] = 1
+        if left_out is not None and left_out.shape == inside.shape:
+            inside[left_out] = 0
+        table = np.median(lab[inside > 0], axis=0) if inside.any() else face
+        apart = float(np.linalg.norm(table - face))
+        if apart < s.min_face:
+            return []  # the faces look like the table: they cannot be told from it by colour
+        near = ((far < min(s.face_near, s.face_share * apart)) & (inside > 0)).astype(np.uint8)
+        k = max(3, round(0.4 * width) | 1)
+        near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(k))
+        for t in tiles:
+            cv2.fillPoly(near, [_rect(t.px, width + 2, length + 2, offset)], 0)
+        k = max(3, round(0.5 * width) | 1)
+        near = cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+        out: list[tuple[Point, Point]] = []
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] < s.body_area * width * length:
+                continue
+            ys, xs = np.nonzero(labels == i)
+            pts = np.column_stack([xs, ys]).astype(np.float32)
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+            long_, short = max(rw, rh), min(rw, rh)
+            if not s.body_width[0] * width <= short <= s.body_width[1] * width:
+                continue
+            count = max(1, round(long_ / length))
+            if abs(long_ - count * length) > s.body_slack * length and long_ > length:
+                continue
+            theta = math.radians(angle if rw >= rh else angle + 90.0)
+            ux, uy = math.cos(theta), math.sin(theta)
+            for j in range(count):
+                along = (j - (count - 1) / 2.0) * length
+                centre = (ox + float(cx) + along * ux, oy + float(cy) + along * uy)
+                out.append((centre, (ux, uy)))
+        return out
+
+    def _read_body(
+        self, image: U8, centre: Point, axis: Point, width: float, length: float
+    ) -> FoundTile | None:
+        """The tile lying at `centre` along `axis`, when its divider shows and each
+        half's pip count and the set's halves agree on a number of the set."""
+        cx, cy = centre
+        ux, uy = axis
+        a = (cx - ux * length / 4.0, cy - uy * length / 4.0)
+        b = (cx + ux * length / 4.0, cy + uy * length / 4.0)
+        if not self._divided(image, a, b, width):
+            return None
+        numbers = []
+        for here, there in ((a, b), (b, a)):
+            near, own = self._look(image, here, there)
+            if not (self._in_set(own) and self._like(near, own)):
+                return None
+            numbers.append(own)
+        return FoundTile((numbers[0], numbers[1]), (a, b), self.s.found)
+
+    def _divided(self, image: U8, a: Point, b: Point, width: float) -> bool:
+        """A line across the tile's middle stands out from its face (a face-down
+        tile, or the table, shows none)."""
+        side = max(CROP // 2, round(width))
+        view = crop_half(image, a, b, side)  # the divider at its foot
+        lab = np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2Lab), dtype=np.float32)
+        face = np.median(lab.reshape(-1, 3), axis=0)
+        rows = np.median(
+            np.linalg.norm(lab - face, axis=2)[:, side // 5 : side - side // 5], axis=1
+        )
+        foot = rows[side - max(2, side // 6) :]
+        return float(foot.max()) >= self.s.divider * self.contrast
+
+
+def _apart(matcher: HalfMatcher, crops: Sequence[tuple[int, U8]]) -> float:
+    """How far a half of the set lies from the nearest half of another number (the
+    median over two of each number's crops)."""
+    out = []
+    values = {v for v, _ in crops}
+    for value in values:
+        mine = [c for v, c in crops if v == value][:2]
+        others = [(v, c) for v, c in crops if v != value]
+        if not others or not mine:
+            continue
+        other = HalfMatcher(others, matcher.contrast)
+        out += [min(n.distances.values()) for n in other.nearest_all(mine)]
+    return float(np.median(out)) if out else 0.0
+
+
+def _tile_key(pips: tuple[int, int]) -> tuple[int, int]:
+    return (min(pips), max(pips))
+
+
+def _lab_of(bgr: Colour) -> F32:
+    px = np.array([[bgr]], dtype=np.float32).clip(0, 255).astype(np.uint8)
+    return np.asarray(cv2.cvtColor(px, cv2.COLOR_BGR2Lab), dtype=np.float32).reshape(3)
+
+
+def _disc(k: int) -> U8:
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), dtype=np.uint8)
+
+
+def _rect(px: tuple[Point, Point], width: float, length: float, offset: Point) -> NDArray[np.int32]:
+    """A tile's outline (its known size about its half centres), in a part's pixels."""
+    (xa, ya), (xb, yb) = px
+    cx, cy = (xa + xb) / 2.0 - offset[0], (ya + yb) / 2.0 - offset[1]
+    angle = math.degrees(math.atan2(yb - ya, xb - xa))
+    box = cv2.boxPoints(((cx, cy), (length, width), angle))
+    return np.rint(box).astype(np.int32)
+
+
+def _on(tile: FoundTile, p: Point, width: float) -> bool:
+    """`p` lies on the tile (within half a width of the segment between its half
+    centres' outer ends)."""
+    (xa, ya), (xb, yb) = tile.px
+    dx, dy = xb - xa, yb - ya
+    seg = dx * dx + dy * dy
+    t = 0.0 if seg <= 0 else ((p[0] - xa) * dx + (p[1] - ya) * dy) / seg
+    t = min(1.5, max(-0.5, t))
+    return math.dist(p, (xa + t * dx, ya + t * dy)) <= 0.6 * width
