@@ -120,14 +120,17 @@ class TableView:
 
 def table_view(
     scene: Scene,
-    cam: Camera,
-    look: RenderStyle,
+    camera: Camera | None = None,
+    style: RenderStyle | None = None,
     seed: int = 0,
     canvas_px_per_mm: float | None = None,
     canvas_limit: float = 8.0,
     underlay: Underlay | None = None,
 ) -> TableView:
-    """The table drawn top-down and warped into the camera (`render_frame`'s first half)."""
+    """The table drawn top-down and warped into the camera (`render_frame`'s first half),
+    with `render_frame`'s defaults: give it as `view=` to each frame of the scene."""
+    cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+    look = style or RenderStyle()
     canvas = _canvas(scene, cam, canvas_px_per_mm, canvas_limit)
     table, shapes = _draw_table(scene, cam, canvas, look, seed, underlay)
     image = _warp(table, canvas, cam)
