@@ -17,6 +17,7 @@ pytest_plugins = [
     "tests.fixtures.mosquitto",
     "tests.fixtures.mqtt_fake",
     "tests.fixtures.browser",
+    "tests.fixtures.camera_demo",
 ]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
