@@ -12,7 +12,7 @@ are the table's own alerts (a lead it could not see), as on the board.
 
 The frames are the demo's camera's (1280x960) but plain (clean light, two frames of a
 hand passing, each scene still for five frames, read as fast as they come) and each
-hand is short for its ruleset: about ten seconds of CPU a hand.
+hand is short for its ruleset: about seven seconds of CPU a hand.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class _Drained:
         self.done = threading.Event()
 
 
-@pytest.mark.slow  # whole frames rendered and read: 6-20 s of CPU a hand
+@pytest.mark.slow  # whole frames rendered and read: 4-12 s of CPU a hand
 @pytest.mark.process
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("rules", "seats", "seed", "zones"), CAMERA_HANDS)

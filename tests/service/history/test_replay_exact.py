@@ -3,9 +3,10 @@ same events, seq for seq, for every shipped ruleset: here whole games shown to a
 as a board reports them; a hand of every ruleset read by a camera table from rendered
 frames in tests/service/history/test_end_to_end.py.
 
-The events the record has and a replay does not are the alerts the table raised of its
-own, from what it saw or could not see (a lead nobody named, a source offline, a spot it
-cannot read, a full disk: `TABLES_OWN`); every other event, alerts among them, is
+The events the record has and a replay does not are the table's own alerts, raised from
+what it saw or could not see, not from what it was told (a lead nobody named, a tile
+lying where it may not, a source offline, a spot it cannot read, a full disk). The games
+here are seen right, so of those only `TABLES_OWN` may arise: every other event is
 replayed.
 """
 
