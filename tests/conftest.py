@@ -18,6 +18,7 @@ pytest_plugins = [
     "tests.fixtures.mqtt_fake",
     "tests.fixtures.browser",
     "tests.fixtures.camera_demo",
+    "tests.fixtures.order",
 ]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
