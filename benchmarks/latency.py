@@ -2,7 +2,8 @@
 
     python benchmarks/latency.py [--plays N] [--rules NAME] [--seats N] [--seed N]
                                  [--starts N] [--speed S] [--state-in DIR]
-                                 [--synchronous full|normal] [--fsync-delay MS] [--check]
+                                 [--synchronous full|normal] [--fsync-delay MS]
+                                 [--no-history] [--check]
 
 Everything is real and on loopback: a Mosquitto started for the run, `domino-table run`
 as a child process on the board emulator's pty, and a subscriber in this process.
@@ -23,6 +24,9 @@ as a child process on the board emulator's pty, and a subscriber in this process
 
 The journal is where the service keeps it (`--state-in`, or the run's temporary folder),
 with `[state] synchronous` as given (`--synchronous`, default the service's: full).
+The table keeps the record of its games as it does by default (`[history]`: the board's
+surface at each event); `--no-history` runs it with `[history] enabled = false`, to
+see what keeping the record costs a play.
 `--fsync-delay MS` makes that disk slow, as an SD card is: every fsync of the service
 takes MS ms longer (`benchmarks/slow_fsync.py`); the figures then say how long an SQLite
 commit takes on it.
@@ -59,6 +63,7 @@ from benchmarks.slow_fsync import commit_ms, slow_fsync_env  # noqa: E402
 from firmware_bridge.emulator import BoardEmulator  # noqa: E402
 from firmware_bridge.messages import BoardMessage, Place  # noqa: E402
 from firmware_bridge.script import LiftStep  # noqa: E402
+from service.history.store import HistoryError, HistoryStore  # noqa: E402
 
 LATENCY_P99_MS = 20.0
 RSS_MB = 80.0
@@ -130,10 +135,15 @@ def arrived(listener: Listener, count: int) -> bool:
 
 def service_args(broker: Any, state_dir: Path, link: Path, args: argparse.Namespace) -> list[str]:
     settings = []
+    text = ""
     if args.synchronous is not None:
+        text += f'[state]\nsynchronous = "{args.synchronous}"\n'
+    if args.no_history:
+        text += "[history]\nenabled = false\n"
+    if text:
         path = state_dir.parent / f"settings-{state_dir.name}.toml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f'[state]\nsynchronous = "{args.synchronous}"\n')
+        path.write_text(text)
         settings = ["--settings", str(path)]
     return [
         str(BIN), "--log-level", "warning", "run", *settings, "--mqtt-host", broker.host,
@@ -309,6 +319,7 @@ class Figures:
     imports: float
     errors: list[str]
     disk: str
+    record: str  # the record of games the run's table kept, in words
 
 
 def measure(args: argparse.Namespace) -> Figures:
@@ -363,6 +374,7 @@ def _measure(
         inputs = bench.journal.input_count()
         restart, proc = start_up(listener, run_args, log, env)
         stop(proc)
+        record = record_kept(bench.state_dir)
     finally:
         listener.close()
         bench.board.stop()
@@ -372,8 +384,22 @@ def _measure(
         bench.latencies, bench.games + 1, elapsed, cpu, bench.rss, hwm, starts, restart, inputs,
         statistics.median(import_s() for _ in range(3)),
         [line for line in lines if " ERROR " in line or "Traceback" in line],
-        where,
+        where, record,
     )  # fmt: skip
+
+
+def record_kept(state_dir: Path) -> str:
+    """What the table kept in its record of games (`[history]`), in words."""
+    try:
+        with HistoryStore(state_dir, read_only=True) as store:
+            sizes = store.sizes()
+    except HistoryError:
+        return "not kept"
+    events = sum(e for _, _, e, _ in sizes) / 1024
+    surfaces = sum(p for _, _, _, p in sizes) / 1024
+    return (
+        f"kept, {len(sizes)} games: events and inputs {events:.0f} kB, surfaces {surfaces:.0f} kB"
+    )
 
 
 def report(f: Figures, args: argparse.Namespace) -> bool:
@@ -387,6 +413,7 @@ def report(f: Figures, args: argparse.Namespace) -> bool:
         f"service latency: {len(lat)} plays in {f.games} games, {f.elapsed:.0f} s, "
         f"{args.rules} x{args.seats}, seed {args.seed}, {os.cpu_count()} CPUs",
         f"  journal: synchronous={(args.synchronous or 'full').upper()}, on {f.disk}",
+        f"  the record of games: {f.record}",
         f"  machine load (1 min) at the end: {os.getloadavg()[0]:.1f}; service CPU "
         f"{f.cpu / len(lat) * 1000:.1f} ms per play (inputs, events, publishing)",
         f"  PLACE frame -> event/play: p50 {p50:.1f} ms, p90 {percentile(lat, 90):.1f} ms, "
@@ -433,6 +460,11 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         metavar="MS",
         help="Make every fsync of the service MS ms slower, as on an SD card (needs cc).",
+    )
+    parser.add_argument(
+        "--no-history",
+        action="store_true",
+        help="Run the table with [history] enabled = false (keeping no record of games).",
     )
     parser.add_argument("--check", action="store_true", help="Exit 1 if a target is missed.")
     args = parser.parse_args(argv)

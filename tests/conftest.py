@@ -17,6 +17,8 @@ pytest_plugins = [
     "tests.fixtures.mosquitto",
     "tests.fixtures.mqtt_fake",
     "tests.fixtures.browser",
+    "tests.fixtures.camera_demo",
+    "tests.fixtures.order",
 ]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

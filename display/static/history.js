@@ -175,7 +175,7 @@ function renderBar(table) {
     h("div", { class: "game-info" },
       h("a", { id: "back", class: "btn back", href: `/${keep ? `?${keep}` : ""}` }, `← ${L("h_back")}`),
       table ? h("span", { class: "table-id" }, table) : null,
-      h("span", {}, L("h_title")),
+      h("span", { class: hist.game ? "page-title in-game" : "page-title" }, L("h_title")),
       hist.game ? h("a", { id: "all-games", href: `/history${keep ? `?${keep}` : ""}` }, L("h_all")) : null),
     h("button", {
       id: "theme", class: "theme-switch", type: "button", "data-mode": mode,

@@ -3,7 +3,8 @@
 `render_frame` draws one frame of a `Scene` (tiles in table millimetres) as a
 `Camera` sees it, in a `RenderStyle`, and returns the BGR image with the pixel
 positions of every tile half, pip and marker (`Truth`). The same seed gives the same
-frame; `frame` (the index in a sequence) changes only the sensor noise.
+frame; `frame` (the index in a sequence) changes only the sensor noise, so the frames
+of one scene can share the table drawn once (`table_view`, given as `view=`).
 `render_sequence` plays a game out as frames, with hands passing between placements.
 
 This module is the renderer's public face; the work is done in its modules (`tablesim.render.*`).
@@ -11,7 +12,7 @@ This module is the renderer's public face; the work is done in its modules (`tab
 
 from __future__ import annotations
 
-from tablesim.render.draw import render_frame
+from tablesim.render.draw import TableView, render_frame, table_view
 from tablesim.render.pip_layouts import PipLayout, pip_layout
 from tablesim.render.props import Cup, Prop, Stone
 from tablesim.render.scene import (
@@ -49,6 +50,7 @@ __all__ = [
     "Spinner",
     "Stone",
     "Surface",
+    "TableView",
     "TileSet",
     "TileStyle",
     "TileTruth",
@@ -57,5 +59,6 @@ __all__ = [
     "plastic_set",
     "render_frame",
     "render_sequence",
+    "table_view",
     "tile_set",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import cv2
@@ -66,6 +67,7 @@ def render_frame(
     canvas_px_per_mm: float | None = None,
     canvas_limit: float = 8.0,
     underlay: Underlay | None = None,
+    view: TableView | None = None,
 ) -> Rendered:
     """One camera frame of `scene` and its ground truth.
 
@@ -77,15 +79,20 @@ def render_frame(
     (default: a little finer than the camera sees the table's nearest corner; give it
     when the table reaches far beyond the frame, as a close-up's does), at most
     `canvas_limit` px per mm (a phone's close-up sees 10-20); `underlay` draws what
-    lies flat under the tiles (paper) on the table's top-down canvas.
+    lies flat under the tiles (paper) on the table's top-down canvas. `view`, from
+    `table_view` with the same arguments, is the table as the camera sees it, drawn
+    once for all the frames of a scene (the same bytes as drawn here).
     """
     cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
     look = style or RenderStyle()
-    canvas = _canvas(scene, cam, canvas_px_per_mm, canvas_limit)
-    table, shapes = _draw_table(scene, cam, canvas, look, seed, underlay)
-    image = _warp(table, canvas, cam)
+    if view is None:
+        view = table_view(scene, cam, look, seed, canvas_px_per_mm, canvas_limit, underlay)
+    elif view.drawn != (scene, cam, look, seed, canvas_px_per_mm, canvas_limit, underlay):
+        raise RenderError("a table view drawn for another scene, camera, style or seed")
+    image, shapes = view.image, list(view.shapes)
     mask = None
     if hand is not None:
+        image = image.copy()  # the view is shared by the scene's frames
         scale = cam.px_per_mm(cam.centre_mm())
         mask = draw_hand(image, hand, scale, shadow=look.shadows)
     image = finish(image, look, seed, frame, exposure)
@@ -98,6 +105,38 @@ def render_frame(
         hand is not None,
     )
     return Rendered(image, ground_truth(scene, cam, shapes, mask, look))
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table as the camera sees it before the hand, the light and the sensor: what
+    every frame of a scene shares. `drawn` is what it was drawn for; `image` is
+    read-only."""
+
+    image: Image
+    shapes: tuple[TileShape, ...]
+    drawn: tuple[object, ...]
+
+
+def table_view(
+    scene: Scene,
+    camera: Camera | None = None,
+    style: RenderStyle | None = None,
+    seed: int = 0,
+    canvas_px_per_mm: float | None = None,
+    canvas_limit: float = 8.0,
+    underlay: Underlay | None = None,
+) -> TableView:
+    """The table drawn top-down and warped into the camera (`render_frame`'s first half),
+    with `render_frame`'s defaults: give it as `view=` to each frame of the scene."""
+    cam = camera or Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+    look = style or RenderStyle()
+    canvas = _canvas(scene, cam, canvas_px_per_mm, canvas_limit)
+    table, shapes = _draw_table(scene, cam, canvas, look, seed, underlay)
+    image = _warp(table, canvas, cam)
+    image.flags.writeable = False
+    drawn = (scene, cam, look, seed, canvas_px_per_mm, canvas_limit, underlay)
+    return TableView(image, tuple(shapes), drawn)
 
 
 def _draw_table(

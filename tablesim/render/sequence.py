@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.surface import SeenTile
-from tablesim.render.draw import render_frame
+from tablesim.render.draw import TableView, render_frame, table_view
 from tablesim.render.scene import Camera, Hand, Point, Scene, Truth
 from tablesim.render.styles import BGR, RenderStyle
 
@@ -90,21 +90,27 @@ def render_sequence(
     previous: Scene | None = None
     cam = camera
     last_settled_scene = -1
+    look = style or RenderStyle()
+    views: dict[int, TableView] = {}  # the table drawn once a scene, for all its frames
     for scene_index, item in enumerate(scenes):
         scene = item if isinstance(item, Scene) else base.with_tiles(tuple(item))
         if cam is None:
             cam = Camera.overhead(scene.size_mm, margin_mm=scene.margin_mm)
+        views = {i: v for i, v in views.items() if i == scene_index - 1}
+        views[scene_index] = table_view(scene, cam, look, seed)
         if previous is not None and hands:
             for hand, placed in _hand_pass(previous, scene, cam, rng, hand_frames):
                 shown, shown_index = (scene, scene_index) if placed else (previous, scene_index - 1)
                 light = exposures(index) if exposures else 1.0
-                out = render_frame(shown, cam, style, seed, frame=index, hand=hand, exposure=light)
+                out = render_frame(shown, cam, look, seed, frame=index, hand=hand, exposure=light,
+                                   view=views[shown_index])  # fmt: skip
                 yield SequenceFrame(index, shown_index, out.image, out.truth, False, light)
                 index += 1
             last_settled_scene = -1
         for _ in range(still_frames):
             light = exposures(index) if exposures else 1.0
-            out = render_frame(scene, cam, style, seed, frame=index, exposure=light)
+            out = render_frame(scene, cam, look, seed, frame=index, exposure=light,
+                               view=views[scene_index])  # fmt: skip
             settled = last_settled_scene == scene_index
             yield SequenceFrame(index, scene_index, out.image, out.truth, settled, light)
             last_settled_scene = scene_index

@@ -14,7 +14,15 @@ from mqttweb.envelope import stamp
 from service.camera.events import CameraPicture, CameraReport
 from service.camera.status import status_payload
 from service.camera.view import CameraView, ViewSettings
-from tablesim.render import Hand, Lighting, RenderStyle, Scene, TileStyle, render_frame
+from tablesim.render import (
+    Hand,
+    Lighting,
+    RenderStyle,
+    Scene,
+    TileStyle,
+    render_frame,
+    table_view,
+)
 from tests.display import samples
 from tests.fixtures.spec import validate
 from vision.camera_path.pipeline import Pipeline, PipelineSettings
@@ -71,10 +79,11 @@ def camera(look: Look) -> tuple[dict[str, Any], bytes]:
     quick = ViewSettings(fps=10.0, picture_every_s=0.1, measure_every_s=0.1)  # every frame
     view = CameraView(quick, pipeline, got.append, now=lambda: moment)
     scene = Scene(tiles=_tiles(look.tile_mm[0]), tile_mm=look.tile_mm, markers=look.markers)
+    table = table_view(scene, None, look.style, seed=4)  # drawn once for the ten frames
     for i in range(10):
         hand = _over_marker(pipeline, look.hand_on_marker) if i >= 5 else None
         image = render_frame(scene, None, look.style, seed=4, frame=i, hand=hand,
-                             exposure=look.exposure).image  # fmt: skip
+                             exposure=look.exposure, view=table).image  # fmt: skip
         frame = Frame(image, i / 10)
         view.frame(frame, pipeline.step(frame), look.cpu_ms)
     assert any(isinstance(g, CameraReport) for g in got)

@@ -20,6 +20,7 @@ from service.history.store import GameRecord, HistoryStore
 from tests.display.conftest import DisplayServer, screenshot
 from tests.display.test_history_page import FRAME_SHOWN
 from tests.fixtures.browser import screen
+from tests.fixtures.camera_demo import CAMERA_DEMO_ARGS, CAMERA_DEMO_GROUP, CameraDemo
 from tests.fixtures.mosquitto import Mosquitto
 from tests.fixtures.mqtt_recorder import Recorder
 from tests.fixtures.process import ChildProcess
@@ -37,6 +38,11 @@ def demo(state: Path, *args: str) -> GameRecord:
         capture_output=True, text=True, timeout=540, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    return kept_record(state)
+
+
+def kept_record(state: Path) -> GameRecord:
+    """The record of the one whole game a demo kept in `state`."""
     with HistoryStore(state / "state", read_only=True) as store:
         (game,) = store.games()
         record = store.record(game.game_id)
@@ -110,6 +116,7 @@ def served(
 
 @pytest.mark.slow
 @pytest.mark.process
+@CAMERA_DEMO_GROUP
 @pytest.mark.timeout(900)  # a camera game: paced at the camera's frame rate
 def test_a_whole_camera_game_is_stepped_through(
     broker: Mosquitto,
@@ -117,8 +124,12 @@ def test_a_whole_camera_game_is_stepped_through(
     start_display: Callable[..., DisplayServer],
     page: Page,
     browser: Browser,
+    camera_demo: CameraDemo,
 ) -> None:
-    record = demo(tmp_path / "cam", "--source", "camera", "--seed", "2", "--pace", "0.5")
+    # the demo's camera game (seed 2, paced 0.5 s), played once for the tests that read it
+    assert " ".join(GAME) in " ".join(CAMERA_DEMO_ARGS)
+    assert camera_demo.returncode == 0, camera_demo.stdout + camera_demo.stderr
+    record = kept_record(camera_demo.copy_kept(tmp_path / "cam"))
     assert record.summary.source == "camera"
     plays = [e for e in record.events if e["type"] == "play"]
     assert all(p["seq"] in record.frames for p in plays)  # each play has its frame

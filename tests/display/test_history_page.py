@@ -239,6 +239,9 @@ def test_the_page_in_spanish_in_the_sun_and_on_a_phone(
                 page.locator("#next").click()
                 expect(page.locator("#event-now .now-line")).to_contain_text("Resuelto: ")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
+                # the bar on one line: the way to all games no taller than the way back
+                back, every = (page.locator(x).bounding_box() for x in ("#back", "#all-games"))
+                assert back and every and every["height"] <= back["height"], (back, every)
                 screenshot(page, f"history-{width}x{height}-{theme}-es")
                 page.locator("#all-games").click()
                 expect(page.locator("#games h1")).to_have_text("Partidas guardadas")

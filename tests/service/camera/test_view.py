@@ -26,7 +26,7 @@ from service.camera.events import (
 )
 from service.camera.status import CameraState, status_payload
 from service.camera.view import CameraView, ViewSettings
-from tablesim.render import Hand, RenderStyle, Scene, TileStyle, render_frame
+from tablesim.render import Hand, RenderStyle, Scene, TableView, TileStyle, render_frame, table_view
 from tests.fixtures.spec import validate
 from vision.camera_path.pipeline import Pipeline
 from vision.frames import Frame
@@ -49,12 +49,16 @@ class Rig:
     got: list[object] = field(default_factory=list)
     wall: list[float] = field(default_factory=lambda: [0.0])
     frames: int = 0
+    tables: dict[tuple[Scene, RenderStyle], TableView] = field(default_factory=dict)
 
     def feed(self, scene: Scene, n: int = 1, *, style: RenderStyle = STYLE, cpu_ms: float = 20.0,
              hand: Hand | None = None, exposure: float = 1.0) -> None:  # fmt: skip
+        if (scene, style) not in self.tables:  # drawn once for all its frames
+            self.tables[scene, style] = table_view(scene, None, style, seed=4)
+        table = self.tables[scene, style]
         for _ in range(n):
             image = render_frame(scene, None, style, seed=4, frame=self.frames, hand=hand,
-                                 exposure=exposure).image  # fmt: skip
+                                 exposure=exposure, view=table).image  # fmt: skip
             frame = Frame(image, self.frames / self.fps)
             self.frames += 1
             self.view.frame(frame, self.pipeline.step(frame), cpu_ms)

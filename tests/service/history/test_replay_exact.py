@@ -1,11 +1,13 @@
 """Replay stays exact: a kept record's inputs, fed to `domino-table replay`, give the
-same events, seq for seq, for every shipped ruleset (whole games shown to a table as a
-board reports them; a camera table's game is checked the same way in
-tests/service/history/test_end_to_end.py).
+same events, seq for seq, for every shipped ruleset: here whole games shown to a table
+as a board reports them; a hand of every ruleset read by a camera table from rendered
+frames in tests/service/history/test_end_to_end.py.
 
-The events the record has and a replay does not are the table's own alerts (a lead it
-could not see, a source offline, a tile lying where it may not): what the table saw,
-not what it was told.
+The events the record has and a replay does not are the table's own alerts, raised from
+what it saw or could not see, not from what it was told (a lead nobody named, a tile
+lying where it may not, a source offline, a spot it cannot read, a full disk). The games
+here are seen right, so of those only `TABLES_OWN` may arise: every other event is
+replayed.
 """
 
 from __future__ import annotations
