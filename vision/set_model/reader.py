@@ -49,6 +49,11 @@ F32 = NDArray[np.float32]
 Colour = tuple[float, float, float]
 Key = tuple[int, int, int, int, int, int]
 
+# pixels a side, at most, of a half cut to count its pips or see its divider: a large
+# photo's half is brought down to it (a pip is still some 20 pixels across), so a
+# half costs the same whatever the camera's resolution
+COUNT_SIDE: Final = 96
+
 
 @dataclass(frozen=True, slots=True)
 class SetReading:
@@ -186,7 +191,7 @@ class SetReader:
         return self._vote(read, own, near)
 
     def _look(self, image: U8, here: Point, there: Point) -> tuple[Nearest, int]:
-        side = max(CROP // 2, round(math.dist(here, there)))
+        side = min(COUNT_SIDE, max(CROP // 2, round(math.dist(here, there))))
         own = count_pips(crop_half(image, here, there, side), self.contrast, self.pip_share)
         return self.matcher.nearest(crop_half(image, here, there)), own
 
@@ -329,7 +334,7 @@ class SetReader:
     def _divided(self, image: U8, a: Point, b: Point, width: float) -> bool:
         """A line across the tile's middle stands out from its face (a face-down
         tile, or the table, shows none)."""
-        side = max(CROP // 2, round(width))
+        side = min(COUNT_SIDE, max(CROP // 2, round(width)))
         view = crop_half(image, a, b, side)  # the divider at its foot
         lab = np.asarray(cv2.cvtColor(view, cv2.COLOR_BGR2Lab), dtype=np.float32)
         face = np.median(lab.reshape(-1, 3), axis=0)
