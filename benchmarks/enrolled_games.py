@@ -1,17 +1,18 @@
 """Games read through the camera by a table that enrolled its set from the mat, per look.
 
-    nice -n 10 .venv/bin/python -m benchmarks.enrolled_games [--games 1] [--plays N]
-        [--look NAME]... [--without-model]
+    nice -n 10 .venv/bin/python -m benchmarks.enrolled_games [--games 1] [--plays N | --target N]
+        [--look NAME]... [--without-model | --model-only]
 
-For each look (a set on a table: black with white pips, pink with yellow pips, ivory on
-white, coloured pips on a double-twelve on wood, wooden, and black with ringed halves
-once the renderer has that set), the filled enrolment mat is rendered on the table and
+For each look (a set on a table: black with white pips, black with ringed halves, pink
+with yellow pips, ivory on white, coloured pips on a double-twelve on wood, wooden), the
+filled enrolment mat is rendered on the table and
 enrolled (`vision.Pipeline.enrol_mat`); then whole games of a ruleset for that set are
 played (`tablesim.scenes.sim_whole_game`), rendered with hands passing
 (`tablesim.camera.SimSource`) and read by the camera path with the set model. A play is
 right when the settled reading of the table after it holds the tile laid, with its
 numbers, where it was laid (its centre within 12 mm). Printed per look: plays, plays
-right (share), tiles read wrong or extra in those readings, and beside it the same
+right (share), tiles read wrong or extra in those readings, the CPU per frame read
+(median and most; the most of the empty table's, between hands), and beside it the same
 frames read with the set's tone and tile size but without its halves (`--without-model`
 alone: only that).
 """
@@ -19,11 +20,12 @@ alone: only that).
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -95,12 +97,16 @@ class Tally:
     right: int = 0
     wrong: int = 0  # tiles of a reading after a play not on the table as read
     seconds: float = 0.0
+    read_ms: list[float] = field(default_factory=list)  # CPU per frame read, ms
+    empty_ms: list[float] = field(default_factory=list)  # ... of those of an empty table
 
     def add(self, other: Tally) -> None:
         self.plays += other.plays
         self.right += other.right
         self.wrong += other.wrong
         self.seconds += other.seconds
+        self.read_ms += other.read_ms
+        self.empty_ms += other.empty_ms
 
     @property
     def share(self) -> float:
@@ -129,15 +135,23 @@ def read_game(game: SimGame, style: RenderStyle, pipeline: Pipeline, seed: int) 
     source = SimSource(game, fps=10.0, pace_s=0.6, style=style, seed=seed)
     last: dict[int, Snapshot] = {}
     start = time.process_time()
+    read_ms: list[float] = []
+    empty_ms: list[float] = []
     while True:
         frame = source.read()
         if frame is None:
             break
+        began = time.process_time()
         step = pipeline.step(frame)
+        took = (time.process_time() - began) * 1000.0
         shown = source.last
+        if step.detection is not None:
+            read_ms.append(took)
+            if shown is not None and not game.scenes[shown.scene_index]:
+                empty_ms.append(took)
         if step.reading is not None and shown is not None and not shown.truth.hand_visible:
             last[shown.scene_index] = step.reading
-    tally = Tally(seconds=time.process_time() - start)
+    tally = Tally(seconds=time.process_time() - start, read_ms=read_ms, empty_ms=empty_ms)
     before: set[tuple[float, float]] = set()
     for i, scene in enumerate(game.scenes):
         new = [t for t in scene if (t.xa, t.ya) not in before]
@@ -151,22 +165,31 @@ def read_game(game: SimGame, style: RenderStyle, pipeline: Pipeline, seed: int) 
     return tally
 
 
-def games(look: Look, count: int, plays: int | None) -> Iterator[tuple[int, SimGame]]:
+def games(
+    look: Look, count: int, plays: int | None, target: int | None = None
+) -> Iterator[tuple[int, SimGame]]:
+    """`count` games of the look's rules (seeds 0, 1, ...): whole games (to `target`
+    points, the ruleset's own target when None), or hands of at most `plays` plays."""
     for seed in range(count):
         tile_mm = look.style.tile_set.size_mm
         if plays is not None:
             yield seed, sim_game(look.rules, look.seats, seed, plays=plays, tile_mm=tile_mm)
         else:
-            yield seed, sim_whole_game(look.rules, look.seats, seed, tile_mm=tile_mm)
+            yield (
+                seed,
+                sim_whole_game(look.rules, look.seats, seed, target=target, tile_mm=tile_mm),
+            )
 
 
-def run(look: Look, count: int, plays: int | None, with_model: bool) -> Tally:
+def run(
+    look: Look, count: int, plays: int | None, with_model: bool, target: int | None = None
+) -> Tally:
     total = Tally()
     with TemporaryDirectory(prefix="enrolled-") as tmp:
         pipeline = enrolled(look, Path(tmp))
         if not with_model:
             pipeline._reader = None
-        for seed, game in games(look, count, plays):
+        for seed, game in games(look, count, plays, target):
             total.add(read_game(game, look.style, pipeline, seed))
     return total
 
@@ -175,24 +198,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per look")
     parser.add_argument("--plays", type=int, help="a hand of at most N plays, not whole games")
+    parser.add_argument("--target", type=int, help="whole games to N points (default: the rules')")
     parser.add_argument("--look", action="append", help="only this look (repeatable)")
     parser.add_argument("--without-model", action="store_true", help="only without halves")
+    parser.add_argument("--model-only", action="store_true", help="only with the set model")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     chosen = [lk for lk in looks() if not args.look or lk.name in args.look]
     kind = f"hands of {args.plays} plays" if args.plays else "whole games"
+    if args.target and not args.plays:
+        kind += f" to {args.target} points"
     print(f"{args.games} {kind} per look, each set enrolled from its mat (CPU s, one thread)")
-    print(f"{'look':<36}{'plays':>6}{'right':>8}{'wrong':>6}{'CPU s':>7}   without halves")
+    print(
+        f"{'look':<36}{'plays':>6}{'right':>8}{'wrong':>6}{'CPU s':>7}"
+        f"{'ms/frame med':>13}{'max':>6}{'empty max':>10}   without halves"
+    )
     for look in chosen:
         print(f"  {look.name} ...", file=sys.stderr, flush=True)
-        without = run(look, args.games, args.plays, with_model=False)
         line = f"{look.name:<36}"
         if not args.without_model:
-            t = run(look, args.games, args.plays, with_model=True)
+            t = run(look, args.games, args.plays, with_model=True, target=args.target)
             line += f"{t.plays:>6}{t.share:>8.1%}{t.wrong:>6}{t.seconds:>7.0f}"
+            med = statistics.median(t.read_ms) if t.read_ms else 0.0
+            top = max(t.read_ms, default=0.0)
+            empty = f"{max(t.empty_ms):.0f}" if t.empty_ms else "-"
+            line += f"{med:>13.0f}{top:>6.0f}{empty:>10}"
         else:
-            line += " " * 27
-        line += f"   {without.share:.1%} ({without.wrong} wrong)"
+            line += " " * 56
+        if not args.model_only:
+            without = run(look, args.games, args.plays, with_model=False, target=args.target)
+            line += f"   {without.share:.1%} ({without.wrong} wrong)"
         print(line, flush=True)
     return 0
 
