@@ -9,9 +9,12 @@ auto). For each photo P of a source, the set model is made from ANOTHER photo Q 
 the same source (the one with the most labelled tiles; P itself never): Q is read
 zero-shot and the tiles it read that its labels hold give the model's halves at
 their numbers (`vision.set_model.halves`). P is then read zero-shot and with that
-model: each half checked against Q's halves (`vision.set_model.recheck`; a number Q
-showed none of is left as read). Nothing is trained or tuned on the photos: the
-matcher's two thresholds were set on rendered frames.
+model: each half read as the camera path reads it with a set enrolled
+(`vision.set_model.reader.SetReader`: the detector's count, the set's own pip count and
+the nearest of Q's halves, two of which must agree; a number Q showed none of is left
+to the other two). Q's faces' colour is not used (no tiles are looked for beyond the
+detector's: a photo's table is not calibrated). Nothing is trained or tuned on the
+photos: the reader's thresholds were set on rendered frames.
 
 Printed per source: photos, labelled tiles, recall and precision zero-shot and with
 the model, photos read exactly, and the halves the models held (median).
@@ -32,10 +35,11 @@ from numpy.typing import NDArray
 from benchmarks.vision_sets import Counts, Photo, SetsError, ddd_a_photos, diverse_photos
 from vision.detector.detect import Detection, FoundTile, Settings, detect
 from vision.detector.play_area import PlayArea
-from vision.set_model.find import apart
 from vision.set_model.halves import HalfMatcher, crop_half
-from vision.set_model.recheck import recheck
+from vision.set_model.reader import SetReader
 from vision.tiles.dark_marks import Tone
+
+LARGEST_SET = 18  # a photo's set is not known: numbers up to a double-eighteen's
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +124,11 @@ def main(argv: list[str] | None = None) -> int:
             halves.append(len(pairs))
             got = reads[p.path.name]
             z = p.score(got.detection.tiles)
+            tiles = got.detection.tiles
             if pairs:
-                matcher = HalfMatcher(pairs)
-                checked = recheck(
-                    got.image, got.detection, matcher, complete=False, apart=apart(pairs)
-                )
-            else:
-                checked = got.detection
-            m = p.score(checked.tiles)
+                reader = SetReader(HalfMatcher(pairs), pairs, LARGEST_SET, complete=False)
+                tiles = reader.read(got.image, tiles, got.detection.unsure, 0.0).tiles
+            m = p.score(tiles)
             zero.append(z[0])
             model.append(m[0])
             if args.errors and z[0] != m[0]:

@@ -30,14 +30,20 @@ from vision.detector.accuracy import (
     run,
     summarise,
 )
-from vision.detector.detect import Detection, FrameError, Settings, detect
+from vision.detector.detect import (
+    FRAME_LOOKS,
+    Detection,
+    FrameError,
+    Settings,
+    detect,
+    with_look,
+)
 from vision.detector.overlay import draw
 from vision.detector.play_area import PlayArea
 from vision.errors import CalibrationError, VisionError
 from vision.frames import Frame
-from vision.set_model.find import apart
+from vision.set_model.look import SetLook
 from vision.set_model.model import MODEL_FILE, ModelError, load_model
-from vision.set_model.recheck import recheck
 from vision.tiles.dark_marks import Tone
 
 logger = logging.getLogger(__name__)
@@ -204,7 +210,7 @@ def _with_model(
 ) -> Callable[[NDArray[np.uint8], PlayArea | None], Detection]:
     """A reader of photos with the set model kept in `state_dir`: the set's tone, its
     tile's width in pixels when the photo is of that table's calibrated camera, and each
-    half checked against the set's halves (`vision.set_model.recheck`)."""
+    half read against the set's own (`vision.set_model.reader`), as the camera path does."""
     try:
         model = load_model(state_dir)
     except ModelError as exc:
@@ -219,16 +225,15 @@ def _with_model(
     except CalibrationError:
         calibration = None
     settings = model.detector(settings)
-    matcher = model.matcher()
-    spread = apart([(h.value, h.crop) for h in model.halves]) if matcher is not None else 0.0
+    reader = model.reader()
+    looks = FRAME_LOOKS if reader is None else with_look(FRAME_LOOKS, SetLook(reader))
 
     def read(image: NDArray[np.uint8], area: PlayArea | None) -> Detection:
         tile_px = 0.0
         h, w = image.shape[:2]
         if calibration is not None and model.tile_mm and calibration.image_size == (w, h):
             tile_px = model.tile_mm[1] / calibration.mm_per_px()
-        found = detect(image, area, settings, (), tile_px)
-        return found if matcher is None else recheck(image, found, matcher, apart=spread)
+        return detect(image, area, settings, (), tile_px, looks)
 
     return read
 

@@ -32,6 +32,7 @@ Point = tuple[float, float]
 CROP: Final = 32  # a half's crop: pixels a side
 SHIFT: Final = 2  # pixels a half's centre may be off, each way
 MIN_CONTRAST: Final = 12.0  # Lab units: the least pip contrast a set is normalised by
+PIP_FIELD: Final = 0.75  # of a half's side: its middle, where its pips lie
 
 
 def crop_half(image: U8, a: Point, b: Point, size: int = CROP) -> U8:
@@ -70,11 +71,16 @@ def _faced(crop: U8, contrast: float) -> F32:
 
 def contrast_of(crops: Iterable[tuple[int, U8]]) -> float:
     """The set's contrast between pips and face (Lab units): the typical far end of its
-    halves with pips, at least `MIN_CONTRAST`."""
+    halves with pips, at least `MIN_CONTRAST`. Only the half's pip field counts (its
+    middle, `PIP_FIELD` of its side): a crop's rim can show the table or a neighbour
+    when the tile's edge in the frame is a pixel or two off, and a table far from the
+    face would pass for the pips' contrast."""
     spreads = []
     for value, crop in crops:
         if value > 0:
-            lab = _lab(crop)
+            side = crop.shape[0]
+            rim = round(side * (1.0 - PIP_FIELD) / 2.0)
+            lab = _lab(crop)[rim : side - rim, rim : side - rim]
             face = np.median(lab.reshape(-1, 3), axis=0)
             far = np.linalg.norm(lab - face, axis=2)
             spreads.append(float(np.percentile(far, 97)))

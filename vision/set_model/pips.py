@@ -4,8 +4,9 @@ The set model knows its pips: how far they stand from the face (`contrast`, Lab 
 `vision.set_model.halves.contrast_of`) and how wide they are (`pip_share`, a pip's
 diameter over the tile's width). `count_pips` counts them in a half cut straight
 (`crop_half`, at the frame's own resolution): the pixels further from the half's
-face colour (its median) than half the set's contrast, in marks whose centre lies
-within the half's grid (not the rim, the divider or a neighbour's pips beyond it).
+face colour (its median) than half the half's own far end (its pips' contrast: a set
+may colour each number's pips apart), and at least `FLOOR` of the set's, in marks
+whose centre lies within the half's grid (not the rim, the divider or a neighbour's pips beyond it).
 A mark of the pip's size is one pip; a larger one (pips run together) counts as its
 area in pips; a ring with a hole (a ringed set's empty places) is no pip; a mark
 smaller than `SPECK` of a pip is a speck.
@@ -23,11 +24,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.set_model.halves import PIP_FIELD
+
 __all__ = ["count_pips", "pip_share_of"]
 
 U8 = NDArray[np.uint8]
 
-FAR: Final = 0.5  # of the set's contrast: a pixel this far from the face is a mark's
+FAR: Final = 0.5  # of the half's far end: a pixel this far from the face is a mark's
+FLOOR: Final = 0.15  # of the set's contrast: the least a mark stands from the face
 SPECK: Final = 0.3  # of a pip's area: a smaller mark is a speck
 RING: Final = 1.6  # a mark whose outline encloses this many times its area has a hole
 INNER: Final = 0.42  # of the half's side: how far from its centre a pip's centre lies
@@ -38,7 +42,13 @@ def _marks(
 ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
     lab = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2Lab), dtype=np.float32)
     face = np.median(lab.reshape(-1, 3), axis=0)
-    far = np.linalg.norm(lab - face, axis=2) > FAR * contrast
+    distance = np.linalg.norm(lab - face, axis=2)
+    side = crop.shape[0]
+    rim = round(side * (1.0 - PIP_FIELD) / 2.0)
+    end = float(np.percentile(distance[rim : side - rim, rim : side - rim], 97))
+    # a set whose pips differ in colour by number (one contrast for all would lose the
+    # paler ones): half this half's own far end, but never under `FLOOR` of the set's
+    far = distance > max(FLOOR * contrast, FAR * min(end, contrast))
     n, labels, stats, centres = cv2.connectedComponentsWithStats(
         far.astype(np.uint8), connectivity=8
     )
