@@ -34,12 +34,10 @@ from pathlib import Path
 from typing import Final
 
 import cv2
-import torch
 
-from training import train, veto_data
+from training import veto_data
 from training.evaluate import logits, odds
 from training.figures import TILE_KINDS, counts, load, shares
-from training.model import TileVeto
 from vision.learned.patches import ACROSS, LONG
 
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -192,6 +190,10 @@ def _seed_ranges(chunks: Sequence[Chunk]) -> list[dict[str, object]]:
 
 def record(recipe: Recipe, work: Path, out: Path, command: str, minutes: float) -> str:
     """The `[nets.NAME]` record of a net just trained, for `vision/learned/models.toml`."""
+    import torch  # noqa: PLC0415 - PyTorch only where a net is trained (seconds to import)
+
+    from training.model import TileVeto  # noqa: PLC0415 - PyTorch
+
     data = out.read_bytes()
     head, changed = _commit()
     _, _, kinds = load([work / f"{c.name}.npz" for c in recipe.chunks])
@@ -253,6 +255,8 @@ def run(recipe: Recipe, work: Path, out: Path, jobs: int, command: str) -> Path:
     """Draw the recipe's data, train its net to `out`, write `out`'s record beside it
     (`NET.toml`); return the record's path. OpenCV's and torch's thread counts, which
     the steps set to one, are put back after."""
+    import torch  # noqa: PLC0415 - PyTorch only where a net is trained
+
     threads = cv2.getNumThreads(), torch.get_num_threads()
     try:
         return _run(recipe, work, out, jobs, command)
@@ -266,6 +270,8 @@ def _run(recipe: Recipe, work: Path, out: Path, jobs: int, command: str) -> Path
     work.mkdir(parents=True, exist_ok=True)
     draw((*recipe.chunks, recipe.val), work, jobs)
     trained = time.perf_counter()
+    from training import train  # noqa: PLC0415 - PyTorch only where a net is trained
+
     if train.main(recipe.train_argv(work, out)) != 0:
         raise SystemExit("training.train failed")
     minutes = (time.perf_counter() - trained) / 60

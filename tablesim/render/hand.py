@@ -126,6 +126,24 @@ def _soften(layer: Image, kernel: npt.NDArray[np.float32] | None) -> Image:
     return np.asarray(cv2.GaussianBlur(out, (0, 0), 0.8), dtype=np.uint8)
 
 
+def _shade(frame: Image, shape: Mask, sigma: float) -> None:
+    """Darken `frame` under `shape` blurred by `sigma` (a soft shadow, half as dark as
+    black at its core). Only the part of the frame the blur reaches is computed: beyond
+    it the blur is 0 and the frame stays as it is, the same bytes as blurring the whole
+    frame (the part is taken with a margin of zeros wider than the kernel's reach, so
+    its border, reflected, holds the zeros that lie beyond it)."""
+    x, y, bw, bh = cv2.boundingRect(shape)
+    if bw == 0 or bh == 0:
+        return
+    h, w = shape.shape[:2]
+    pad = math.ceil(4.0 * sigma) + 2  # OpenCV's kernel reaches 3 sigma (4 for floats)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+    soft = cv2.GaussianBlur(np.ascontiguousarray(shape[y0:y1, x0:x1]), (0, 0), sigma)
+    roi = frame[y0:y1, x0:x1]
+    roi[...] = scaled_product(roi, (255 - (soft // 2))[:, :, None], 255)
+
+
 def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Mask:
     """Draw the hand (and its soft shadow) into `frame`; return its coverage mask."""
     h, w = frame.shape[:2]
@@ -134,8 +152,7 @@ def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Ma
         off = 30.0 * px_per_mm
         shift = np.array([[1, 0, off * 0.6], [0, 1, off], [0, 0, 1]], dtype=np.float64)
         moved = warp(mask, shift, (w, h), border=(0,))  # tablesim.render.portable
-        soft = cv2.GaussianBlur(moved, (0, 0), max(1.0, 12.0 * px_per_mm))
-        frame[...] = scaled_product(frame, (255 - (soft // 2))[:, :, None], 255)
+        _shade(frame, moved, max(1.0, 12.0 * px_per_mm))
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return mask

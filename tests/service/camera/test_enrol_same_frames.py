@@ -19,7 +19,7 @@ from engine.tiles import DominoSet
 from service.camera.enrol import Enrolling
 from service.camera.events import CameraAnswer, CameraAsk, CameraRequest
 from service.camera.view import CameraView, ViewSettings
-from tablesim.render import Hand, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render import Hand, RenderStyle, Scene, Surface, TileStyle, render_frame, table_view
 from tests.vision.whole_sets import set_scene
 from vision import Pipeline
 from vision.frames import Frame
@@ -34,15 +34,16 @@ def timeline() -> tuple[tuple[str, np.ndarray], ...]:
     sensor noise), a hand taking it away, the empty table."""
     empty = render_frame(Scene(), None, PINK, seed=3).image
     whole = set_scene(DominoSet.DOUBLE_SIX, seed=3)
+    table = table_view(whole, None, PINK, seed=3)  # the set drawn once for its nine frames
+
+    def the_set(frame: int, hand: Hand | None = None) -> np.ndarray:
+        return render_frame(whole, None, PINK, seed=3, frame=frame, hand=hand, view=table).image
+
     frames: list[tuple[str, np.ndarray]] = [("empty", empty)] * 4
     for i in range(2):
-        hand = Hand((300.0 + 60 * i, 420.0), (-50.0, 1000.0))
-        frames.append(
-            ("hand", render_frame(whole, None, PINK, seed=3, frame=20 + i, hand=hand).image)
-        )
-    frames += [("set", render_frame(whole, None, PINK, seed=3, frame=i).image) for i in range(6)]
-    hand = Hand((500.0, 300.0), (1400.0, 1000.0))
-    frames.append(("hand", render_frame(whole, None, PINK, seed=3, frame=30, hand=hand).image))
+        frames.append(("hand", the_set(20 + i, Hand((300.0 + 60 * i, 420.0), (-50.0, 1000.0)))))
+    frames += [("set", the_set(i)) for i in range(6)]
+    frames.append(("hand", the_set(30, Hand((500.0, 300.0), (1400.0, 1000.0)))))
     frames += [("empty", empty)] * 4
     return tuple(frames)
 

@@ -18,7 +18,15 @@ from service.camera import source as cam
 from service.camera.frame_sources import SourceRequest
 from service.camera.source import CameraSource
 from tablesim.camera import SimSource
-from tablesim.render import Camera, RenderStyle, Scene, Surface, TileStyle, render_frame
+from tablesim.render import (
+    Camera,
+    RenderStyle,
+    Scene,
+    Surface,
+    TileStyle,
+    render_frame,
+    table_view,
+)
 from tablesim.scenes import sim_game
 from vision.frames import SourceError
 from vision.sources import CameraOpenError, FolderSource
@@ -41,8 +49,10 @@ def settings(tmp_path: Path, **camera: object) -> Settings:
 def still_frames(folder: Path, style: RenderStyle, n: int = 5) -> Path:
     """`n` frames of a still table with TILES on it, as PNG files."""
     folder.mkdir()
+    scene = Scene(tiles=TILES)
+    table = table_view(scene, CAMERA, style, seed=5)  # drawn once for the n frames
     for i in range(n):
-        image = render_frame(Scene(tiles=TILES), CAMERA, style, seed=5, frame=i).image
+        image = render_frame(scene, CAMERA, style, seed=5, frame=i, view=table).image
         cv2.imwrite(str(folder / f"{i:03d}.png"), image)
     return folder
 
