@@ -132,14 +132,10 @@ READING_LOOKS: tuple[ReadingLook, ...] = (
     ReadingLook("apart-half", "a doubtful half's marks opened apart"),
     ReadingLook("slide", "a short divider's tile read at places along its line"),
     ReadingLook("resize", "a doubtful tile read at other widths (near and far)"),
-    ReadingLook("own-width", "a face with foreign marks read down to its own width"),
     ReadingLook("apart-tile", "a tile with marks that are no pips read opened apart"),
-    ReadingLook("blank-own-width", "a blank's outline looked for at its own width"),
     ReadingLook("blank-face", "a blank's outline looked for at its face's size"),
     ReadingLook("face-anywhere", "a covered-looking tile's pips looked for off the material"),
-    ReadingLook("shrink", "a covered-looking tile read at a smaller width"),
     ReadingLook("face-fit", "a covered-looking tile fitted to its face's ends"),
-    ReadingLook("merge-lopsided", "a pass's lop-sided tile gives way to another's sure one"),
     ReadingLook("merge-lines", "a line one pass dropped gives way to another's sure tile"),
 )
 

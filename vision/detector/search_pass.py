@@ -59,17 +59,14 @@ logger = logging.getLogger(__name__)
 def _merge(base: Found, extra: Found, cfg: SearchSettings, trace: Trace) -> Found:
     """`base` plus the tiles of `extra` on material that `base` left unclaimed.
 
-    A tile of `base` whose pips form no domino's layout (read lop-sided, below
-    `DOUBTFUL`), or read only at another width than the frame's (`_resized`), gives
-    way to a tile of `extra` in its place (the only one there) that reads as a
-    domino (`SURE`): the other pass placed the tile better (the look
-    `merge-lopsided`). So does a line that `base` took for a blank tile and dropped as
-    a line on the table (`Found.lines`: wood grain that won the material from a
-    fainter divider; the look `merge-lines`).
+    A line that `base` took for a blank tile and dropped as a line on the table
+    (`Found.lines`: wood grain that won the material from a fainter divider) gives
+    way to a tile of `extra` in its place that reads as a domino (`SURE`; the look
+    `merge-lines`).
     """
     tiles, kept, read = list(base.tiles), list(base.kept), list(base.read)
     lines = list(base.lines)
-    over_lines, lopsided = trace.on("merge-lines"), trace.on("merge-lopsided")
+    over_lines = trace.on("merge-lines")
     for tile, hyp in zip(extra.tiles, extra.read, strict=True):
         clash = [i for i, k in enumerate(kept) if overlap(hyp, k)]
         if (
@@ -87,16 +84,6 @@ def _merge(base: Found, extra: Found, cfg: SearchSettings, trace: Trace) -> Foun
             tiles.append(tile)
             kept.append(hyp)
             read.append(hyp)
-            continue
-        if not lopsided or len(clash) != 1 or tile.confidence < cfg.sure:
-            continue
-        if kept[clash[0]] not in read:
-            continue
-        j = read.index(kept[clash[0]])
-        resized = abs(read[j].width - base.width) > cfg.resized_apart * base.width
-        if tiles[j].confidence < cfg.doubtful or (resized and tiles[j].confidence < cfg.sure):
-            tiles[j], read[j], kept[clash[0]] = tile, hyp, hyp
-            trace.count("merge-lopsided", True)
     return Found(tiles, [], base.unsure, base.width, kept, read, lines=lines)
 
 

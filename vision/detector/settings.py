@@ -61,9 +61,6 @@ class SearchSettings:
     resize: tuple[float, ...] = (1.12, 0.9, 1.25)  # widths a doubtful tile is read at
     resized: float = 0.85  # ... and the confidence of a reading there, at most
     resized_apart: float = 0.05  # a tile read this share off the frame's width is resized
-    own_apart: float = 0.05  # a face's own width this share below the frame's reads it
-    shrink: tuple[float, ...] = (0.9, 0.8)  # widths a tile that looks covered is tried at
-    shrink_slack: float = 0.05  # ... when its own divider measured it at most so much wider
     face_fit: float = 0.1  # a covered-looking face is a whole tile's within this share
     stray_reach: float = 2.0  # stray pips this many tile widths apart belong together
     stray_pips: int = 2  # ... and so many of them together are an unread tile
@@ -116,11 +113,8 @@ class SearchSettings:
                 "face_share": (0.0, 1.0),
                 "slide": (-0.5, 0.5),
                 "resize": (0.1, 10.0),
-                "own_apart": (0.0, 1.0),
                 "resized": (0.0, 1.0),
                 "resized_apart": (0.0, 1.0),
-                "shrink": (0.1, 1.0),
-                "shrink_slack": (0.0, 1.0),
                 "face_fit": (0.0, 1.0),
                 "stray_reach": (0.0, 100.0),
                 "stray_pips": (1, 100),

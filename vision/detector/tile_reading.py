@@ -205,29 +205,17 @@ def _resized(
     """`t` and its reading, or `t` read at another width (`RESIZE`) when that reads
     surely and `t` did not: one width per frame is the frame's median, and a tile
     nearer the camera than most (a tilted phone), or of a set longer than twice its
-    width, has pips beyond the halves read at it (a lop-sided reading). It competes
-    for its material as read first, and its confidence is at most `RESIZED`: a
-    column of a 12's merged pips taken for a divider across its tile read surely
-    at another width too, and must give way to the other pass's sure reading of
-    the tile in its place (`_merge`)."""
+    width, has pips beyond the halves read at it (a lop-sided reading). A tile that
+    read marks that are no pips is not read again. It competes for its material as
+    read first, and its confidence is at most `RESIZED`: a column of a 12's merged
+    pips taken for a divider across its tile reads surely at another width too."""
     cfg, trace = planes.s.search, planes.trace
-    if min(r.confidence for r in reading) >= cfg.sure:
+    if min(r.confidence for r in reading) >= cfg.sure or any(r.foreign for r in reading):
         return t, reading
-    shares = cfg.resize
-    look = "resize"
-    if any(r.foreign for r in reading):
-        # marks that are no pips, read at the frame's width: when the face's own
-        # width, measured between its edges, is smaller, the smaller widths down to
-        # it may read it (a face seen at a slant, foreshortened: the marks beyond
-        # its ends are its neighbour's)
-        if not 0.0 < t.own < (1.0 - cfg.own_apart) * t.width:
-            return t, reading
-        shares = tuple(x for x in cfg.resize if t.own / t.width <= x < 1.0)
-        look = "own-width"
-    if not trace.on(look):
+    if not trace.on("resize"):
         return t, reading
-    with trace.inner(look) as note:
-        for share in shares:
+    with trace.inner("resize") as note:
+        for share in cfg.resize:
             other = replace(t, width=t.width * share)
             again = _read_tile(blobs, other, ref, planes)
             sure = min(r.confidence for r in again) >= cfg.sure
@@ -283,7 +271,7 @@ def read_tiles(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes
             continue
         placed: tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None = (t, (ra, rb))
         if not _whole(planes, near, t):
-            placed = _smaller(blobs, t, (ra, rb), ref, planes, near, width)
+            placed = _face_fit(blobs, t, (ra, rb), ref, planes, near, width)
         if placed is None:
             unsure.append(UnsureRegion(t.cx + ox, t.cy + oy, UnsureReason.COVERED))
             continue
@@ -296,22 +284,15 @@ def read_tiles(blobs: Blobs, agreed: list[TileHypothesis], offset: Point, planes
 
 
 def _blank_outlined(planes: Planes, t: TileHypothesis, kept: list[TileHypothesis]) -> bool:
-    """`outlined` at the frame's width, or at the width measured at the tile's own
-    divider: a blank nearer the camera than most has its edges beyond the lines
-    looked at for the frame's width (a 0-0 of a set photographed at a tilt)."""
+    """`outlined` at the frame's width, or at its face's own size: a blank nearer
+    the camera than most has its edges beyond the lines looked at for the frame's
+    width (a 0-0 of a set photographed at a tilt)."""
     cfg, trace = planes.s.outline, planes.trace
     if outlined(planes.img, t, cfg, kept, planes.lighter_table):
         return True
-    if t.own <= 0:
+    if t.own <= 0 or not trace.on("blank-face"):
         return False
-    if abs(t.own - t.width) > cfg.own_apart * t.width and trace.on("blank-own-width"):
-        with trace.inner("blank-own-width") as note:
-            own = replace(t, width=t.own)
-            if note.took(outlined(planes.img, own, cfg, kept, planes.lighter_table)):
-                return True
-    if not trace.on("blank-face"):
-        return False
-    # ... or at its face's own size: a tile longer than twice the width measured
+    # a tile longer than twice the width measured
     # at its divider (a pinned blank seen nearer than most, its divider's ends
     # blurred into the rim) has its ends beyond both; a tile up to the frame's
     # tolerance wider than its width is one of its tiles
@@ -335,7 +316,7 @@ def _whole(planes: Planes, near: NDArray[np.bool_], t: TileHypothesis) -> bool:
         return note.took(_face_share_anywhere(planes, t) >= cfg.whole)
 
 
-def _smaller(
+def _face_fit(
     blobs: Blobs,
     t: TileHypothesis,
     reading: tuple[HalfReading, HalfReading],
@@ -344,22 +325,11 @@ def _smaller(
     near: NDArray[np.bool_],
     width: float,
 ) -> tuple[TileHypothesis, tuple[HalfReading, HalfReading]] | None:
-    """`t` at a smaller width (`SHRINK`) when its own divider measured it so, and
-    there its face shows whole and it reads the same pips surely: a tile farther
-    from the camera than most is smaller than the frame's width, and the table
-    around it looked like a hand over it. (A hand over a tile's end leaves the
-    width measured across its divider as it is.)"""
-    cfg, trace = planes.s.search, planes.trace
-    if trace.on("shrink"):
-        with trace.inner("shrink") as note:
-            for share in cfg.shrink:
-                if not 0 < t.own <= (share + cfg.shrink_slack) * t.width:
-                    continue
-                other = replace(t, width=t.width * share)
-                again = _read_whole(blobs, other, reading, ref, planes, near)
-                if note.took(again is not None):
-                    assert again is not None
-                    return other, again
+    """`t` fitted to its face's ends (`_fitted`, the look `face-fit`) when it looked
+    partly covered at the frame's width: a tile farther from the camera than most,
+    or whose divider is off its middle, had the table around it sampled, which
+    looked like a hand over it."""
+    trace = planes.trace
     if not trace.on("face-fit"):
         return None
     with trace.inner("face-fit") as note:

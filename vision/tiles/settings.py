@@ -202,7 +202,6 @@ class OutlineSettings:
     face_lines: float = 0.25
     face_agree: float = 0.1
     eroded_px: float = 2.0
-    own_apart: float = 0.03  # a blank's own width this share off the frame's is looked at
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -222,7 +221,6 @@ class OutlineSettings:
                 "face_lines": (0.0, 0.5),
                 "face_agree": (0.0, 1.0),
                 "eroded_px": (0.0, 20.0),
-                "own_apart": (0.0, 1.0),
                 "faint_edge": (0.0, 1.0),
                 "rim": (0.0, 1.0),
                 "plain": (0.0, 100.0),

@@ -1,9 +1,9 @@
 """Near and far tiles in one frame: one width per frame is the frame's median, and
 tiles nearer or farther than most (a phone held at a tilt) are read at their own.
 
-Before `search_pass._resized` and `search_pass._smaller`, the farthest tiles of the drawn
-frame below looked partly covered (the table around them, sampled at the frame's
-width, passed for a hand) and were not reported; before `search_pass._blank_outlined`,
+Before `tile_reading._resized` and `tile_reading._face_fit`, the farthest tiles of the
+drawn frame below looked partly covered (the table around them, sampled at the frame's
+width, passed for a hand) and were not reported; before `tile_reading._blank_outlined`,
 a 0-0 larger than the others was taken for a line on the table.
 """
 
