@@ -7,6 +7,7 @@ provokes one on purpose says so with `@pytest.mark.logs_errors`.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,13 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "logs_errors: the test expects error log records")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Each xdist worker already has a core: OpenCV's own thread pool on top of it
+        # only makes two workers' threads wait on each other (the same results, more
+        # CPU). Child processes (`domino-table run`) keep OpenCV's default.
+        import cv2
+
+        cv2.setNumThreads(1)
 
 
 @pytest.fixture(autouse=True)
