@@ -48,7 +48,7 @@ from service.core import commands as cmd  # noqa: E402
 from service.core.table import TableConfig, TableCore  # noqa: E402
 from service.history import HistoryRecorder, HistoryStore  # noqa: E402
 from service.store.journal import Journal  # noqa: E402
-from tablesim.scenes import sim_whole_game  # noqa: E402
+from tablesim.scenes import SimWholeGame, sim_whole_game  # noqa: E402
 
 P = "domino/bench"
 ZONES = {0: [90, 510, 810, 600], 1: [90, 0, 810, 90]}
@@ -144,14 +144,22 @@ def _play(
             "worker": worker[0]}  # fmt: skip
 
 
-def board_game(state: Path, seed: int, target: int) -> None:
-    """A whole game shown to a table as a board reports it, its record kept."""
-    zones = {k: tuple(v) for k, v in ZONES.items()}
-    game = sim_whole_game("straight-block", 2, seed, target=target, zones=zones)
+def keep_board_game(
+    state: Path,
+    game: SimWholeGame,
+    *,
+    table: str,
+    rules: str,
+    seats: int,
+    zones: dict[int, tuple[int, ...]],
+) -> tuple[str, list[tuple[dict[str, Any], object]], bool]:
+    """Show `game` to a table as a board reports it, every snapshot lasting longer than
+    the grace time, its record kept in `state`: the game's id, each told input the table
+    refused with its answer, and whether the record caught up."""
     now = itertools.count(0.0, 2.0)
-    journal = Journal(state, "bench")
+    journal = Journal(state, table)
     core = TableCore(
-        TableConfig(table="bench", rules="straight-block", seats=2, target=game.target,
+        TableConfig(table=table, rules=rules, seats=seats, target=game.target,
                     zones=tuple(sorted(zones.items()))),  # type: ignore[arg-type]
         journal, rulesets.load, clock=lambda: float(next(now)),
     )  # fmt: skip
@@ -159,6 +167,7 @@ def board_game(state: Path, seed: int, target: int) -> None:
     recorder.subscribe(core.bus)
     recorder.start()
     core.start()
+    refused: list[tuple[dict[str, Any], object]] = []
     said = 0
     for scene, told in zip(game.scenes, game.told, strict=True):
         snapshot = Snapshot(scene, at=float(said))
@@ -167,10 +176,20 @@ def board_game(state: Path, seed: int, target: int) -> None:
         core.tick()
         for body in told:
             said += 1
-            core.command(cmd.parse_command(json.dumps({"id": f"b{said}", **body}).encode()))
-    recorder.wait_idle(120)
+            command = cmd.parse_command(json.dumps({"id": f"sim-{said}", **body}).encode())
+            if (answer := core.command(command)) is not None:
+                refused.append((body, answer))
+    idle = recorder.wait_idle(120)
     recorder.stop()
     journal.close()
+    return core.game_id, refused, idle
+
+
+def board_game(state: Path, seed: int, target: int) -> None:
+    """A whole game shown to a table as a board reports it, its record kept."""
+    zones = {k: tuple(v) for k, v in ZONES.items()}
+    game = sim_whole_game("straight-block", 2, seed, target=target, zones=zones)
+    keep_board_game(state, game, table="bench", rules="straight-block", seats=2, zones=zones)
 
 
 def weigh(state: Path) -> str:

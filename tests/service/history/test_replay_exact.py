@@ -12,7 +12,6 @@ replayed.
 
 from __future__ import annotations
 
-import itertools
 import json
 import subprocess
 import sys
@@ -21,12 +20,8 @@ from typing import Any
 
 import pytest
 
+from benchmarks.history import keep_board_game
 from engine import rulesets
-from engine.surface import Snapshot
-from service.core import commands as cmd
-from service.core.table import TableConfig, TableCore
-from service.history import HistoryRecorder
-from service.store.journal import Journal
 from tablesim.scenes import sim_whole_game
 from tests.tablesim.test_scenes_whole_game import ZONES_2, ZONES_4
 
@@ -102,43 +97,23 @@ def test_a_kept_games_inputs_replay_to_its_events(
 ) -> None:
     target = 25 if rules in ("straight-block", "straight") else None
     game = sim_whole_game(rules, seats, seed, target=target, zones=zones, max_hands=6)
-    now = itertools.count(0.0, 2.0)  # every snapshot lasts longer than the grace time
-    journal = Journal(tmp_path, "t1")
-    core = TableCore(
-        TableConfig(
-            table="t1", rules=rules, seats=seats, target=game.target,
-            zones=tuple(sorted((s, tuple(r)) for s, r in zones.items())),  # type: ignore[misc]
-        ),
-        journal, rulesets.load, clock=lambda: float(next(now)),
-    )  # fmt: skip
-    recorder = HistoryRecorder(tmp_path, journal, lambda _: None, max_mb=500)
-    recorder.subscribe(core.bus)
-    recorder.start()
-    core.start()
-    said = 0
-    for scene, told in zip(game.scenes, game.told, strict=True):
-        snapshot = Snapshot(scene, at=float(said))
-        recorder.seen(snapshot)
-        core.observe(snapshot)
-        core.tick()
-        for body in told:
-            said += 1
-            command = cmd.parse_command(json.dumps({"id": f"sim-{said}", **body}).encode())
-            assert core.command(command) is None, body
-    assert recorder.wait_idle(60)
-    recorder.stop()
-    journal.close()
+    kept = {s: tuple(r) for s, r in zones.items()}
+    game_id, refused, idle = keep_board_game(
+        tmp_path, game, table="t1", rules=rules, seats=seats, zones=kept
+    )
+    assert refused == []
+    assert idle
 
     from service.history.store import HistoryStore
 
     with HistoryStore(tmp_path, read_only=True) as store:
-        record = store.record(core.game_id)
+        record = store.record(game_id)
         assert record is not None
     assert len({e["hand"] for e in record.events if e["type"] == "hand"}) >= 2
     # the board's surface at every event from its first report on, however fast they came
     first = next(e["seq"] for e in record.events if e["type"] == "play")
     assert list(record.frames) == [e["seq"] for e in record.events if e["seq"] >= first]
-    paired = same_events(list(record.events), replayed(kept_inputs(tmp_path, core.game_id)))
+    paired = same_events(list(record.events), replayed(kept_inputs(tmp_path, game_id)))
     assert paired == len([e for e in record.events if e["type"] != "alert"]) + len(
         [e for e in record.events if e["type"] == "alert" and e.get("code") not in TABLES_OWN]
     )
