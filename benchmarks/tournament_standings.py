@@ -59,7 +59,7 @@ class Broker(Mosquitto):
 
     def config_text(self) -> str:
         lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous true",
-                 "max_queued_messages 100000", "max_inflight_messages 100",
+                 "max_queued_messages 100000", "max_inflight_messages 100", "set_tcp_nodelay true",
                  f"log_dest file {self.log}", "log_type error"]  # fmt: skip
         if os.geteuid() == 0:
             lines.append("user root")

@@ -101,6 +101,7 @@ class LocalBroker:
         lines = [
             f"listener {self.port} {self.host}",
             "allow_anonymous true",
+            "set_tcp_nodelay true",  # each message sent at once (config/mosquitto says why)
             "persistence true",
             f"persistence_location {self.workdir}/",
             f"log_dest file {self.log_file}",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import ssl
 import sys
 from collections.abc import Callable, Mapping
@@ -245,7 +246,17 @@ def new_client(
     if tls is not None:
         tls.apply(client)
     client.reconnect_delay_set(*RECONNECT_S)
+    client.on_socket_open = _no_delay
     return client
+
+
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    """Each message sent at once (TCP_NODELAY): paho leaves Nagle's algorithm on, which
+    holds a small packet back while an earlier one waits for its ACK, up to the peer's
+    delayed ACK: a reply or an event reached the display milliseconds late, each time.
+    The socket is a plain or TLS TCP socket (not for websockets or a Unix socket)."""
+    if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def connect_failure(host: str, port: int, tls: MqttTls | None) -> tuple[str, bool]:

@@ -4,13 +4,16 @@ and reconnect delay; `MqttTls` names the flag (or setting) of a file it cannot u
 from __future__ import annotations
 
 import ast
+import socket
 import ssl
+import threading
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 
 from mqttweb.client import FLAGS, RECONNECT_S, MqttTls, TlsFileError, new_client
+from tests.fixtures.mosquitto import Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("engine", "vision", "tablesim", "firmware_bridge", "hardware", "config", "service",
@@ -77,3 +80,26 @@ def test_a_file_tls_cannot_use_is_named_as_its_user_knows_it(
         MqttTls(cert_file=bad, names=names)
     assert caught.value.flag == names["cert_file"]
     assert f"give {names['key_file']} too" in str(caught.value)
+
+
+@pytest.mark.broker
+def test_a_client_sends_each_message_at_once(broker: Mosquitto) -> None:
+    """TCP_NODELAY on the client's socket, set as it opens (paho leaves Nagle's algorithm
+    on: a small message waited for the ACK of the one before), and on the broker's side
+    too, where every shipped Mosquitto config asks for it."""
+    client = new_client("nodelay")
+    opened = threading.Event()
+    client.on_connect = lambda c, *a: opened.set()
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    try:
+        assert opened.wait(10)
+        sock = client.socket()
+        assert isinstance(sock, socket.socket)
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    for conf in ("secure.conf", "central.conf", "table-bridge.conf"):
+        lines = (ROOT / "config" / "mosquitto" / conf).read_text(encoding="utf-8").splitlines()
+        assert "set_tcp_nodelay true" in lines, conf
