@@ -133,9 +133,17 @@ def test_the_director_opens_a_game_sees_its_frames_and_notes_on_its_result(
 ) -> None:
     game_id = rig.table_playing()
     rig.lay("6-6")
-    lead = {"id": "l1", "action": "lead", "seat": 0}  # who led: the table asks, a player says
-    publish_once(rig.local.host, rig.local.port, "domino/t1/cmd", lead, retain=False)
     rig.lay("6-4")
+    # who led: the table asks, a player says, once both tiles lie there (told before the
+    # 6-4 was laid, it raced the lay: the 6-4's seat was then known when it was played)
+    lead = {"id": "l1", "action": "lead", "seat": 0}
+    publish_once(rig.local.host, rig.local.port, "domino/t1/cmd", lead, retain=False)
+    rig.rec.wait_for(
+        lambda seen: any(
+            m.topic == "domino/t1/cmd/reply" and m.payload and m.json()["id"] == "l1" for m in seen
+        ),
+        timeout=30,
+    )
     assert rig.service is not None and rig.service.history.wait_idle(20)
     with screen(browser, 1280, 800, timeout_ms=20_000) as context:
         page = context.new_page()
