@@ -55,10 +55,13 @@ def test_new_game_is_resent_until_acknowledged_and_a_refusal_gets_a_new_id(
         t1, t2 = new_game_ids(hall, "t1"), new_game_ids(hall, "t2")
         assert len(t1) >= 3 and len(set(t1[:3])) == 1 and t1[0].endswith("-r1-t1-1")
         assert t2[0].endswith("-r1-t2-1") and t2[-1].endswith("-r1-t2-2")
-        seated = hall.every(ROUND)[0]
-        assert seated["state"] == "seated" and statuses(seated) == {"t1": "sent", "t2": "sent"}
-        refused = [p for p in hall.every(ROUND) if statuses(p)["t2"] == "refused"]
-        assert refused, "the refusal is shown until the table takes the next attempt"
+        rounds = hall.every(ROUND)
+        assert rounds[0]["state"] == "seated" and statuses(rounds[0])["t1"] == "sent"
+        # t2: sent, then refused, then taken; its refusal can come before the desk's first
+        # publication (a burst within publish_interval_s goes out as one)
+        t2_seen = [statuses(p)["t2"] for p in rounds]
+        assert "refused" in t2_seen, "the refusal is shown until the table takes the next attempt"
+        assert set(t2_seen[: t2_seen.index("refused")]) <= {"sent"}, t2_seen
     finally:
         hall.close()
 
