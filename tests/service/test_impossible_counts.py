@@ -1,9 +1,10 @@
 """Impossible counts and other impossible commands, over the fake broker (issue 24 point 1).
 
-A walnut table for two runs in this process (`TableService`, its MQTT link on a broker
-the test starts); a full-information game is played on it as a board would see it
-(each tile laid is a snapshot of the surface; draws, passes, the leader and the counts
-at each hand's end are commands). Between the true inputs come hostile commands that
+A walnut table for two runs in this process (`TableService`, its MQTT link on the fake
+broker, `tests/fixtures/mqtt_fake.py`: the broker is not what is tested here); a
+full-information game is played on it as a board would see it (each tile laid is a
+snapshot of the surface; draws, passes, the leader and the counts at each hand's end
+are commands). Between the true inputs come hostile commands that
 cannot be true: a `count` with a tile not in the set, a tile twice, a tile on the table
 or counted for the other seat, more tiles or pips than the seat can hold, a count when
 no hand is over; a `correct` to a tile not in the set or already on the table, or once
@@ -236,8 +237,8 @@ class Truth:
 
 
 @pytest.fixture
-def table(broker: FakeBroker, tmp_path: Path) -> Iterator[Table]:
-    made = Table(broker, tmp_path / "state")
+def table(mqtt_fake: FakeBroker, tmp_path: Path) -> Iterator[Table]:
+    made = Table(mqtt_fake, tmp_path / "state")
     made.start()
     try:
         yield made
