@@ -292,10 +292,9 @@ def _blank_outlined(planes: Planes, t: TileHypothesis, kept: list[TileHypothesis
         return True
     if t.own <= 0 or not trace.on("blank-face"):
         return False
-    # a tile longer than twice the width measured
-    # at its divider (a pinned blank seen nearer than most, its divider's ends
-    # blurred into the rim) has its ends beyond both; a tile up to the frame's
-    # tolerance wider than its width is one of its tiles
+    # a tile longer than twice the width measured at its divider (a pinned blank seen
+    # nearer than most, its divider's ends blurred into the rim) has its ends beyond
+    # both; a tile up to the frame's tolerance wider than its width is one of its tiles
     with trace.inner("blank-face") as note:
         reach = (cfg.face_reach, 1.0 + planes.s.dividers.width_tolerance)
         ends = face_ends(planes.solid, t, reach, cfg)
