@@ -155,9 +155,14 @@ class HalfMatcher:
             windows.append(np.moveaxis(view, 2, -1).reshape(shifts, -1))
         w = np.ascontiguousarray(np.concatenate(windows), dtype=np.float32)
         sq = np.einsum("ij,ij->i", w, w)
-        # einsum, not `@`: a product this small costs a multithreaded BLAS more CPU in
-        # its threads' waiting than in the sums (140 ms a half on a busy machine, not 1)
-        d = sq[:, None] + self._sq[None, :] - 2.0 * np.einsum("ij,kj->ik", w, self._flat)
+        # OpenCV's product, not `@`: a product this small costs a multithreaded BLAS more
+        # CPU in its threads' waiting than in the sums (140 ms a half on a busy machine,
+        # not 1), and numpy's einsum three times OpenCV's one thread
+        if not len(self._flat):
+            return [Nearest({}) for _ in crops]
+        none = np.empty((0, 0), dtype=np.float32)  # no third term (beta 0)
+        product = np.asarray(cv2.gemm(w, self._flat, 1.0, none, 0.0, flags=cv2.GEMM_2_T))
+        d = sq[:, None] + self._sq[None, :] - 2.0 * product
         best = d.reshape(len(crops), shifts, -1).min(axis=1) / float(side * side)
         out = []
         for row in best:
