@@ -73,7 +73,9 @@ def _tiles(length: float) -> tuple[SeenTile, ...]:
 def camera(look: Look) -> tuple[dict[str, Any], bytes]:
     """Ten frames of the table drawn so, through the camera path and its view: the
     last status payload (stamped, schema-checked) and the last snapshot."""
-    pipeline = Pipeline(PipelineSettings())  # nothing saved
+    # nothing saved; every still frame read (not once a second: `reread_s`), as the view
+    # measures every frame, so that ten frames give each warning its readings (SLOW's 5)
+    pipeline = Pipeline(PipelineSettings(reread_s=None))
     got: list[object] = []
     moment = datetime(2026, 11, 22, 20, 15, 7, tzinfo=UTC)
     quick = ViewSettings(fps=10.0, picture_every_s=0.1, measure_every_s=0.1)  # every frame

@@ -85,7 +85,13 @@ class PipelineSettings:
     most this often (always while uncalibrated; None: never); `search_margin_mm`: how
     far beyond the play area the detector searches (tiles found there are dropped);
     `tile_mm`: a tile's length and width (`table.tile_mm`), for reading unsure places
-    by the tile's known size on a calibrated frame (`known_size`: its thresholds).
+    by the tile's known size on a calibrated frame (`known_size`: its thresholds);
+    `reread_s`: once the first `agree` frames of a still period were read and the
+    reading held with no unsure place, the still table is read again at most this
+    often (None: every settled frame). A table read surely does not change while
+    nothing moves (a move, or a change of light, ends the still period), and a
+    table between plays lies still for seconds: on the Pi, ten readings a second
+    of the same tiles would leave no CPU for the rest.
     """
 
     size_mm: tuple[float, float] = (900.0, 600.0)
@@ -101,6 +107,11 @@ class PipelineSettings:
     detector: Settings = field(default_factory=Settings)
     known_size: KnownSizeSettings = KNOWN_SIZE
     agree: int = 3  # still frames of one still period a set's enrolment reads and agrees on
+    reread_s: float | None = 1.0
+
+    def __post_init__(self) -> None:
+        if self.reread_s is not None and not 0.0 < self.reread_s <= 60.0:
+            raise ValueError(f"PipelineSettings: reread_s must be in (0, 60], got {self.reread_s}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +119,8 @@ class Step:
     """What the pipeline made of one frame (for tools, tests and benchmarks)."""
 
     motion: Motion
-    detection: Detection | None  # None: not read (moving, or not still long enough)
+    detection: Detection | None  # None: not read (moving, not still long enough, or a
+    # still table read surely less than `reread_s` ago)
     reading: Snapshot | None  # the detection in table mm
     observation: Snapshot | None  # a new settled observation
 
@@ -134,6 +146,7 @@ class Pipeline:
         self.last: Step | None = None
         self.last_read: tuple[Frame, Detection] | None = None  # the latest frame read
         self._still: list[Frame] = []  # the first frames read since the scene last moved
+        self._read_at: float | None = None  # when this still period's latest frame was read
         self.period = 0  # still periods ended so far (a move ends one)
         self._load_model()
 
@@ -153,10 +166,15 @@ class Pipeline:
             if self._still:
                 self.period += 1
             self._still.clear()
+            self._read_at = None
             if motion.moving:
                 self.stable.interrupt()
             self.last = Step(motion, None, None, None)
             return self.last
+        if self._rests(frame):
+            self.last = Step(motion, None, None, None)
+            return self.last
+        self._read_at = frame.at
         if motion.still_for == self.settings.gate.still_frames and self._look_now(frame.at):
             self._recalibrate(frame)
         calibration = self._calibration_for(frame)
@@ -189,6 +207,18 @@ class Pipeline:
         self.last = Step(motion, detection, reading, observation)
         self.last_read = (frame, detection)
         return self.last
+
+    def _rests(self, frame: Frame) -> bool:
+        """The still table needs no reading of `frame`: the still period's first `agree`
+        frames were read, the reading held with no unsure place, and the latest
+        reading is less than `reread_s` old (see `PipelineSettings`)."""
+        every = self.settings.reread_s
+        held = self.stable.holding
+        if every is None or held is None or held.unsure or self._read_at is None:
+            return False
+        if len(self._still) < self.settings.agree:
+            return False
+        return frame.at - self._read_at < every - 1e-3  # a frame's clock is not exact
 
     @property
     def looks(self) -> tuple[Look[FrameView], ...]:
@@ -347,6 +377,7 @@ class Pipeline:
                 learned.append(f"a {now} read as {was}")
         self.model = model
         self._reader = model.reader()
+        self.stable.interrupt()  # the still table is read again with what was learned
         if self.state_dir is not None:
             try:
                 model.save(self.state_dir)

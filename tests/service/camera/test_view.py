@@ -49,6 +49,7 @@ class Rig:
     got: list[object] = field(default_factory=list)
     wall: list[float] = field(default_factory=lambda: [0.0])
     frames: int = 0
+    reads: int = 0  # frames the pipeline read (a detection made)
     tables: dict[tuple[Scene, RenderStyle], TableView] = field(default_factory=dict)
 
     def feed(self, scene: Scene, n: int = 1, *, style: RenderStyle = STYLE, cpu_ms: float = 20.0,
@@ -61,7 +62,9 @@ class Rig:
                                  exposure=exposure, view=table).image  # fmt: skip
             frame = Frame(image, self.frames / self.fps)
             self.frames += 1
-            self.view.frame(frame, self.pipeline.step(frame), cpu_ms)
+            step = self.pipeline.step(frame)
+            self.reads += step.detection is not None
+            self.view.frame(frame, step, cpu_ms)
 
     def of(self, kind: type[Any]) -> list[Any]:
         return [g for g in self.got if isinstance(g, kind)]
@@ -133,7 +136,9 @@ def test_snapshots_only_after_settled_readings_and_at_most_one_a_second(rig: Rig
 @pytest.mark.slow
 def test_slow_when_a_frame_takes_longer_than_the_frame_rate_allows(tmp_path: Path) -> None:
     slow = make_rig(tmp_path / "slow")
-    slow.feed(Scene(tiles=TILES), 8, cpu_ms=150.0)  # 10 fps leave 100 ms a frame
+    # 10 fps leave 100 ms a frame; SLOW is judged on 5 frames read, and a still table
+    # read surely is read once a second after its first three (`reread_s`): 2.5 s
+    slow.feed(Scene(tiles=TILES), 25, cpu_ms=150.0)
     [warning] = slow.status()["warnings"]
     assert warning["code"] == "SLOW"
     assert warning["message"] == (
@@ -142,8 +147,9 @@ def test_slow_when_a_frame_takes_longer_than_the_frame_rate_allows(tmp_path: Pat
     )
     assert "150 ms" in slow.status("es")["warnings"][0]["message"]
     quick = make_rig(tmp_path / "quick")
-    quick.feed(Scene(tiles=TILES), 8, cpu_ms=60.0)
+    quick.feed(Scene(tiles=TILES), 25, cpu_ms=60.0)
     assert quick.status()["warnings"] == []
+    assert slow.reads == quick.reads == 5  # judged on five frames read
 
 
 def test_each_frame_warning_reaches_the_status_in_words(rig: Rig) -> None:

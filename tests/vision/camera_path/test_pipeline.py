@@ -130,3 +130,32 @@ def test_the_markers_command_writes_a_sheet_the_detector_reads(tmp_path: Path) -
     bad = CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "90x90"])
     assert bad.exit_code != 0 and "do not fit" in bad.output
     assert "WxH" in CliRunner().invoke(vision_cli, ["markers", str(out), "--paper", "A4"]).output
+
+
+def test_a_still_table_read_surely_is_read_again_once_a_second_and_at_once_after_a_move() -> None:
+    before = render_frame(Scene(tiles=TILES[:3]), CAMERA, STYLE, seed=3).image
+    after = render_frame(Scene(tiles=TILES), CAMERA, STYLE, seed=3, frame=1).image
+
+    def reads(settings: PipelineSettings) -> tuple[list[float], list[Snapshot]]:
+        pipeline = Pipeline(settings)
+        read, observed = [], []
+        frames = [Frame(before, i / 10) for i in range(25)]  # 2.5 s of a still table
+        frames += [Frame(after, 2.5 + i / 10) for i in range(8)]  # a tile laid
+        for frame in frames:
+            step = pipeline.step(frame)
+            if step.detection is not None:
+                read.append(round(frame.at, 1))
+            if step.observation is not None:
+                observed.append(step.observation)
+        return read, observed
+
+    every, seen_every = reads(PipelineSettings(reread_s=None))
+    read, seen = reads(PipelineSettings())  # reread_s 1 s
+    # each frame from the third of a still period on (the gate's `still_frames`)
+    assert every == [round(i / 10, 1) for i in range(2, 25)] + [2.7, 2.8, 2.9, 3.0, 3.1, 3.2]
+    # the still period's first `agree` frames (an enrolment's) are read; then, the
+    # reading held with no unsure place, once a second; the move is seen at once
+    assert read == [0.2, 0.3, 0.4, 1.4, 2.4, 2.7, 2.8, 2.9]
+    # and the same observations come out, at the same frames
+    assert [(s.at, s.tiles) for s in seen] == [(s.at, s.tiles) for s in seen_every]
+    assert [len(s.tiles) for s in seen] == [3, 4]
