@@ -9,9 +9,11 @@ service start quickly on a Raspberry Pi. The table's own commands live in this p
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import importlib.util
 import logging
+import signal
 import sys
 
 import click
@@ -75,6 +77,15 @@ def cli(log_level: str) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    dump_stacks_on_sigusr1()
+
+
+def dump_stacks_on_sigusr1() -> None:
+    """`kill -USR1 PID` prints every thread's stack to standard error (the journal
+    under systemd) and the program goes on: what a table that does not answer, or
+    does not stop, is doing."""
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True, chain=False)
 
 
 def main() -> None:

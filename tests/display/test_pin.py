@@ -326,6 +326,27 @@ def test_the_demo_shows_its_pin_and_its_display_asks_for_it(tmp_path: Path) -> N
         assert post_command(url, {"id": "d1", "action": "undo"})[0] == 401
         status, reply, _ = post_command(url, {"id": "d2", "action": "undo"}, found[1])
         assert status == 200 and reply["id"] == "d2", reply  # the table's own answer
+        # SIGUSR1: every thread's stack on standard error, and the demo goes on
+        proc.send_signal(signal.SIGUSR1)
+        stack = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):")
+        while not any(stack.match(line) for line in lines):
+            line = proc.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert proc.poll() is None, "".join(lines)
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(30)
+        stopped(proc, lines)
+
+
+def stopped(proc: subprocess.Popen[str], lines: list[str], within: float = 30.0) -> None:
+    """`proc` (the demo, sent Ctrl-C) ends within `within` s; if not, the test fails with
+    every thread's stack (`domino-table` dumps them on SIGUSR1) and what it printed."""
+    try:
+        proc.wait(within)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(2.0)
+        proc.kill()
+        rest, _ = proc.communicate(timeout=30)
+        pytest.fail(f"the demo did not stop within {within:g} s of Ctrl-C:\n{''.join(lines)}{rest}")
