@@ -367,8 +367,8 @@ def _apart(matcher: HalfMatcher, crops: Sequence[tuple[int, U8]]) -> float:
 def _far_squared(lab: U8, face: F32) -> F32:
     """Each pixel's squared Lab distance from `face` (`lab`: the image in 8-bit Lab):
     per channel by a table of the 256 levels' squared differences, then summed by
-    OpenCV: the squares of `lab - face` in float32, at a tenth of numpy's cost on a
-    frame."""
+    OpenCV: the squares of `lab - face` in float32, at a fifth of numpy's cost on a
+    frame (7 ms, not 33, on 1207x889)."""
     levels = np.arange(256, dtype=np.float32)[:, None] - face[None, :]
     table = (levels * levels).astype(np.float32).reshape(1, 256, 3)
     squares = cv2.LUT(lab, table)
@@ -377,7 +377,9 @@ def _far_squared(lab: U8, face: F32) -> F32:
 
 def _median_lab(lab: U8, mask: U8) -> F32:
     """`np.median(lab[mask > 0], axis=0)` of an 8-bit image, exactly, from each
-    channel's histogram (the mean of the two middle levels when the count is even)."""
+    channel's histogram (the mean of the two middle levels when the count is even).
+    OpenCV counts in float32, exact up to 2**24 pixels (a 16-megapixel frame); the
+    camera path's frames are far smaller."""
     out = np.empty(3, dtype=np.float32)
     for c in range(3):
         hist = np.asarray(cv2.calcHist([lab], [c], mask, [256], [0, 256]), np.float64)
