@@ -294,3 +294,17 @@ def test_a_moving_hand_is_smeared_along_the_arm() -> None:
         return float(np.abs(dx * ux + dy * uy).max())  # edges across the motion
 
     assert sharpness(moving.image) < 0.7 * sharpness(still.image)
+
+
+def test_without_glare_the_light_is_as_with_glare_and_adds_nothing() -> None:
+    from tablesim.render.effects import light_field
+
+    def field(glare: float) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        style = RenderStyle(lighting=Lighting.LAMP, glare=glare)
+        return light_field(style, (130, 170), np.random.default_rng(5))
+
+    gains, glare = field(0.0)
+    lit, shone = field(0.6)
+    assert np.array_equal(gains, lit)  # the same draws from the seed, glare or not
+    assert glare.shape == shone.shape == (130, 170, 3)
+    assert not glare.any() and shone.max() > 50
