@@ -311,12 +311,13 @@ def _cubic_axis(img: Floats, n: int, *, axis: int) -> Floats:
     base = np.floor(pos)
     t = pos - base
     out = np.zeros((*img.shape[:axis], n, *img.shape[axis + 1 :]), dtype=np.float64)
+    shape = [1] * img.ndim
+    shape[axis] = n
     for k, weight in enumerate(_cubic_weights(t)):
         idx = np.clip(base.astype(np.int64) + (k - 1), 0, m - 1)
         taken = np.take(img, idx, axis=axis)
-        shape = [1] * img.ndim
-        shape[axis] = n
-        out = out + taken * weight.reshape(shape)
+        taken *= weight.reshape(shape)
+        out += taken  # in place: the same sums in the same order
     return out
 
 
