@@ -263,16 +263,18 @@ def linear_resize(src: Image, size: tuple[int, int]) -> Image:
     rows = img[:, sx, :] * ax0[None, :, None]
     rows += img[:, np.minimum(sx + 1, sw - 1), :] * ax1[None, :, None]
     rows >>= 4
+    c = img.shape[2]
+    rows = rows.reshape(sh, w * c)  # a row's channels side by side: 2-D rows blend faster
     value = rows[np.clip(sy, 0, sh - 1)]  # in place from here: the frame-sized arrays
-    value *= ay0[:, None, None]
+    value *= ay0[:, None]
     value >>= 16
     bottom = rows[np.clip(sy + 1, 0, sh - 1)]
-    bottom *= ay1[:, None, None]
+    bottom *= ay1[:, None]
     bottom >>= 16
     value += bottom
     value += 2
     value >>= 2
-    out: Image = np.clip(value, 0, 255, out=value).astype(np.uint8)
+    out: Image = np.clip(value, 0, 255, out=value).astype(np.uint8).reshape(h, w, c)
     return out if src.ndim == 3 else np.ascontiguousarray(out[:, :, 0])
 
 
