@@ -69,6 +69,8 @@ def scaled_product(a: Pixels, b: Pixels, divisor: int) -> Image:
     scale=1 / divisor)` gives on x86-64. For 255 and 128 (what the renderer divides
     by) in 16-bit integers, exact for every pair of values (a test checks all 65536);
     for another divisor looked up in a table of every product."""
+    if a.ndim == 3 and b.ndim == 3 and b.shape[2] == 1 < a.shape[2]:
+        b = cv2.merge([b[:, :, 0]] * a.shape[2])  # a copy per channel beats a broadcast
     x = a.astype(np.uint16)
     x *= b  # at most 255 * 255: exact in 16 bits
     if divisor == 255:  # round(x / 255); no x lies half-way, 255 being odd
