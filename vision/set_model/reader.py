@@ -18,8 +18,8 @@ knowledge, after the detector:
   frame has the faces' colour (nearer to it than to the table's), closed over the
   pips, and no tile read lies, a body of one tile's known size (or a row of them)
   is a tile when it shows a divider across its middle and each half's pip count
-  and nearest set half agree, on a tile no other place holds. The colour is judged
-  over a few pixels (`face_blur`), so a grain on the faces and the table (wooden
+  and nearest set half agree, on a tile no other place holds. The colour is the
+  median over a few pixels (`face_blur`), so a grain on the faces and the table (wooden
   tiles on a wooden table) gives no speckle. A body of any shape (a chain with
   doubles across it, tiles side by side) is also searched, inside its rim, for lines
   of a divider's contrast, length and thinness away from the pips: each is the
@@ -74,7 +74,7 @@ class SetReading:
     clear: float = 1.1  # the nearest number this much nearer than the next
     face_near: float = 20.0  # Lab units: at most this far from the faces' colour ...
     face_share: float = 0.5  # ... and nearer than this share of the table's distance
-    face_blur: float = 0.15  # of a tile's width: the colour judged over this many pixels
+    face_blur: float = 0.15  # of a tile's width: the colour is the median over as many
     min_face: float = 12.0  # Lab units the faces must stand from the table to be found
     body_area: float = 0.55  # a body of at least this share of a tile's area
     body_width: tuple[float, float] = (0.7, 1.35)  # its width, in tile widths
@@ -165,6 +165,9 @@ class SetReader:
         self.apart = _apart(matcher, crops)
         self._seen: dict[Key, tuple[int, int, bool]] = {}
         self._now: dict[Key, tuple[int, int, bool]] = {}
+        # what a body's reading gave, by its place: kept for the next frame as `_seen`
+        self._bodies_seen: dict[Key, FoundTile | None] = {}
+        self._bodies_now: dict[Key, FoundTile | None] = {}
         self._length = 0.0  # the frame's tile length, pixels (0: not known)
 
     # --- reading ---------------------------------------------------------------------
@@ -185,6 +188,7 @@ class SetReader:
         `area`: the play area's corners, pixels; `left_out`: True where nothing is
         looked for, in the box's pixels: the corner markers' paper)."""
         self._now = {}
+        self._bodies_now = {}
         self._length = tile_px * self.shape
         checked = [self._tile(image, t) for t in tiles]
         found: list[FoundTile] = []
@@ -192,6 +196,7 @@ class SetReader:
         if self.face is not None and tile_px > 4:
             found, left = self._find(image, checked, left, tile_px, box, area, left_out)
         self._seen = self._now
+        self._bodies_seen = self._bodies_now
         return Found((*checked, *found), tuple(left))
 
     def _tile(self, image: U8, tile: FoundTile) -> FoundTile:
@@ -271,7 +276,12 @@ class SetReader:
         for centre, axis, divided in bodies:
             if any(math.dist(centre, _centre(t)) < width / 2.0 for t in found):
                 continue  # a tile found lies there
-            tile = self._read_body(image, centre, axis, width, length, divided)
+            key = (round(centre[0]), round(centre[1]), *_turn(axis), int(divided), 0)
+            if key in self._bodies_seen:
+                tile = self._bodies_seen[key]
+            else:
+                tile = self._read_body(image, centre, axis, width, length, divided)
+            self._bodies_now[key] = tile
             if tile is None or _tile_key(tile.pips) in taken:
                 continue
             taken.add(_tile_key(tile.pips))
@@ -346,11 +356,12 @@ class SetReader:
         assert self.face is not None
         s = self.s
         face = _lab_of(self.face)
-        # the faces and the table judged by their colour over a few pixels, not pixel by
-        # pixel: a grain (wooden tiles on a wooden table) or noise gives single pixels of
-        # either colour on both
-        blur = round(s.face_blur * width) | 1
-        smooth = lab if blur < 3 else np.asarray(cv2.blur(lab, (blur, blur)), dtype=np.uint8)
+        # the faces and the table judged by their median colour over a few pixels, not
+        # pixel by pixel: a grain (wooden tiles on a wooden table) or noise gives thin
+        # lines and specks of either colour on both; a median keeps the pips' size (a
+        # mean spreads bold pips over the face and splits a tile at its divider)
+        k = round(s.face_blur * width) | 1
+        smooth = lab if k < 3 else np.asarray(cv2.medianBlur(lab, k), dtype=np.uint8)
         far2 = _far_squared(smooth, face)
         ox, oy = offset
         inside = np.zeros(lab.shape[:2], dtype=np.uint8)
@@ -534,6 +545,14 @@ def _rect(px: tuple[Point, Point], width: float, length: float, offset: Point) -
     angle = math.degrees(math.atan2(yb - ya, xb - xa))
     box = cv2.boxPoints(((cx, cy), (length, width), angle))
     return np.rint(box).astype(np.int32)
+
+
+def _turn(axis: Point) -> tuple[int, int]:
+    """An axis's direction, to about 3 degrees (a key: the same both ways along it)."""
+    ux, uy = axis
+    if ux < 0 or (ux == 0 and uy < 0):
+        ux, uy = -ux, -uy
+    return round(ux * 20), round(uy * 20)
 
 
 def _centre(tile: FoundTile) -> Point:
