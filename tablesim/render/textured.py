@@ -132,11 +132,21 @@ def _cells(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> tup
         for ox in (-1, 0, 1):
             cx = np.minimum(np.maximum(gx + ox, 0), gw - 1)
             at = row + cx
-            py = (cy_f + along_y.take(at)) * size
-            px = (cx.astype(np.float32) - 1 + along_x.take(at)) * size
-            d = np.sqrt((py - yy) * (py - yy) + (px - xx) * (px - xx))
-            second = np.minimum(second, np.maximum(first, d))
-            first = np.minimum(first, d)
+            # the distance, each step in place (the same operations in the same order)
+            py = along_y.take(at)
+            py += cy_f
+            py *= size
+            py -= yy
+            py *= py
+            px = along_x.take(at)
+            px += cx.astype(np.float32) - 1
+            px *= size
+            px -= xx
+            px *= px
+            py += px
+            d = np.sqrt(py, out=py)
+            np.minimum(second, np.maximum(first, d, out=px), out=second)
+            np.minimum(first, d, out=first)
     return first, second
 
 
