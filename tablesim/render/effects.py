@@ -47,6 +47,8 @@ def light_field(
     gx, gy = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
     spread = 0.09 if style.surface is Surface.DARK_GLOSSY else 0.05
     g2 = ((xx - gx) * aspect) ** 2 + (yy - gy) ** 2
+    if style.glare <= 0:  # no glare: all zeros, as its field upscaled would be
+        return _up(field, w, h), np.zeros((h, w, 3), dtype=np.uint8)
     glare = 255.0 * style.glare * exp32(-g2 / (2 * spread**2))
     glare_img = np.clip(glare[:, :, None] * np.minimum(gains, 1.0)[None, None, :], 0, 255)
     return _up(field, w, h), _up(glare_img.astype(np.uint8), w, h)

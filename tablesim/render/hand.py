@@ -144,18 +144,37 @@ def _shade(frame: Image, shape: Mask, sigma: float) -> None:
     roi[...] = scaled_product(roi, (255 - (soft // 2))[:, :, None], 255)
 
 
+def _cast(mask: Mask, box: tuple[int, int, int, int], off: float) -> Mask:
+    """The hand's `mask` moved by its shadow's offset (`off` down, 0.6 of it across),
+    as a bilinear warp of the whole frame gives it (tablesim.render.portable), computed
+    only where the moved `box` reaches: beyond it every neighbour is 0."""
+    h, w = mask.shape[:2]
+    dx, dy = off * 0.6, off
+    shift = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], dtype=np.float64)
+    x, y, bw, bh = box
+    window = (
+        max(0, math.floor(x + dx) - 1),
+        max(0, math.floor(y + dy) - 1),
+        min(w, math.ceil(x + bw + dx) + 2),
+        min(h, math.ceil(y + bh + dy) + 2),
+    )
+    moved = np.zeros_like(mask)
+    if window[0] < window[2] and window[1] < window[3]:
+        moved[window[1] : window[3], window[0] : window[2]] = warp(
+            mask, shift, (w, h), border=(0,), window=window
+        )
+    return moved
+
+
 def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Mask:
     """Draw the hand (and its soft shadow) into `frame`; return its coverage mask."""
     h, w = frame.shape[:2]
     colour, mask = hand_layers(hand, (h, w), px_per_mm)
-    if shadow:
-        off = 30.0 * px_per_mm
-        shift = np.array([[1, 0, off * 0.6], [0, 1, off], [0, 0, 1]], dtype=np.float64)
-        moved = warp(mask, shift, (w, h), border=(0,))  # tablesim.render.portable
-        _shade(frame, moved, max(1.0, 12.0 * px_per_mm))
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return mask
+    if shadow:
+        _shade(frame, _cast(mask, (x, y, bw, bh), 30.0 * px_per_mm), max(1.0, 12.0 * px_per_mm))
     pad = 3 + math.ceil(hand.blur_px)
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)

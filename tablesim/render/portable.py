@@ -66,7 +66,26 @@ def exp32(x: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
 def scaled_product(a: Pixels, b: Pixels, divisor: int) -> Image:
     """`a * b / divisor` per element of two 8-bit images (b may have one channel for
     all of a's), rounded half to even, at most 255: what `cv2.multiply(a, b,
-    scale=1 / divisor)` gives on x86-64. Looked up in a table of every product."""
+    scale=1 / divisor)` gives on x86-64. For 255 and 128 (what the renderer divides
+    by) in 16-bit integers, exact for every pair of values (a test checks all 65536);
+    for another divisor looked up in a table of every product."""
+    if a.ndim == 3 and b.ndim == 3 and b.shape[2] == 1 < a.shape[2]:
+        b = cv2.merge([b[:, :, 0]] * a.shape[2])  # a copy per channel beats a broadcast
+    x = a.astype(np.uint16)
+    x *= b  # at most 255 * 255: exact in 16 bits
+    if divisor == 255:  # round(x / 255); no x lies half-way, 255 being odd
+        x += 128
+        x += x >> 8
+        x >>= 8
+        return x.astype(np.uint8)
+    if divisor == 128:  # round half to even: a tie (x % 128 == 64) goes up when x // 128 is odd
+        odd = x >> 7
+        odd &= 1
+        x += 63
+        x += odd
+        x >>= 7
+        np.minimum(x, 255, out=x)
+        return x.astype(np.uint8)
     index = np.left_shift(a.astype(np.uint16), 8)
     index |= b
     return _product_table(divisor)[index]
@@ -120,6 +139,7 @@ def warp(
     *,
     border: tuple[int, ...] | None = None,
     dst: Image | None = None,
+    window: tuple[int, int, int, int] | None = None,
 ) -> Image:
     """Bilinear perspective warp of `src` by the 3x3 `to_dst` (source -> destination
     pixels) into an image of `size` (width, height), like `cv2.warpPerspective`.
@@ -127,12 +147,20 @@ def warp(
     A source neighbour outside `src` counts as `border` (per channel; `BORDER_CONSTANT`),
     or with `border=None` as the destination's own pixel, written in place into `dst`
     (OpenCV 5's `BORDER_TRANSPARENT`: pixels wholly outside keep what `dst` holds).
+    `window` (x0, y0, x1, y1) computes only that part of the destination and returns
+    it: the same bytes as that part of the whole warp, for the cost of the part.
     """
     w, h = size
-    if border is None and (dst is None or dst.shape[:2] != (h, w)):
-        raise ValueError(f"warp with border=None draws into dst: give a {w}x{h} dst")
+    x0, y0, x1, y1 = window if window is not None else (0, 0, w, h)
+    if not (0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h):
+        raise ValueError(f"warp window {window} is not within {w}x{h}")
+    if border is None and (dst is None or dst.shape[:2] != (y1 - y0, x1 - x0)):
+        raise ValueError(f"warp with border=None draws into dst: give a {x1 - x0}x{y1 - y0} dst")
     geo = _geometry(
-        np.asarray(to_dst, dtype=np.float64).tobytes(), w, h, src.shape[:2], border is None
+        np.asarray(to_dst, dtype=np.float64).tobytes(),
+        (x0, y0, x1, y1),
+        src.shape[:2],
+        border is None,
     )
     fx, fy, gx, gy = geo.weights
     planes = cv2.split(src) if src.ndim == 3 else [src]
@@ -157,13 +185,13 @@ def warp(
     return result
 
 
-@lru_cache(maxsize=6)  # a frame's warp, its four markers' and a hand's shadow
+@lru_cache(maxsize=6)  # a frame's warp, its four markers'
 def _geometry(
-    to_dst: bytes, w: int, h: int, shape: tuple[int, ...], transparent: bool
+    to_dst: bytes, window: tuple[int, int, int, int], shape: tuple[int, ...], transparent: bool
 ) -> _Neighbours:
-    """Where each pixel of a warp comes from, kept for the next frame of the same
-    camera (a game's frames all share one)."""
-    xs, ys = _source_positions(inverse_3x3(np.frombuffer(to_dst).reshape(3, 3)), w, h)
+    """Where each pixel of a warp's `window` of the destination comes from, kept for
+    the next frame of the same camera (a game's frames all share one)."""
+    xs, ys = _source_positions(inverse_3x3(np.frombuffer(to_dst).reshape(3, 3)), window)
     x0, y0 = np.floor(xs), np.floor(ys)
     fx, fy = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
     return _Neighbours(x0, y0, shape, (fx, fy, 1 - fx, 1 - fy), transparent=transparent)
@@ -211,11 +239,12 @@ class _Neighbours:
         return corners
 
 
-def _source_positions(to_src: Matrix, w: int, h: int) -> tuple[Floats, Floats]:
-    """Where each destination pixel's centre comes from in the source (float64)."""
+def _source_positions(to_src: Matrix, window: tuple[int, int, int, int]) -> tuple[Floats, Floats]:
+    """Where the centre of each destination pixel in `window` (x0, y0, x1, y1) comes
+    from in the source (float64; each pixel's the same bits whatever the window)."""
     a, b, c, d, e, f, g, k, i = (float(v) for v in to_src.ravel())
-    xs = np.arange(w, dtype=np.float64)[None, :]
-    ys = np.arange(h, dtype=np.float64)[:, None]
+    xs = np.arange(window[0], window[2], dtype=np.float64)[None, :]
+    ys = np.arange(window[1], window[3], dtype=np.float64)[:, None]
     den = (g * xs + k * ys) + i
     return ((a * xs + b * ys) + c) / den, ((d * xs + e * ys) + f) / den
 
@@ -236,16 +265,18 @@ def linear_resize(src: Image, size: tuple[int, int]) -> Image:
     rows = img[:, sx, :] * ax0[None, :, None]
     rows += img[:, np.minimum(sx + 1, sw - 1), :] * ax1[None, :, None]
     rows >>= 4
+    c = img.shape[2]
+    rows = rows.reshape(sh, w * c)  # a row's channels side by side: 2-D rows blend faster
     value = rows[np.clip(sy, 0, sh - 1)]  # in place from here: the frame-sized arrays
-    value *= ay0[:, None, None]
+    value *= ay0[:, None]
     value >>= 16
     bottom = rows[np.clip(sy + 1, 0, sh - 1)]
-    bottom *= ay1[:, None, None]
+    bottom *= ay1[:, None]
     bottom >>= 16
     value += bottom
     value += 2
     value >>= 2
-    out: Image = np.clip(value, 0, 255, out=value).astype(np.uint8)
+    out: Image = np.clip(value, 0, 255, out=value).astype(np.uint8).reshape(h, w, c)
     return out if src.ndim == 3 else np.ascontiguousarray(out[:, :, 0])
 
 
@@ -284,12 +315,13 @@ def _cubic_axis(img: Floats, n: int, *, axis: int) -> Floats:
     base = np.floor(pos)
     t = pos - base
     out = np.zeros((*img.shape[:axis], n, *img.shape[axis + 1 :]), dtype=np.float64)
+    shape = [1] * img.ndim
+    shape[axis] = n
     for k, weight in enumerate(_cubic_weights(t)):
         idx = np.clip(base.astype(np.int64) + (k - 1), 0, m - 1)
         taken = np.take(img, idx, axis=axis)
-        shape = [1] * img.ndim
-        shape[axis] = n
-        out = out + taken * weight.reshape(shape)
+        taken *= weight.reshape(shape)
+        out += taken  # in place: the same sums in the same order
     return out
 
 

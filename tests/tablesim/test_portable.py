@@ -90,14 +90,39 @@ def test_transparent_warp_keeps_what_lies_outside_and_blends_the_rim() -> None:
     assert (dst[5, 6:12] == 50).all() and (dst[4, 6:12] == 150).all()
 
 
+@pytest.mark.parametrize("border", [(9, 90, 200), None])
+def test_a_window_of_a_warp_is_the_same_bytes_as_that_part_of_the_whole(
+    border: tuple[int, ...] | None,
+) -> None:
+    src = _texture(70, 90)
+    paper = _texture(80, 100)[::-1].copy()
+    whole = warp(src, TILT, (100, 80), border=border, dst=paper.copy())
+    for window in ((0, 0, 100, 80), (13, 7, 61, 45), (99, 79, 100, 80), (0, 30, 100, 31)):
+        x0, y0, x1, y1 = window
+        part = paper[y0:y1, x0:x1].copy()
+        got = warp(src, TILT, (100, 80), border=border, dst=part, window=window)
+        assert np.array_equal(got, whole[y0:y1, x0:x1]), window
+    with pytest.raises(ValueError, match="not within"):
+        warp(src, TILT, (100, 80), border=(0,), window=(50, 10, 101, 20))
+
+
 def test_scaled_product_rounds_half_to_even_like_exact_arithmetic() -> None:
     a, b = np.meshgrid(np.arange(256), np.arange(256))
-    for divisor in (128, 255):
+    for divisor in (128, 255, 100):  # the renderer's two in integers; any other by a table
         q, r = np.divmod(a * b, divisor)
         up = (2 * r > divisor) | ((2 * r == divisor) & (q % 2 == 1))
         want = np.minimum(q + up, 255)
         got = scaled_product(a.astype(np.uint8), b.astype(np.uint8), divisor)
         assert np.array_equal(got, want)
+
+
+def test_scaled_product_by_one_channel_scales_every_channel_alike() -> None:
+    img = _texture(40, 70)
+    gains = _texture(40, 70, channels=1)  # (40, 70): OpenCV's blur drops the one channel
+    for divisor in (128, 255, 100):
+        got = scaled_product(img, gains[:, :, None], divisor)
+        for k in range(3):
+            assert np.array_equal(got[:, :, k], scaled_product(img[:, :, k], gains, divisor))
 
 
 def test_scaled_product_is_what_opencvs_multiply_gives_on_x86() -> None:

@@ -51,16 +51,19 @@ def test_frame_index_changes_only_the_noise() -> None:
 @pytest.mark.parametrize("surface", list(Surface))
 def test_every_style_renders_its_tiles_visibly(tiles: TileStyle, surface: Surface) -> None:
     style = RenderStyle(tiles=tiles, surface=surface, brass_pin=True, glare=0.4)
-    out = render_frame(SCENE, style=style, seed=1)
+    # a small frame (the table 0.7 px a mm): the same styles and textures at a quarter
+    # of the pixels, every pairing of set and table is drawn
+    camera = Camera.overhead(SCENE.size_mm, (640, 480))
+    out = render_frame(SCENE, camera, style=style, seed=1)
     gray = cv2.cvtColor(out.image, cv2.COLOR_BGR2GRAY).astype(np.float64)
     tile = out.truth.tiles[4]  # the lone 2-4
     face = _mean_in(gray, tile.corners_px, shrink=0.9)
     x, y = tile.centre_px
-    beside = float(gray[round(y), round(x) + 60])
+    beside = float(gray[round(y), round(x) + 30])  # about 40 mm beside its centre
     # as bright as the table (a yellow tile on a plaid's yellow band) it must differ in colour
     hue = [_mean_in(out.image[..., k].astype(np.float64), tile.corners_px, shrink=0.9)
            for k in range(3)]  # fmt: skip
-    apart = float(np.abs(np.array(hue) - out.image[round(y), round(x) + 60]).max())
+    apart = float(np.abs(np.array(hue) - out.image[round(y), round(x) + 30]).max())
     assert abs(face - beside) > 2 or apart > 20, (
         f"{tiles} on {surface}: tile {face:.0f} vs table {beside:.0f}, colours {apart:.0f} apart"
     )
@@ -294,3 +297,17 @@ def test_a_moving_hand_is_smeared_along_the_arm() -> None:
         return float(np.abs(dx * ux + dy * uy).max())  # edges across the motion
 
     assert sharpness(moving.image) < 0.7 * sharpness(still.image)
+
+
+def test_without_glare_the_light_is_as_with_glare_and_adds_nothing() -> None:
+    from tablesim.render.effects import light_field
+
+    def field(glare: float) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        style = RenderStyle(lighting=Lighting.LAMP, glare=glare)
+        return light_field(style, (130, 170), np.random.default_rng(5))
+
+    gains, glare = field(0.0)
+    lit, shone = field(0.6)
+    assert np.array_equal(gains, lit)  # the same draws from the seed, glare or not
+    assert glare.shape == shone.shape == (130, 170, 3)
+    assert not glare.any() and shone.max() > 50

@@ -18,9 +18,18 @@ knowledge, after the detector:
   frame has the faces' colour (nearer to it than to the table's), closed over the
   pips, and no tile read lies, a body of one tile's known size (or a row of them)
   is a tile when it shows a divider across its middle and each half's pip count
-  and nearest set half agree, on a tile no other place holds. A blank double at the
-  end of a black chain, or a ringed set's blank half, is read this way. Found where
-  the detector left an unsure place, the place is explained.
+  and nearest set half agree, on a tile no other place holds. The colour is the
+  median over a few pixels (`face_blur`), so a grain on the faces and the table (wooden
+  tiles on a wooden table) gives no speckle. A body of any shape (a chain with
+  doubles across it, tiles side by side) is also searched, inside its rim, for lines
+  of a divider's contrast, length and thinness away from the pips: each is the
+  divider of a tile lying across it, read the same way. A blank double at the end of
+  a black chain, a ringed set's blank half, or a wooden chain on a wooden table is
+  read this way. Found where the detector left an unsure place, the place is
+  explained.
+- **a tile read off its known length** (its half centres further than `off_size` from
+  a quarter of the set's tile length from its centre) has its halves read where the
+  known length puts them.
 
 What a half's checks decided is kept for the next frame (`remember`): tiles lie
 still between plays, so each frame reads again only what is new.
@@ -65,13 +74,20 @@ class SetReading:
     clear: float = 1.1  # the nearest number this much nearer than the next
     face_near: float = 20.0  # Lab units: at most this far from the faces' colour ...
     face_share: float = 0.5  # ... and nearer than this share of the table's distance
+    face_blur: float = 0.15  # of a tile's width: the colour is the median over as many
     min_face: float = 12.0  # Lab units the faces must stand from the table to be found
     body_area: float = 0.55  # a body of at least this share of a tile's area
     body_width: tuple[float, float] = (0.7, 1.35)  # its width, in tile widths
     body_slack: float = 0.3  # its length off a whole number of tiles, in tile lengths
     divider: float = 0.35  # of the pips' contrast: a divider stands this far out
+    rim: float = 0.12  # of a tile's width: a body's rim, where no divider is looked for
+    pip_core: float = 0.6  # of a pip's width: marks this thick are pips, not a divider
+    divider_length: tuple[float, float] = (0.45, 1.1)  # a divider's, in tile widths
+    divider_thick: float = 0.25  # a divider at most this thick, in tile widths
     sure: float = 0.9  # the confidence of a half read alike two ways
     found: float = 0.85  # the confidence of a tile the set's look found
+    off_size: float = 0.08  # a tile read this far off its known length: its halves are
+    # read a quarter of the known length from its centre
 
     def __post_init__(self) -> None:
         check_bounds(
@@ -82,13 +98,19 @@ class SetReading:
                 "clear": (1.0, 10.0),
                 "face_near": (1.0, 100.0),
                 "face_share": (0.05, 1.0),
+                "face_blur": (0.0, 1.0),
                 "min_face": (0.0, 100.0),
                 "body_area": (0.1, 1.0),
                 "body_width": (0.1, 3.0),
                 "body_slack": (0.0, 0.5),
                 "divider": (0.0, 1.0),
+                "rim": (0.0, 0.5),
+                "pip_core": (0.1, 2.0),
+                "divider_length": (0.1, 2.0),
+                "divider_thick": (0.02, 1.0),
                 "sure": (0.0, 1.0),
                 "found": (0.0, 1.0),
+                "off_size": (0.0, 1.0),
             },
         )
 
@@ -143,6 +165,10 @@ class SetReader:
         self.apart = _apart(matcher, crops)
         self._seen: dict[Key, tuple[int, int, bool]] = {}
         self._now: dict[Key, tuple[int, int, bool]] = {}
+        # what a body's reading gave, by its place: kept for the next frame as `_seen`
+        self._bodies_seen: dict[Key, FoundTile | None] = {}
+        self._bodies_now: dict[Key, FoundTile | None] = {}
+        self._length = 0.0  # the frame's tile length, pixels (0: not known)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -162,12 +188,15 @@ class SetReader:
         `area`: the play area's corners, pixels; `left_out`: True where nothing is
         looked for, in the box's pixels: the corner markers' paper)."""
         self._now = {}
+        self._bodies_now = {}
+        self._length = tile_px * self.shape
         checked = [self._tile(image, t) for t in tiles]
         found: list[FoundTile] = []
         left = list(unsure)
         if self.face is not None and tile_px > 4:
             found, left = self._find(image, checked, left, tile_px, box, area, left_out)
         self._seen = self._now
+        self._bodies_seen = self._bodies_now
         return Found((*checked, *found), tuple(left))
 
     def _tile(self, image: U8, tile: FoundTile) -> FoundTile:
@@ -185,7 +214,8 @@ class SetReader:
         return replace(tile, pips=(a_n, b_n), confidence=confidence)
 
     def _half(self, image: U8, tile: FoundTile, side: int) -> _Half:
-        here, there = tile.px[side], tile.px[1 - side]
+        px = _sized(tile.px, self._length, self.s.off_size)
+        here, there = px[side], px[1 - side]
         read = tile.pips[side]
         near, own = self._look(image, here, there)
         return self._vote(read, own, near)
@@ -243,8 +273,15 @@ class SetReader:
         bodies = self._bodies(part, tiles, (float(x0), float(y0)), width, length, area, left_out)
         found: list[FoundTile] = []
         taken = {_tile_key(t.pips) for t in tiles}
-        for centre, axis in bodies:
-            tile = self._read_body(image, centre, axis, width, length)
+        for centre, axis, divided in bodies:
+            if any(math.dist(centre, _centre(t)) < width / 2.0 for t in found):
+                continue  # a tile found lies there
+            key = (round(centre[0]), round(centre[1]), *_turn(axis), int(divided), 0)
+            if key in self._bodies_seen:
+                tile = self._bodies_seen[key]
+            else:
+                tile = self._read_body(image, centre, axis, width, length, divided)
+            self._bodies_now[key] = tile
             if tile is None or _tile_key(tile.pips) in taken:
                 continue
             taken.add(_tile_key(tile.pips))
@@ -262,37 +299,20 @@ class SetReader:
         length: float,
         area: Sequence[Point] | None,
         left_out: NDArray[np.bool_] | None,
-    ) -> list[tuple[Point, Point]]:
+    ) -> list[tuple[Point, Point, bool]]:
         """Where the part shows the faces' colour in bodies of one tile (or a row of
-        them) that no tile read lies on: each tile's centre and axis, frame pixels."""
-        assert self.face is not None
+        them) that no tile read lies on: each tile's centre and axis, frame pixels,
+        and whether its divider was seen (`_dividers`)."""
         s = self.s
         lab = np.asarray(cv2.cvtColor(part, cv2.COLOR_BGR2Lab), dtype=np.uint8)
-        face = _lab_of(self.face)
-        far2 = _far_squared(lab, face)
-        ox, oy = offset
-        inside = np.zeros(lab.shape[:2], dtype=np.uint8)
-        if area is not None:
-            corners = np.asarray(area, dtype=np.float64) - (ox, oy)
-            cv2.fillPoly(inside, [np.rint(corners).astype(np.int32)], 1)
-        else:
-            inside[:] = 1
-        if left_out is not None and left_out.shape == inside.shape:
-            inside[left_out] = 0
-        table = _median_lab(lab, inside) if inside.any() else face
-        apart = float(np.linalg.norm(table - face))
-        if apart < s.min_face:
+        near = self._near(lab, tiles, offset, width, length, area, left_out)
+        if near is None:
             return []  # the faces look like the table: they cannot be told from it by colour
-        most = np.float32(min(s.face_near, s.face_share * apart))
-        near = ((far2 < most * most) & (inside > 0)).astype(np.uint8)
-        k = max(3, round(0.4 * width) | 1)
-        near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(k)), dtype=np.uint8)
-        for t in tiles:
-            cv2.fillPoly(near, [_rect(t.px, width + 2, length + 2, offset)], 0)
-        k = max(3, round(0.5 * width) | 1)
-        near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
-        out: list[tuple[Point, Point]] = []
+        ox, oy = offset
+        n, found, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+        labels = np.asarray(found, dtype=np.int32)
+        out: list[tuple[Point, Point, bool]] = []
+        later: list[tuple[Point, Point, bool]] = []
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < s.body_area * width * length:
                 continue
@@ -303,9 +323,13 @@ class SetReader:
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
             long_, short = max(rw, rh), min(rw, rh)
+            count = max(1, round(long_ / length))
+            # a row, a chain with doubles across it, tiles side by side, faces run into
+            # a table of their colour: each tile by its divider too, after the bodies
+            # of one tile or a row
+            later += self._dividers(labels, i, lab, (x0, y0, x1, y1), offset, width)
             if not s.body_width[0] * width <= short <= s.body_width[1] * width:
                 continue
-            count = max(1, round(long_ / length))
             if abs(long_ - count * length) > s.body_slack * length and long_ > length:
                 continue
             theta = math.radians(angle if rw >= rh else angle + 90.0)
@@ -313,19 +337,117 @@ class SetReader:
             for j in range(count):
                 along = (j - (count - 1) / 2.0) * length
                 centre = (ox + float(cx) + along * ux, oy + float(cy) + along * uy)
-                out.append((centre, (ux, uy)))
+                out.append((centre, (ux, uy), False))
+        return out + later
+
+    def _near(
+        self,
+        lab: U8,
+        tiles: Sequence[FoundTile],
+        offset: Point,
+        width: float,
+        length: float,
+        area: Sequence[Point] | None,
+        left_out: NDArray[np.bool_] | None,
+    ) -> U8 | None:
+        """Where the part (`lab`: it in 8-bit Lab) shows the faces' colour, closed over
+        the pips, opened, and off the tiles read; None when the faces cannot be told
+        from the table by their colour."""
+        assert self.face is not None
+        s = self.s
+        face = _lab_of(self.face)
+        # the faces and the table judged by their median colour over a few pixels, not
+        # pixel by pixel: a grain (wooden tiles on a wooden table) or noise gives thin
+        # lines and specks of either colour on both; a median keeps the pips' size (a
+        # mean spreads bold pips over the face and splits a tile at its divider)
+        k = round(s.face_blur * width) | 1
+        smooth = lab if k < 3 else np.asarray(cv2.medianBlur(lab, k), dtype=np.uint8)
+        far2 = _far_squared(smooth, face)
+        ox, oy = offset
+        inside = np.zeros(lab.shape[:2], dtype=np.uint8)
+        if area is not None:
+            corners = np.asarray(area, dtype=np.float64) - (ox, oy)
+            cv2.fillPoly(inside, [np.rint(corners).astype(np.int32)], 1)
+        else:
+            inside[:] = 1
+        if left_out is not None and left_out.shape == inside.shape:
+            inside[left_out] = 0
+        table = _median_lab(smooth, inside) if inside.any() else face
+        apart = float(np.linalg.norm(table - face))
+        if apart < s.min_face:
+            return None
+        most = np.float32(min(s.face_near, s.face_share * apart))
+        near = ((far2 < most * most) & (inside > 0)).astype(np.uint8)
+        k = max(3, round(0.4 * width) | 1)
+        near = np.asarray(cv2.morphologyEx(near, cv2.MORPH_CLOSE, _disc(k)), dtype=np.uint8)
+        for t in tiles:
+            cv2.fillPoly(near, [_rect(t.px, width + 2, length + 2, offset)], 0)
+        k = max(3, round(0.5 * width) | 1)
+        return np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8)
+
+    def _dividers(
+        self,
+        labels: NDArray[np.int32],
+        body: int,
+        lab: U8,
+        box: tuple[int, int, int, int],
+        offset: Point,
+        width: float,
+    ) -> list[tuple[Point, Point, bool]]:
+        """Where a body (the pixels labelled `body`, within `box` of the part) holds,
+        inside its rim, a line of a divider's contrast, length and thinness: the
+        centre and axis (across the line) of the tile it divides, frame pixels."""
+        s = self.s
+        pad = max(1, round(s.rim * width))
+        h, w = labels.shape
+        x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
+        x1, y1 = min(w, box[2] + pad), min(h, box[3] + pad)
+        mine = (labels[y0:y1, x0:x1] == body).astype(np.uint8)
+        inside = np.asarray(cv2.erode(mine, _disc(2 * pad + 1)), dtype=np.uint8)
+        assert self.face is not None
+        far2 = _far_squared(np.ascontiguousarray(lab[y0:y1, x0:x1]), _lab_of(self.face))
+        far = far2 > np.float32(s.divider * self.contrast) ** 2
+        inside[~far] = 0
+        # the pips (marks thicker than a line) and a rim about them are no divider's: a
+        # divider that runs into a pip is still a line
+        core = max(3, round(s.pip_core * self.pip_share * width) | 1)
+        pips = np.asarray(cv2.morphologyEx(inside, cv2.MORPH_OPEN, _disc(core)), np.uint8)
+        inside[cv2.dilate(pips, _disc(3)) > 0] = 0
+        n, lines, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+        out: list[tuple[Point, Point, bool]] = []
+        lo, hi = s.divider_length[0] * width, s.divider_length[1] * width
+        for i in range(1, n):
+            left, top = int(stats[i, cv2.CC_STAT_LEFT]), int(stats[i, cv2.CC_STAT_TOP])
+            w, h = int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT])
+            if max(w, h) < lo or math.hypot(w, h) > hi + 2:
+                continue
+            ys, xs = np.nonzero(lines[top : top + h, left : left + w] == i)
+            pts = np.column_stack([xs + left, ys + top]).astype(np.float32)
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+            if not lo <= max(rw, rh) <= hi or min(rw, rh) > s.divider_thick * width:
+                continue
+            theta = math.radians(angle + 90.0 if rw >= rh else angle)  # across the line
+            centre = (offset[0] + x0 + float(cx), offset[1] + y0 + float(cy))
+            out.append((centre, (math.cos(theta), math.sin(theta)), True))
         return out
 
     def _read_body(
-        self, image: U8, centre: Point, axis: Point, width: float, length: float
+        self,
+        image: U8,
+        centre: Point,
+        axis: Point,
+        width: float,
+        length: float,
+        divided: bool = False,
     ) -> FoundTile | None:
-        """The tile lying at `centre` along `axis`, when its divider shows and each
-        half's pip count and the set's halves agree on a number of the set."""
+        """The tile lying at `centre` along `axis`, when its divider shows (`divided`:
+        it was seen) and each half's pip count and the set's halves agree on a number
+        of the set."""
         cx, cy = centre
         ux, uy = axis
         a = (cx - ux * length / 4.0, cy - uy * length / 4.0)
         b = (cx + ux * length / 4.0, cy + uy * length / 4.0)
-        if not self._divided(image, a, b, width):
+        if not divided and not self._divided(image, a, b, width):
             return None
         numbers = []
         for here, there in ((a, b), (b, a)):
@@ -391,6 +513,18 @@ def _median_lab(lab: U8, mask: U8) -> F32:
     return out
 
 
+def _sized(px: tuple[Point, Point], length: float, off: float) -> tuple[Point, Point]:
+    """A tile's half centres (`px`) a quarter of its known `length` from its centre,
+    where they lie further than `off` of that from it (0: the length is not known)."""
+    (xa, ya), (xb, yb) = px
+    apart = math.dist(px[0], px[1])
+    if length <= 0 or apart <= 0 or abs(apart - length / 2.0) <= off * length / 2.0:
+        return px
+    cx, cy = (xa + xb) / 2.0, (ya + yb) / 2.0
+    k = length / 4.0 / apart
+    return (cx - (xb - xa) * k, cy - (yb - ya) * k), (cx + (xb - xa) * k, cy + (yb - ya) * k)
+
+
 def _tile_key(pips: tuple[int, int]) -> tuple[int, int]:
     return (min(pips), max(pips))
 
@@ -411,6 +545,19 @@ def _rect(px: tuple[Point, Point], width: float, length: float, offset: Point) -
     angle = math.degrees(math.atan2(yb - ya, xb - xa))
     box = cv2.boxPoints(((cx, cy), (length, width), angle))
     return np.rint(box).astype(np.int32)
+
+
+def _turn(axis: Point) -> tuple[int, int]:
+    """An axis's direction, to about 3 degrees (a key: the same both ways along it)."""
+    ux, uy = axis
+    if ux < 0 or (ux == 0 and uy < 0):
+        ux, uy = -ux, -uy
+    return round(ux * 20), round(uy * 20)
+
+
+def _centre(tile: FoundTile) -> Point:
+    (xa, ya), (xb, yb) = tile.px
+    return (xa + xb) / 2.0, (ya + yb) / 2.0
 
 
 def _on(tile: FoundTile, p: Point, width: float) -> bool:

@@ -12,14 +12,15 @@ from benchmarks.enrolled_games import looks, run
 TARGETS = {"coloured pips, double-twelve, wood": 30}  # walnut scores fives as it goes
 TARGET = 10  # points: a hand of a double-six's straight block
 
-# the wooden set on a light wooden table is not read yet (its tiles are hardly told from
-# the table, and the detector finds few of them): `benchmarks.enrolled_games` shows it
+# wooden: light tiles on a light wooden table, hardly told from it by colour; the detector
+# reads few of them and the set reader finds the rest by their dividers
 PINNED = (
     "black, white pips",
     "black, ringed halves",
     "pink, yellow pips",
     "ivory on white",
     "coloured pips, double-twelve, wood",
+    "wooden",
 )
 
 
