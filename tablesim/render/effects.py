@@ -106,5 +106,11 @@ def _sharpened(image: Image, amount: float) -> Image:
     sensor's noise made coarser (sigma 1.2 px; computed in integers after the blur)."""
     soft = cv2.GaussianBlur(image, (0, 0), 1.2).astype(np.int32)
     gain = round(amount * 256)
-    out = image.astype(np.int32) * 256 + (image.astype(np.int32) - soft) * gain
-    return np.asarray(np.clip((out + 128) >> 8, 0, 255), dtype=np.uint8)
+    out = image.astype(np.int32)  # image * 256 + (image - soft) * gain, in place: integers
+    edge = np.subtract(out, soft, out=soft)
+    edge *= gain
+    out *= 256
+    out += edge
+    out += 128
+    out >>= 8
+    return np.asarray(np.clip(out, 0, 255, out=out), dtype=np.uint8)

@@ -183,7 +183,9 @@ def draw_hand(frame: Image, hand: Hand, px_per_mm: float, *, shadow: bool) -> Ma
     alpha = cover.astype(np.float32) / 255.0
     paint = _soften(colour[y0:y1, x0:x1], kernel).astype(np.float32)
     roi = frame[y0:y1, x0:x1]
-    blended = roi * (1.0 - alpha[:, :, None]) + paint  # paint is already premultiplied
-    roi[...] = np.clip(blended, 0, 255).astype(np.uint8)
+    keep = 1.0 - alpha
+    for k in range(roi.shape[2]):  # a channel at a time: the same float32 sums
+        blended = roi[:, :, k] * keep + paint[:, :, k]  # paint is already premultiplied
+        roi[:, :, k] = np.clip(blended, 0, 255, out=blended)
     np.maximum(mask[y0:y1, x0:x1], cover, out=mask[y0:y1, x0:x1])  # smeared coverage
     return mask
