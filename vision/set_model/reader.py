@@ -305,9 +305,12 @@ class SetReader:
         and whether its divider was seen (`_dividers`)."""
         s = self.s
         lab = np.asarray(cv2.cvtColor(part, cv2.COLOR_BGR2Lab), dtype=np.uint8)
-        near = self._near(lab, tiles, offset, width, length, area, left_out)
-        if near is None:
-            return []  # the faces look like the table: they cannot be told from it by colour
+        near, by_colour = self._near(lab, tiles, offset, width, length, area, left_out)
+        if not by_colour:
+            # the faces look like the table (a black set on dark cloth): no body can be
+            # told from it by colour, but a divider still stands out from the faces
+            h, w = near.shape
+            return self._dividers(near.astype(np.int32), 1, lab, (0, 0, w, h), offset, width)
         ox, oy = offset
         n, found, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
         labels = np.asarray(found, dtype=np.int32)
@@ -349,10 +352,11 @@ class SetReader:
         length: float,
         area: Sequence[Point] | None,
         left_out: NDArray[np.bool_] | None,
-    ) -> U8 | None:
+    ) -> tuple[U8, bool]:
         """Where the part (`lab`: it in 8-bit Lab) shows the faces' colour, closed over
-        the pips, opened, and off the tiles read; None when the faces cannot be told
-        from the table by their colour."""
+        the pips, opened, and off the tiles read, and True; or, when the faces cannot
+        be told from the table by their colour, the play area off the tiles read, and
+        False."""
         assert self.face is not None
         s = self.s
         face = _lab_of(self.face)
@@ -375,7 +379,9 @@ class SetReader:
         table = _median_lab(smooth, inside) if inside.any() else face
         apart = float(np.linalg.norm(table - face))
         if apart < s.min_face:
-            return None
+            for t in tiles:
+                cv2.fillPoly(inside, [_rect(t.px, width + 2, length + 2, offset)], 0)
+            return inside, False
         most = np.float32(min(s.face_near, s.face_share * apart))
         near = ((far2 < most * most) & (inside > 0)).astype(np.uint8)
         k = max(3, round(0.4 * width) | 1)
@@ -383,7 +389,7 @@ class SetReader:
         for t in tiles:
             cv2.fillPoly(near, [_rect(t.px, width + 2, length + 2, offset)], 0)
         k = max(3, round(0.5 * width) | 1)
-        return np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8)
+        return np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8), True
 
     def _dividers(
         self,
