@@ -38,5 +38,9 @@ def weave(shape: tuple[int, int], period: float, amplitude: float) -> Field:
 
 def compose(base: npt.NDArray[np.float32], shade: Field, add: Field) -> Image:
     """`base` colour times `shade`, plus `add`, per pixel, clipped to 8 bits."""
-    out = base[None, None, :] * shade[:, :, None] + add[:, :, None]
-    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+    h, w = shade.shape
+    out = np.empty((h, w, len(base)), dtype=np.uint8)
+    for k in range(len(base)):  # a channel at a time, in cache: the same sums, the same types
+        channel = shade * base[k : k + 1] + add  # array by array: promoted as the whole was
+        out[:, :, k] = np.clip(channel, 0, 255, out=channel)
+    return out

@@ -123,16 +123,38 @@ def _cells(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> tup
     # indexing `points` by two index arrays, in two thirds of the time
     along_y, along_x = points[..., 0].ravel(), points[..., 1].ravel()
     size = np.float32(cell)
-    big = np.float32(1e9)
-    first = np.full(shape, big, dtype=np.float32)
-    second = np.full(shape, big, dtype=np.float32)
+    first = np.full(shape, np.float32(1e9), dtype=np.float32)
+    second = first.copy()
+    for y0 in range(0, h, _CELL_ROWS):  # in bands of rows that stay in the CPU's cache
+        band = slice(y0, min(h, y0 + _CELL_ROWS))
+        _nearest_two(
+            (along_y, along_x), (gh, gw), size, (gy[band], gx[band], yy[band], xx[band]),
+            (first[band], second[band]),
+        )  # fmt: skip
+    return first, second
+
+
+_CELL_ROWS = 32
+
+
+def _nearest_two(
+    along: tuple[Field, Field],
+    grid: tuple[int, int],
+    size: np.float32,
+    at_pixels: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], Field, Field],
+    out: tuple[Field, Field],
+) -> None:
+    """`_cells`' distances for a band of pixels, into `out` (first, second): each
+    pixel's on its own, the same operations in the same order whatever the band."""
+    (along_y, along_x), (gh, gw) = along, grid
+    gy, gx, yy, xx = at_pixels
+    first, second = out
     for oy in (-1, 0, 1):
         cy = np.minimum(np.maximum(gy + oy, 0), gh - 1)
         row, cy_f = cy * gw, cy.astype(np.float32) - 1
         for ox in (-1, 0, 1):
             cx = np.minimum(np.maximum(gx + ox, 0), gw - 1)
             at = row + cx
-            # the distance, each step in place (the same operations in the same order)
             py = along_y.take(at)
             py += cy_f
             py *= size
@@ -147,7 +169,6 @@ def _cells(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> tup
             d = np.sqrt(py, out=py)
             np.minimum(second, np.maximum(first, d, out=px), out=second)
             np.minimum(first, d, out=first)
-    return first, second
 
 
 def black_leather(rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> Image:

@@ -116,6 +116,15 @@ def test_scaled_product_rounds_half_to_even_like_exact_arithmetic() -> None:
         assert np.array_equal(got, want)
 
 
+def test_scaled_product_by_one_channel_scales_every_channel_alike() -> None:
+    img = _texture(40, 70)
+    gains = _texture(40, 70, channels=1)  # (40, 70): OpenCV's blur drops the one channel
+    for divisor in (128, 255, 100):
+        got = scaled_product(img, gains[:, :, None], divisor)
+        for k in range(3):
+            assert np.array_equal(got[:, :, k], scaled_product(img[:, :, k], gains, divisor))
+
+
 def test_scaled_product_is_what_opencvs_multiply_gives_on_x86() -> None:
     img = _texture(60, 80)
     gains = _texture(60, 80)

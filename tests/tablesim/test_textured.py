@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tablesim.render.noise import compose
 from tablesim.render.styles import Surface
 from tablesim.render.textures import surface_texture
 
@@ -80,3 +81,16 @@ def test_each_texture_holds_at_every_scale_a_camera_sees(surface: Surface) -> No
         image = surface_texture(surface, (64, 96), scale, 3)
         assert image.shape == (64, 96, 3)
         assert 5 < float(image.mean()) < 250
+
+
+@pytest.mark.parametrize("types", [(np.float32, np.float32), (np.float64, np.float32),
+                                   (np.float32, np.float64)])  # fmt: skip
+def test_compose_is_the_colour_times_the_shade_plus_the_grain_in_8_bits(
+    types: tuple[type[np.floating], type[np.floating]],
+) -> None:
+    rng = np.random.default_rng(4)
+    base = np.array([0.9, 1.03, 1.2], dtype=types[0])
+    shade = (rng.standard_normal((37, 53)) * 120 + 110).astype(np.float32)  # beyond 0..255
+    add = (rng.standard_normal((37, 53)) * 3).astype(types[1])
+    whole = base[None, None, :] * shade[:, :, None] + add[:, :, None]  # in its own types
+    assert np.array_equal(compose(base, shade, add), np.clip(whole, 0, 255).astype(np.uint8))

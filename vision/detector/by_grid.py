@@ -150,7 +150,10 @@ def by_spacing(planes: Planes, found: Found, offset: Point, pips: list[Point]) -
     nearest neighbours' distances (their lower quartile), over `GridSettings.grid` of
     a width or its diagonal, give two widths to try, the second only when the first
     reads nothing. (Spinner pins
-    break every divider of a set: no tile was read at all, but its pips showed.)"""
+    break every divider of a set: no tile was read at all, but its pips showed.)
+    A width over `ScaleSettings.wide` is not tried: tiles that wide are the coarser
+    look's, read on the frame shrunk to the search's sizes (here their grid's
+    black-hat over the whole frame cost the most of any look, and read nothing)."""
     cfg = planes.s
     if not cfg.search.spacing_pips <= len(pips) <= 2 * cfg.search.grid_pips:
         return found  # too few to space, or a texture's specks
@@ -162,7 +165,9 @@ def by_spacing(planes: Planes, found: Found, offset: Point, pips: list[Point]) -
     step = cfg.grid.grid
     widths: list[float] = []
     for w in (q25 / step, q25 / (step * np.sqrt(2.0))):
-        if w > 0 and all(abs(w - o) > cfg.search.spacing_apart * o for o in widths):
+        if w <= 0 or w > cfg.scales.wide:
+            continue
+        if all(abs(w - o) > cfg.search.spacing_apart * o for o in widths):
             widths.append(w)
     for w in widths:  # the likeliest first; the next only when it read nothing
         trial = by_grid(planes, replace(found, width=w), offset, pips)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -122,6 +122,9 @@ class FrameView:
     left_out: NDArray[np.bool_] | None
     tile_px: float
     trace: Trace
+    # what `read_at` read at each factor: a look that reads a scale another has read
+    # (the coarser look after a close-up probe that did not hold) reads it once
+    at: dict[int, Found] = field(default_factory=dict, compare=False)
 
     def read(self, s: Settings, img: NDArray[np.uint8] | None = None) -> Found:
         """One search of the crop with settings `s` (of `img`, a tile-bright image of
@@ -142,14 +145,17 @@ class FrameView:
         if self.left_out is not None:
             out = cv2.resize(self.left_out.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
             small_out = np.asarray(out > 0, dtype=np.bool_)
-        return replace(self, crop=small, offset=(0.0, 0.0), area=None, left_out=small_out)
+        return replace(self, crop=small, offset=(0.0, 0.0), area=None, left_out=small_out, at={})
 
     def read_at(self, factor: int) -> Found:
         """The crop read (by `TONE_LOOKS`) at 1/`factor` of its size, in frame
-        pixels, within the play area."""
-        small = self.shrunk(factor)
-        found = run_looks(TONE_LOOKS, small, UNREAD)
-        return within(scaled(found, float(factor), self.offset), self.area)
+        pixels, within the play area (read once per factor: the looks are
+        deterministic)."""
+        if factor not in self.at:
+            small = self.shrunk(factor)
+            found = run_looks(TONE_LOOKS, small, UNREAD)
+            self.at[factor] = within(scaled(found, float(factor), self.offset), self.area)
+        return self.at[factor]
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,8 +183,10 @@ class LookSettings:
     # no look that searches is started once a frame has spent this many search passes
     # (a pass finds dividers and reads their tiles once over `pass_px` pixels; one over
     # fewer or more pixels counts their share, reading hypotheses, the thin pass and
-    # grid windows more: `hypothesis_cost`, `thin_cost`, `grid_cost`)
-    budget: float = 1000.0
+    # grid windows more: `hypothesis_cost`, `thin_cost`, `grid_cost`). Per source no
+    # tile is lost nor read wrong at 60 (`benchmarks.vision --per-source --budget 60`,
+    # and ddd-a as `vision detect` reads it); at 40 a tile of `rak` is lost
+    budget: float = 60.0
     pass_px: int = 1_000_000
     thin_cost: float = 1.0  # the thin-line pass costs this many passes over its pixels
     grid_cost: float = 1.0  # a window read by the grid, likewise

@@ -56,23 +56,60 @@ def stray_pips(planes: Planes, found: Found) -> list[Point]:
 
 def stray_places(pips: list[Point], reach: float, cfg: SearchSettings) -> list[Point]:
     """Stray pips grouped: two or more within `reach` of each other (through one
-    another) make one place, at their mean."""
+    another) make one place, at their mean (in the order of each group's first
+    pip)."""
     if len(pips) < cfg.stray_pips or reach <= 0:
         return []
     x, y = np.array([p[0] for p in pips]), np.array([p[1] for p in pips])
-    group = np.arange(x.size)
-    near = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= reach
-    for _ in range(x.size):  # label spreading: each pip takes its group's lowest index
-        new = np.min(np.where(near, group[None, :], x.size), axis=1)
-        if (new == group).all():
-            break
-        group = new
+    group = _groups(x, y, reach)
     out: list[Point] = []
     for g in np.unique(group):
         members = group == g
         if members.sum() >= cfg.stray_pips:
             out.append((float(x[members].mean()), float(y[members].mean())))
     return out
+
+
+def near_pairs(
+    x: NDArray[np.float64], y: NDArray[np.float64], reach: float
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Every pair of points (indices i, j) within `reach` of each other. A sweep along
+    x: the points sorted by x, each compared with the next k-th until none is within
+    `reach` in x; the cost grows with the points and how many lie within a `reach`
+    of each other in x, not with their square (a textured table's thousands of
+    pip-like marks)."""
+    order = np.argsort(x, kind="stable")
+    xs, ys = x[order], y[order]
+    firsts: list[NDArray[np.intp]] = []
+    seconds: list[NDArray[np.intp]] = []
+    for k in range(1, xs.size):
+        dx = xs[k:] - xs[:-k]
+        ahead = dx <= reach
+        if not ahead.any():
+            break  # sorted: no point k or more further on is within reach in x
+        close = ahead & (np.hypot(dx, ys[k:] - ys[:-k]) <= reach)
+        i = np.flatnonzero(close)
+        firsts.append(order[i])
+        seconds.append(order[i + k])
+    if not firsts:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
+def _groups(x: NDArray[np.float64], y: NDArray[np.float64], reach: float) -> NDArray[np.intp]:
+    """Each point's group (points within `reach`, through one another): the lowest
+    index in it. Labels spread along the pairs and jump to their label's label
+    until nothing changes."""
+    a, b = near_pairs(x, y, reach)
+    group = np.arange(x.size)
+    while True:
+        before = group.copy()
+        np.minimum.at(group, a, group[b])
+        np.minimum.at(group, b, group[a])
+        group = group[group]
+        if (group == before).all():
+            return group
 
 
 def stray_reach(found: Found, cfg: SearchSettings) -> float:

@@ -151,9 +151,9 @@ def split_junctions(
     the mark itself is emptied (area 0); None when there is nothing to split (or the
     pip size is unknown).
 
-    The marks looked at are cut out of the frame and laid side by side, a segment's
-    length apart (no segment spans two of them), so the openings run once on a small
-    image; only the marks split are measured again. With `own`, `blobs` is the
+    The marks looked at are cut out of the frame and laid in rows, a segment's
+    length apart (no segment spans two of them; `_laid`), so the openings run once on
+    a small image; only the marks split are measured again. With `own`, `blobs` is the
     caller's own, and its label image is changed in place (not copied)."""
     length = segment_length(pip, cfg)
     if length == 0:
@@ -162,11 +162,10 @@ def split_junctions(
     if idx.size == 0 or idx.size > cfg.max_candidates:
         return None
     boxes = [_box(blobs, int(i), 1) for i in idx]
-    tall = max(y1 - y0 for _, y0, _, y1 in boxes)
-    at = np.cumsum([0] + [x1 - x0 + length for x0, _, x1, _ in boxes])
-    strip = np.zeros((tall, int(at[-1])), dtype=np.uint8)
-    for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
-        strip[: y1 - y0, at[k] : at[k] + x1 - x0] = blobs.labels[y0:y1, x0:x1] == i
+    places, shape = _laid([(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes], length)
+    strip = np.zeros(shape, dtype=np.uint8)
+    for i, (x0, y0, x1, y1), (px, py) in zip(idx, boxes, places, strict=True):
+        strip[py : py + y1 - y0, px : px + x1 - x0] = blobs.labels[y0:y1, x0:x1] == i
     kernels = [line_kernel(length, np.pi * i / cfg.angles) for i in range(cfg.angles)]
     cut = _cuts(strip, kernels, cfg)
     if not cut.any():
@@ -175,11 +174,11 @@ def split_junctions(
     area = blobs.area.copy()
     parts: list[Blobs] = []
     start = len(blobs)
-    for k, (i, (x0, y0, x1, y1)) in enumerate(zip(idx, boxes, strict=True)):
-        gone = cut[: y1 - y0, at[k] : at[k] + x1 - x0]
+    for i, (x0, y0, x1, y1), (px, py) in zip(idx, boxes, places, strict=True):
+        gone = cut[py : py + y1 - y0, px : px + x1 - x0]
         if not gone.any():
             continue
-        mine = strip[: y1 - y0, at[k] : at[k] + x1 - x0] > 0
+        mine = strip[py : py + y1 - y0, px : px + x1 - x0] > 0
         part = _pieces(labels, (x0, y0, x1, y1), mine, gone, img, bright, max_area, start)
         area[i] = 0.0
         start += len(part) - 1
@@ -187,6 +186,29 @@ def split_junctions(
     if not parts:
         return None
     return _joined(blobs, labels, area, parts)
+
+
+def _laid(sizes: list[tuple[int, int]], gap: int) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """Where boxes of `sizes` (width, height) lie in one image, `gap` pixels apart, and
+    the image's shape (height, width): in rows about as wide as the boxes' area is
+    deep, the tallest first (one row of them all was as tall as the tallest and as
+    wide as all: on a printed board, a long line among many short marks made it
+    twenty times the marks' area). Each box keeps a zero rim of its own (`_box`'s
+    pad), so a mark's openings see nothing of another or of the image's edge."""
+    row = max(
+        max(w for w, _ in sizes) + gap,
+        int(np.sqrt(sum((w + gap) * (h + gap) for w, h in sizes))),
+    )
+    places = [(0, 0)] * len(sizes)
+    x = y = tall = wide = 0
+    for k in sorted(range(len(sizes)), key=lambda k: -sizes[k][1]):
+        w, h = sizes[k]
+        if x > 0 and x + w > row:
+            x, y, tall = 0, y + tall + gap, 0
+        places[k] = (x, y)
+        wide = max(wide, x + w + gap)
+        x, tall = x + w + gap, max(tall, h)
+    return places, (y + tall, wide)
 
 
 def _head_split(

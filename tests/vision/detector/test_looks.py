@@ -144,3 +144,21 @@ def test_every_look_a_frame_records_is_one_that_can_be_named() -> None:
     frame[:40, :40] = 250  # a light patch: more looks run
     det = detect(frame, settings=Settings(tone=None))
     assert {r.name for r in det.looks} <= set(look_names())
+
+
+def test_a_scale_is_read_once_per_frame() -> None:
+    # the close-up probe and the coarser look may both read the frame shrunk by the
+    # same factor: the second takes the first's reading, and spends no pass on it
+    img = _scene()
+    s = Settings(tone=None)
+    trace = Trace(s.looks.off, s.looks.budget, float(s.looks.pass_px))
+    view = FrameView(img, img, (0.0, 0.0), s, None, None, 0.0, trace)
+    first = view.read_at(2)
+    spent = trace.passes
+    assert spent > 0
+    assert view.read_at(2) is first
+    assert trace.passes == spent
+    assert view.read_at(4) is not first
+    assert trace.passes > spent
+    # a shrunk view keeps readings of its own
+    assert view.shrunk(2).at == {}
