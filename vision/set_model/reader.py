@@ -86,6 +86,8 @@ class SetReading:
     divider_thick: float = 0.25  # a divider at most this thick, in tile widths
     sure: float = 0.9  # the confidence of a half read alike two ways
     found: float = 0.85  # the confidence of a tile the set's look found
+    aside: float = 0.15  # of a tile's width: a tile whose halves do not read alike two
+    # ways is read again moved this far across, each way
     off_size: float = 0.08  # a tile read this far off its known length: its halves are
     # read a quarter of the known length from its centre
 
@@ -111,6 +113,7 @@ class SetReading:
                 "sure": (0.0, 1.0),
                 "found": (0.0, 1.0),
                 "off_size": (0.0, 1.0),
+                "aside": (0.0, 0.5),
             },
         )
 
@@ -204,7 +207,18 @@ class SetReader:
         key = (round(xa), round(ya), round(xb), round(yb), *tile.pips)
         kept = self._seen.get(key)
         if kept is None:
-            a, b = (self._half(image, tile, side) for side in (0, 1))
+            px = _sized(tile.px, self._length, self.s.off_size)
+            a, b = (self._half(image, tile.pips, px, side) for side in (0, 1))
+            if not (a.agreed and b.agreed) and self._length > 0:
+                # read off its place across (a tile hemmed in on every side, a spinner,
+                # is read a few pixels aside): the halves where the tile lies moved
+                # across by `aside` of its width each way, when both read alike there
+                step = self.s.aside * self._length / self.shape
+                for moved in (_across(px, step), _across(px, -step)):
+                    a2, b2 = (self._half(image, tile.pips, moved, side) for side in (0, 1))
+                    if a2.agreed and b2.agreed:
+                        a, b = a2, b2
+                        break
             kept = (a.number, b.number, a.agreed and b.agreed)
         self._now[key] = kept
         a_n, b_n, agreed = kept
@@ -213,10 +227,9 @@ class SetReader:
             return tile
         return replace(tile, pips=(a_n, b_n), confidence=confidence)
 
-    def _half(self, image: U8, tile: FoundTile, side: int) -> _Half:
-        px = _sized(tile.px, self._length, self.s.off_size)
+    def _half(self, image: U8, pips: tuple[int, int], px: tuple[Point, Point], side: int) -> _Half:
         here, there = px[side], px[1 - side]
-        read = tile.pips[side]
+        read = pips[side]
         near, own = self._look(image, here, there)
         return self._vote(read, own, near)
 
@@ -305,9 +318,12 @@ class SetReader:
         and whether its divider was seen (`_dividers`)."""
         s = self.s
         lab = np.asarray(cv2.cvtColor(part, cv2.COLOR_BGR2Lab), dtype=np.uint8)
-        near = self._near(lab, tiles, offset, width, length, area, left_out)
-        if near is None:
-            return []  # the faces look like the table: they cannot be told from it by colour
+        near, by_colour = self._near(lab, tiles, offset, width, length, area, left_out)
+        if not by_colour:
+            # the faces look like the table (a black set on dark cloth): no body can be
+            # told from it by colour, but a divider still stands out from the faces
+            h, w = near.shape
+            return self._dividers(near.astype(np.int32), 1, lab, (0, 0, w, h), offset, width)
         ox, oy = offset
         n, found, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
         labels = np.asarray(found, dtype=np.int32)
@@ -349,10 +365,11 @@ class SetReader:
         length: float,
         area: Sequence[Point] | None,
         left_out: NDArray[np.bool_] | None,
-    ) -> U8 | None:
+    ) -> tuple[U8, bool]:
         """Where the part (`lab`: it in 8-bit Lab) shows the faces' colour, closed over
-        the pips, opened, and off the tiles read; None when the faces cannot be told
-        from the table by their colour."""
+        the pips, opened, and off the tiles read, and True; or, when the faces cannot
+        be told from the table by their colour, the play area off the tiles read, and
+        False."""
         assert self.face is not None
         s = self.s
         face = _lab_of(self.face)
@@ -375,7 +392,9 @@ class SetReader:
         table = _median_lab(smooth, inside) if inside.any() else face
         apart = float(np.linalg.norm(table - face))
         if apart < s.min_face:
-            return None
+            for t in tiles:
+                cv2.fillPoly(inside, [_rect(t.px, width + 2, length + 2, offset)], 0)
+            return inside, False
         most = np.float32(min(s.face_near, s.face_share * apart))
         near = ((far2 < most * most) & (inside > 0)).astype(np.uint8)
         k = max(3, round(0.4 * width) | 1)
@@ -383,7 +402,7 @@ class SetReader:
         for t in tiles:
             cv2.fillPoly(near, [_rect(t.px, width + 2, length + 2, offset)], 0)
         k = max(3, round(0.5 * width) | 1)
-        return np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8)
+        return np.asarray(cv2.morphologyEx(near, cv2.MORPH_OPEN, _disc(k)), dtype=np.uint8), True
 
     def _dividers(
         self,
@@ -523,6 +542,14 @@ def _sized(px: tuple[Point, Point], length: float, off: float) -> tuple[Point, P
     cx, cy = (xa + xb) / 2.0, (ya + yb) / 2.0
     k = length / 4.0 / apart
     return (cx - (xb - xa) * k, cy - (yb - ya) * k), (cx + (xb - xa) * k, cy + (yb - ya) * k)
+
+
+def _across(px: tuple[Point, Point], step: float) -> tuple[Point, Point]:
+    """A tile's half centres moved `step` pixels across its axis."""
+    (xa, ya), (xb, yb) = px
+    apart = math.dist(px[0], px[1]) or 1.0
+    nx, ny = -(yb - ya) / apart * step, (xb - xa) / apart * step
+    return (xa + nx, ya + ny), (xb + nx, yb + ny)
 
 
 def _tile_key(pips: tuple[int, int]) -> tuple[int, int]:

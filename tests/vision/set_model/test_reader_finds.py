@@ -1,7 +1,16 @@
-"""The set reader finds the set's tiles the detector missed: a wooden set on a light
-wooden table (faces and table of much the same colour, both grained) laid as a chain
-with doubles across it. The chain is one body of no tile's shape, so each tile is
-found by its divider; a still frame's reading of it is whole and in place."""
+"""The set reader finds the set's tiles the detector missed, and reads the tiles it read
+off their place:
+
+- a wooden set on a light wooden table (faces and table of much the same colour, both
+  grained) laid as a chain with doubles across it: the chain is one body of no tile's
+  shape, so each tile is found by its divider;
+- a black set's double blank across a chain's end on navy cloth (the faces cannot be
+  told from the cloth by colour; the blank gives the detector no pip): found by its
+  divider;
+- a double-twelve's 10-10 spinner with a tile on each of its four sides, which the
+  detector reads a few pixels aside.
+
+Each time, a still frame's reading is whole and in place."""
 
 from __future__ import annotations
 
@@ -12,6 +21,7 @@ import pytest
 from benchmarks.enrolled_games import _holds, enrolled, looks
 from engine.surface import SeenTile
 from tablesim.render import Camera, Scene, render_frame
+from vision import Step
 from vision.frames import Frame
 
 Y = 300.0
@@ -37,16 +47,45 @@ CHAIN = (
 )
 
 
+def _read(name: str, tiles: tuple[SeenTile, ...], tmp_path: Path, seed: int = 3) -> Step:
+    """A still frame of `tiles` read by a camera path whose set (the look `name`) was
+    enrolled from its mat."""
+    look = next(lk for lk in looks() if lk.name == name)
+    pipeline = enrolled(look, tmp_path)
+    table = Scene(tiles=tiles, tile_mm=look.style.tile_set.size_mm)
+    camera = Camera.overhead(table.size_mm, (1280, 960), margin_mm=table.margin_mm)
+    image = render_frame(table, camera, look.style, seed=seed).image
+    for k in range(3):
+        step = pipeline.step(Frame(image, k / 10))
+    return step
+
+
+def _check(step: Step, tiles: tuple[SeenTile, ...]) -> None:
+    assert step.reading is not None
+    missed = [f"{t.a}-{t.b}" for t in tiles if not _holds(step.reading, t)]
+    assert not missed, f"missed {missed}; read {[(t.a, t.b) for t in step.reading.tiles]}"
+    assert len(step.reading.tiles) == len(tiles)
+
+
 @pytest.mark.slow  # an enrolment from the mat
 def test_a_wooden_chain_on_a_wooden_table_is_read_whole(tmp_path: Path) -> None:
-    look = next(lk for lk in looks() if lk.name == "wooden")
-    pipeline = enrolled(look, tmp_path)
-    table = Scene(tiles=CHAIN, tile_mm=look.style.tile_set.size_mm)
-    camera = Camera.overhead(table.size_mm, (1280, 960), margin_mm=table.margin_mm)
-    image = render_frame(table, camera, look.style, seed=3).image
-    for k in range(4):
-        step = pipeline.step(Frame(image, k / 10))
-    assert step.reading is not None
-    missed = [f"{t.a}-{t.b}" for t in CHAIN if not _holds(step.reading, t)]
-    assert not missed, f"missed {missed}; read {[(t.a, t.b) for t in step.reading.tiles]}"
-    assert len(step.reading.tiles) == len(CHAIN)
+    _check(_read("wooden", CHAIN, tmp_path), CHAIN)
+
+
+@pytest.mark.slow  # an enrolment from the mat
+def test_a_black_double_blank_on_navy_cloth_is_found_by_its_divider(tmp_path: Path) -> None:
+    tiles = (_across(0, 390.0), _along(0, 5, 426.0), _across(5, 462.0), _along(5, 2, 498.0))
+    _check(_read("black, white pips", tiles, tmp_path), tiles)
+
+
+@pytest.mark.slow  # an enrolment from the mat
+def test_a_spinner_hemmed_in_on_four_sides_is_read(tmp_path: Path) -> None:
+    # the double-twelve's tiles are 56 x 28 mm: half centres 28 mm apart
+    tiles = (
+        SeenTile(10, 10, 450.0, 286.0, 450.0, 314.0),
+        SeenTile(3, 10, 394.0, 300.0, 422.0, 300.0),
+        SeenTile(10, 5, 478.0, 300.0, 506.0, 300.0),
+        SeenTile(10, 7, 450.0, 258.0, 450.0, 230.0),
+        SeenTile(10, 2, 450.0, 342.0, 450.0, 370.0),
+    )
+    _check(_read("coloured pips, double-twelve, wood", tiles, tmp_path, seed=0), tiles)
