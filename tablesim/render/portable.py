@@ -148,7 +148,9 @@ def warp(
     or with `border=None` as the destination's own pixel, written in place into `dst`
     (OpenCV 5's `BORDER_TRANSPARENT`: pixels wholly outside keep what `dst` holds).
     `window` (x0, y0, x1, y1) computes only that part of the destination and returns
-    it: the same bytes as that part of the whole warp, for the cost of the part.
+    it: the same bytes as that part of the whole warp. Where each pixel comes from is
+    the whole warp's, kept for the next call with the same matrix (a hand's shadow moves
+    by the same offset in every frame), so each call costs its part.
     """
     w, h = size
     x0, y0, x1, y1 = window if window is not None else (0, 0, w, h)
@@ -157,11 +159,10 @@ def warp(
     if border is None and (dst is None or dst.shape[:2] != (y1 - y0, x1 - x0)):
         raise ValueError(f"warp with border=None draws into dst: give a {x1 - x0}x{y1 - y0} dst")
     geo = _geometry(
-        np.asarray(to_dst, dtype=np.float64).tobytes(),
-        (x0, y0, x1, y1),
-        src.shape[:2],
-        border is None,
+        np.asarray(to_dst, dtype=np.float64).tobytes(), (w, h), src.shape[:2], border is None
     )
+    if window is not None:
+        geo = geo.part(x0, y0, x1, y1)
     fx, fy, gx, gy = geo.weights
     planes = cv2.split(src) if src.ndim == 3 else [src]
     fills = border if border and len(border) >= len(planes) else (border or (0,))[:1] * len(planes)
@@ -185,13 +186,13 @@ def warp(
     return result
 
 
-@lru_cache(maxsize=6)  # a frame's warp, its four markers'
+@lru_cache(maxsize=6)  # a frame's warp, its four markers' and a hand's shadow
 def _geometry(
-    to_dst: bytes, window: tuple[int, int, int, int], shape: tuple[int, ...], transparent: bool
+    to_dst: bytes, size: tuple[int, int], shape: tuple[int, ...], transparent: bool
 ) -> _Neighbours:
-    """Where each pixel of a warp's `window` of the destination comes from, kept for
-    the next frame of the same camera (a game's frames all share one)."""
-    xs, ys = _source_positions(inverse_3x3(np.frombuffer(to_dst).reshape(3, 3)), window)
+    """Where each pixel of a warp comes from, kept for the next frame of the same
+    camera (a game's frames all share one)."""
+    xs, ys = _source_positions(inverse_3x3(np.frombuffer(to_dst).reshape(3, 3)), size)
     x0, y0 = np.floor(xs), np.floor(ys)
     fx, fy = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
     return _Neighbours(x0, y0, shape, (fx, fy, 1 - fx, 1 - fy), transparent=transparent)
@@ -213,7 +214,12 @@ class _Neighbours:
     ) -> None:
         self.weights = weights
         mx, my = x0.astype(np.float32), y0.astype(np.float32)
-        self.maps = ((mx, my), (mx + 1, my), (mx, my + 1), (mx + 1, my + 1))
+        self.maps: tuple[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], ...] = (
+            (mx, my),
+            (mx + 1, my),
+            (mx, my + 1),
+            (mx + 1, my + 1),
+        )
         self.outside: list[npt.NDArray[np.bool_]] = []
         if transparent:
             sh, sw = shape[:2]
@@ -221,6 +227,15 @@ class _Neighbours:
                 self.outside.append(
                     (x0 + dx < 0) | (x0 + dx >= sw) | (y0 + dy < 0) | (y0 + dy >= sh)
                 )
+
+    def part(self, x0: int, y0: int, x1: int, y1: int) -> _Neighbours:
+        """The same for the destination's pixels in x0..x1, y0..y1 (views, no copy)."""
+        cut = (slice(y0, y1), slice(x0, x1))
+        out = object.__new__(_Neighbours)
+        out.weights = tuple(w[cut] for w in self.weights)
+        out.maps = tuple((mx[cut], my[cut]) for mx, my in self.maps)
+        out.outside = [o[cut] for o in self.outside]
+        return out
 
     def of(self, plane: Pixels, fill: int, behind: Pixels | None) -> list[Pixels]:
         corners = []
@@ -239,12 +254,11 @@ class _Neighbours:
         return corners
 
 
-def _source_positions(to_src: Matrix, window: tuple[int, int, int, int]) -> tuple[Floats, Floats]:
-    """Where the centre of each destination pixel in `window` (x0, y0, x1, y1) comes
-    from in the source (float64; each pixel's the same bits whatever the window)."""
+def _source_positions(to_src: Matrix, size: tuple[int, int]) -> tuple[Floats, Floats]:
+    """Where each destination pixel's centre comes from in the source (float64)."""
     a, b, c, d, e, f, g, k, i = (float(v) for v in to_src.ravel())
-    xs = np.arange(window[0], window[2], dtype=np.float64)[None, :]
-    ys = np.arange(window[1], window[3], dtype=np.float64)[:, None]
+    xs = np.arange(size[0], dtype=np.float64)[None, :]
+    ys = np.arange(size[1], dtype=np.float64)[:, None]
     den = (g * xs + k * ys) + i
     return ((a * xs + b * ys) + c) / den, ((d * xs + e * ys) + f) / den
 
