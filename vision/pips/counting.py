@@ -147,13 +147,23 @@ def _own_pip(
     blobs: Blobs, idx: NDArray[np.intp], ref_area: float, cfg: PipSettings
 ) -> float | None:
     """The half's own pip area: its median round mark of a pip's size, or None."""
-    area = blobs.area[idx]
-    rel = area / ref_area
-    elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
-    ok = (rel >= cfg.own_range[0]) & (rel <= cfg.own_range[1]) & (elong <= cfg.max_round_elongation)
-    if not ok.any():
+    # in plain floats, as `_judge`: the same arithmetic as NumPy's, and a median as its
+    low, high = cfg.own_range
+    ref = float(ref_area)
+    if ref == 0:  # NumPy's a / 0 is inf or nan: no mark in range
         return None
-    own = float(np.median(area[ok]))
+    sizes = sorted(
+        a
+        for a, n, t in zip(
+            blobs.area[idx].tolist(), blobs.length[idx].tolist(), blobs.thickness[idx].tolist(),
+            strict=True,
+        )
+        if low <= a / ref <= high and n / max(t, 1e-6) <= cfg.max_round_elongation
+    )  # fmt: skip
+    if not sizes:
+        return None
+    mid = len(sizes) // 2
+    own = sizes[mid] if len(sizes) % 2 else (sizes[mid - 1] + sizes[mid]) / 2.0
     return own if abs(own / ref_area - 1.0) > cfg.own_apart else None
 
 
