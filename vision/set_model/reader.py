@@ -133,6 +133,7 @@ class Found:
 class _Half:
     number: int
     agreed: bool  # two of the three ways read `number`
+    sure: bool = False  # the pip count and the set's halves both read `number`
 
 
 class SetReader:
@@ -166,8 +167,8 @@ class SetReader:
         share = pip_share if pip_share else pip_share_of(crops, matcher.contrast)
         self.pip_share = share if share else 0.2
         self.apart = _apart(matcher, crops)
-        self._seen: dict[Key, tuple[int, int, bool]] = {}
-        self._now: dict[Key, tuple[int, int, bool]] = {}
+        self._seen: dict[Key, tuple[int, int, bool, tuple[Point, Point]]] = {}
+        self._now: dict[Key, tuple[int, int, bool, tuple[Point, Point]]] = {}
         # what a body's reading gave, by its place: kept for the next frame as `_seen`
         self._bodies_seen: dict[Key, FoundTile | None] = {}
         self._bodies_now: dict[Key, FoundTile | None] = {}
@@ -207,31 +208,55 @@ class SetReader:
         key = (round(xa), round(ya), round(xb), round(yb), *tile.pips)
         kept = self._seen.get(key)
         if kept is None:
-            px = _sized(tile.px, self._length, self.s.off_size)
-            a, b = (self._half(image, tile.pips, px, side) for side in (0, 1))
-            if not (a.agreed and b.agreed) and self._length > 0:
-                # read off its place across (a tile hemmed in on every side, a spinner,
-                # is read a few pixels aside): the halves where the tile lies moved
-                # across by `aside` of its width each way, when both read alike there
-                step = self.s.aside * self._length / self.shape
-                for moved in (_across(px, step), _across(px, -step)):
-                    a2, b2 = (self._half(image, tile.pips, moved, side) for side in (0, 1))
-                    if a2.agreed and b2.agreed:
-                        a, b = a2, b2
-                        break
-            kept = (a.number, b.number, a.agreed and b.agreed)
+            kept = self._placed(image, tile)
         self._now[key] = kept
-        a_n, b_n, agreed = kept
+        a_n, b_n, agreed, at = kept
         confidence = max(tile.confidence, self.s.sure) if agreed else tile.confidence
-        if (a_n, b_n) == tile.pips and confidence == tile.confidence:
+        if (a_n, b_n) == tile.pips and confidence == tile.confidence and at == tile.px:
             return tile
-        return replace(tile, pips=(a_n, b_n), confidence=confidence)
+        return replace(tile, pips=(a_n, b_n), px=at, confidence=confidence)
+
+    def _placed(self, image: U8, tile: FoundTile) -> tuple[int, int, bool, tuple[Point, Point]]:
+        """A tile's numbers, whether both halves read alike two ways, and where its
+        halves lie: read where the detector put them (at the known length when that is
+        further than `off_size` off); when a half's pip count or the set's halves
+        there do not both say its number, read again at the known length and moved
+        across by `aside` of its width each way (a tile hemmed in on every side, a
+        spinner, is read a few pixels aside; the detector measures a tile a few pixels
+        short by its pips, and a corner pip then falls off the half). The first place
+        whose halves all read alike three ways is where the tile lies; else the
+        first whose halves read alike two ways; else the first."""
+        px = _sized(tile.px, self._length, self.s.off_size)
+        first = self._halves(image, tile.pips, px)
+        if all(h.sure for h in first) or self._length <= 0:
+            return _kept(first, px, tile.px)
+        sized = _sized(tile.px, self._length, 0.0)
+        step = self.s.aside * self._length / self.shape
+        places = [_across(sized, step), _across(sized, -step)]
+        if math.dist(sized[0], px[0]) >= 1.0:
+            places.insert(0, sized)
+        read = [(first, px)]
+        for place in places:
+            halves = self._halves(image, tile.pips, place)
+            if all(h.sure for h in halves):
+                return _kept(halves, place, tile.px)
+            read.append((halves, place))
+        halves, place = next(((h, p) for h, p in read if all(x.agreed for x in h)), (first, px))
+        return _kept(halves, place, tile.px)
+
+    def _halves(
+        self, image: U8, pips: tuple[int, int], px: tuple[Point, Point]
+    ) -> tuple[_Half, _Half]:
+        return self._half(image, pips, px, 0), self._half(image, pips, px, 1)
 
     def _half(self, image: U8, pips: tuple[int, int], px: tuple[Point, Point], side: int) -> _Half:
         here, there = px[side], px[1 - side]
         read = pips[side]
         near, own = self._look(image, here, there)
-        return self._vote(read, own, near)
+        half = self._vote(read, own, near)
+        if half.agreed and own == half.number and near.value == half.number:
+            return replace(half, sure=True)
+        return half
 
     def _look(self, image: U8, here: Point, there: Point) -> tuple[Nearest, int]:
         side = min(COUNT_SIDE, max(CROP // 2, round(math.dist(here, there))))
@@ -488,6 +513,17 @@ class SetReader:
         )
         foot = rows[side - max(2, side // 6) :]
         return float(foot.max()) >= self.s.divider * self.contrast
+
+
+def _kept(
+    halves: tuple[_Half, _Half], place: tuple[Point, Point], px: tuple[Point, Point]
+) -> tuple[int, int, bool, tuple[Point, Point]]:
+    """What a tile's reading keeps: its numbers, whether both halves read alike two
+    ways, and its half centres (`place`, where they were read, when they read so: a
+    tile read off its known length is no reading; else the detector's, `px`)."""
+    a, b = halves
+    agreed = a.agreed and b.agreed
+    return a.number, b.number, agreed, place if agreed else px
 
 
 def _apart(matcher: HalfMatcher, crops: Sequence[tuple[int, U8]]) -> float:
