@@ -143,7 +143,9 @@ class SetReader:
     halves hold every number (an enrolled set), so a number without any is none of
     the set's; `face`: the faces' colour (BGR; None: tiles are not looked for by it);
     `pip_share`: a pip's diameter over the tile's width (None: measured on the crops);
-    `shape`: the tile's length over its width."""
+    `shape`: the tile's length over its width; `cut`: how far apart, over the tile's
+    width, the half centres lay where the set's halves were cut (None: as the tiles
+    read, or found at the known length, lie)."""
 
     def __init__(
         self,
@@ -155,6 +157,7 @@ class SetReader:
         face: Colour | None = None,
         pip_share: float | None = None,
         shape: float = 2.0,
+        cut: float | None = None,
         settings: SetReading = SET_READING,
     ) -> None:
         self.matcher = matcher
@@ -162,6 +165,7 @@ class SetReader:
         self.complete = complete
         self.face = face
         self.shape = shape
+        self.cut = cut
         self.s = settings
         self.contrast = matcher.contrast
         share = pip_share if pip_share else pip_share_of(crops, matcher.contrast)
@@ -259,8 +263,14 @@ class SetReader:
         return half
 
     def _look(self, image: U8, here: Point, there: Point) -> tuple[Nearest, int]:
-        side = min(COUNT_SIDE, max(CROP // 2, round(math.dist(here, there))))
+        apart = math.dist(here, there)
+        side = min(COUNT_SIDE, max(CROP // 2, round(apart)))
         own = count_pips(crop_half(image, here, there, side), self.contrast, self.pip_share)
+        if self.cut is not None and self._length > 0 and apart > 0:
+            # cut as the set's halves were: their half centres `cut` of a tile's width
+            # apart (a crop a few per cent wider or narrower moves a six's corner pips)
+            k = self.cut * self._length / self.shape / apart
+            there = (here[0] + (there[0] - here[0]) * k, here[1] + (there[1] - here[1]) * k)
         return self.matcher.nearest(crop_half(image, here, there)), own
 
     def _like(self, near: Nearest, number: int) -> bool:
