@@ -8,7 +8,10 @@ off their place:
   told from the cloth by colour; the blank gives the detector no pip): found by its
   divider;
 - a double-twelve's 10-10 spinner with a tile on each of its four sides, which the
-  detector reads a few pixels aside.
+  detector reads a few pixels aside;
+- a wooden chain's end: a 6-0 whose six lies at the table's left (its corner pips
+  matched against the set's sixes as the mat cut them), and a 4-3 the detector
+  measures a few pixels short by its pips (read at its place, a 2-2).
 
 Each time, a still frame's reading is whole and in place."""
 
@@ -89,3 +92,34 @@ def test_a_spinner_hemmed_in_on_four_sides_is_read(tmp_path: Path) -> None:
         SeenTile(10, 2, 450.0, 342.0, 450.0, 370.0),
     )
     _check(_read("coloured pips, double-twelve, wood", tiles, tmp_path, seed=0), tiles)
+
+
+def _wooden(*tiles: tuple[int, int, float, float, float, float]) -> tuple[SeenTile, ...]:
+    return tuple(SeenTile(a, b, xa, ya, xb, yb) for a, b, xa, ya, xb, yb in tiles)
+
+
+# two moments of a wooden game (seed 0 of `benchmarks.enrolled_games`): a 6-0 laid at
+# the chain's left end, and a 4-3 at its right end
+SIX_BLANK = _wooden(
+    (6, 6, 450, 288, 450, 312), (6, 1, 474, 300, 498, 300), (6, 4, 426, 300, 402, 300),
+    (4, 2, 378, 300, 354, 300), (4, 1, 546, 300, 522, 300), (2, 0, 330, 300, 306, 300),
+    (4, 0, 258, 300, 282, 300), (4, 4, 570, 288, 570, 312), (5, 4, 210, 300, 234, 300),
+    (5, 0, 186, 300, 162, 300), (6, 0, 114, 300, 138, 300),
+)  # fmt: skip
+FOUR_THREE = _wooden(
+    (6, 6, 450, 288, 450, 312), (6, 5, 474, 300, 498, 300), (5, 4, 522, 300, 546, 300),
+    (4, 2, 570, 300, 594, 300), (2, 0, 618, 300, 642, 300), (5, 0, 690, 300, 666, 300),
+    (5, 3, 714, 300, 738, 300), (4, 3, 786, 300, 762, 300),
+)  # fmt: skip
+
+
+@pytest.mark.slow  # an enrolment from the mat
+@pytest.mark.parametrize(
+    ("tiles", "seed"),
+    [(SIX_BLANK, 0), (FOUR_THREE, 1), (FOUR_THREE, 7)],
+    ids=["six-blank", "four-three", "four-three-five-three"],
+)
+def test_a_wooden_chains_end_is_read(
+    tiles: tuple[SeenTile, ...], seed: int, tmp_path: Path
+) -> None:
+    _check(_read("wooden", tiles, tmp_path, seed=seed), tiles)
