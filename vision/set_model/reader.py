@@ -29,7 +29,10 @@ knowledge, after the detector:
   explained.
 - **a tile read off its known length** (its half centres further than `off_size` from
   a quarter of the set's tile length from its centre) has its halves read where the
-  known length puts them.
+  known length puts them; **a tile whose halves do not read alike three ways** is read
+  again at the known length and moved across (`aside`), and lies where its halves
+  read alike (`_placed`). A set enrolled from the mat is compared cut as the mat cut
+  its halves (`cut`).
 
 What a half's checks decided is kept for the next frame (`remember`): tiles lie
 still between plays, so each frame reads again only what is new.
