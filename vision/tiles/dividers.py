@@ -90,6 +90,18 @@ def _pin_line(blobs: Blobs, i: int, cfg: DividerSettings) -> tuple[float, float,
     if min(sides) < max(2.0, cfg.pin_arm_share * sum(sides)):
         return None
     arms = sum(sides) / (extent / 2.0)
+    head = across[~outer]
+    wide = float(head.max() - head.min() + 1.0) if head.size else 0.0
+    # a line's length from its second moments, as a plain line's (`find_blobs`), but
+    # over its arms alone: along a uniform line's outer halves the mean square
+    # distance from its middle is 7/48 of its length squared
+    length = float(np.sqrt(48.0 / 7.0 * float(np.mean(along[outer] ** 2)) + 1.0))
+    if (
+        arms > cfg.pin_arms * float(blobs.thickness[i])
+        or wide > cfg.pin_head * extent
+        or length < cfg.min_elongation * arms
+    ):
+        return None  # ruled out before the arms' own line is measured
     # the arms' own line (a head off the line's middle tilts the blob's axis a
     # little): thin about it, and the head on it (the corner of an L is not)
     pts = np.stack([dx[outer], dy[outer]])
@@ -100,18 +112,7 @@ def _pin_line(blobs: Blobs, i: int, cfg: DividerSettings) -> tuple[float, float,
     if (~outer).any():
         centre = np.array([dx[~outer].mean(), dy[~outer].mean()])
         off = float(abs((centre - pts.mean(axis=1)) @ normal))
-    head = across[~outer]
-    wide = float(head.max() - head.min() + 1.0) if head.size else 0.0
-    # a line's length from its second moments, as a plain line's (`find_blobs`), but
-    # over its arms alone: along a uniform line's outer halves the mean square
-    # distance from its middle is 7/48 of its length squared
-    length = float(np.sqrt(48.0 / 7.0 * float(np.mean(along[outer] ** 2)) + 1.0))
-    if (
-        arms <= cfg.pin_arms * float(blobs.thickness[i])
-        and max(straight, 2.0 * off) <= cfg.pin_straight * extent
-        and wide <= cfg.pin_head * extent
-        and length >= cfg.min_elongation * arms
-    ):
+    if max(straight, 2.0 * off) <= cfg.pin_straight * extent:
         return length, arms, middle
     return None
 
