@@ -12,6 +12,7 @@ confidence rather than trusted.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from dataclasses import dataclass
 
@@ -229,7 +230,13 @@ def _judge(
 ) -> HalfReading:
     """The half's marks `idx` judged against a pip of `ref_area`. The layout must be
     symmetric: its single pips, or with `whole_layout` its merged lines' centres too
-    (a 12's columns of four merged are three lines about the half's centre)."""
+    (a 12's columns of four merged are three lines about the half's centre). A half
+    of `_FEW` marks or fewer is judged mark by mark (`_judge_few`: the same
+    judgement, without NumPy's cost per call on a few numbers)."""
+    if idx.size <= _FEW:
+        return _judge_few(
+            blobs, idx, tile, side, ref_area, cfg, whole_layout=whole_layout, trace=trace
+        )
     area = blobs.area[idx]
     elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
     rel = area / ref_area
@@ -283,3 +290,121 @@ def _judge(
         if spread > cfg.spread:
             confidence = min(confidence, cfg.spread_confidence)
     return HalfReading(pips, confidence, foreign=bool(foreign.any()))
+
+
+_FEW = 32  # a half with this many marks or fewer is judged mark by mark
+
+
+def _judge_few(
+    blobs: Blobs,
+    idx: NDArray[np.intp],
+    tile: TileHypothesis,
+    side: int,
+    ref_area: float,
+    cfg: PipSettings,
+    *,
+    whole_layout: bool = False,
+    trace: Trace | None = None,
+) -> HalfReading:
+    """`_judge` mark by mark in plain floats: the same sums, products and square
+    roots in the same order, so the same judgement."""
+    area = [float(a) for a in blobs.area[idx]]
+    length = [float(v) for v in blobs.length[idx]]
+    rel = [a / ref_area for a in area]
+    single, chain, merged = _kinds_few(blobs, idx, rel, cfg, trace)
+    n = len(area)
+    low = cfg.single_area[0]
+    tiny = [r < cfg.tiny for r in rel]
+    gap = cfg.backdrop * tile.width**2
+    backdrop = [a > gap or v > tile.width for a, v in zip(area, length, strict=True)]
+    foreign = any(not (single[i] or chain[i] or tiny[i] or backdrop[i]) for i in range(n))
+    pips = sum(single) + sum(merged)
+    confidence = 1.0
+    if foreign:
+        confidence = cfg.foreign_confidence
+    elif any(rel[i] < low for i in range(n) if not tiny[i] and not backdrop[i]):
+        confidence = cfg.small_confidence
+    doubled = any(chain)
+    if doubled:
+        confidence = min(confidence, cfg.chain_confidence)
+    marks = [s or c for s, c in zip(single, chain, strict=True)] if whole_layout else single
+    chosen = idx[np.asarray(marks, dtype=np.bool_)] if n else idx
+    xs = [float(v) for v in blobs.cx[chosen]]
+    ys = [float(v) for v in blobs.cy[chosen]]
+    centre = tile.half_centres()[side]
+    judged = whole_layout or not doubled
+    lopsided = judged and not _symmetric_few(xs, ys, centre, cfg.symmetry_tolerance * tile.width)
+    if not lopsided and not whole_layout:
+        single_np = np.asarray(single, dtype=np.bool_)
+        pts = _pip_centres(blobs, idx, single_np, np.asarray(merged, dtype=np.int64))
+        lopsided = not _on_grid(pts, tile, cfg)
+    if lopsided:
+        confidence = min(confidence, cfg.lopsided_confidence)
+    if pips > cfg.max_pips:
+        confidence = min(confidence, cfg.too_many_confidence)
+    singles = [v for v, s in zip(area, single, strict=True) if s]
+    if len(singles) >= 2 and max(singles) / max(min(singles), 1.0) > cfg.spread:
+        confidence = min(confidence, cfg.spread_confidence)
+    return HalfReading(pips, confidence, foreign=foreign)
+
+
+def _kinds_few(
+    blobs: Blobs,
+    idx: NDArray[np.intp],
+    rel: list[float],
+    cfg: PipSettings,
+    trace: Trace | None,
+) -> tuple[list[bool], list[bool], list[int]]:
+    """`_judge`'s single pips (crescents among them) and chains of k merged pips
+    (`merged`: k, else 0), mark by mark."""
+    thickness = [float(v) for v in blobs.thickness[idx]]
+    elong = [float(v) / max(t, 1e-6) for v, t in zip(blobs.length[idx], thickness, strict=True)]
+    low, high = cfg.single_area
+    roundest = cfg.max_round_elongation
+    single = [low <= r <= high and e <= roundest for r, e in zip(rel, elong, strict=True)]
+    if trace is None or trace.on("crescent"):
+        crescent = [
+            low <= r <= cfg.crescent_area and e <= cfg.crescent_elongation
+            for r, e in zip(rel, elong, strict=True)
+        ]
+        if trace is not None:
+            trace.count("crescent", any(c and not s for c, s in zip(crescent, single, strict=True)))
+        single = [s or c for s, c in zip(single, crescent, strict=True)]
+    n = len(rel)
+    chain = [False] * n
+    merged = [0] * n
+    for k in (2, 3, 4):
+        near, shape = cfg.chain_area[k - 2], CHAIN[k]
+        fits = [
+            not single[i]
+            and not chain[i]
+            and abs(rel[i] - k) <= near
+            and abs(elong[i] - shape) <= cfg.chain_elongation
+            for i in range(n)
+        ]
+        for i in range(n):
+            if fits[i]:
+                merged[i] = k
+                chain[i] = True
+    return single, chain, merged
+
+
+def _symmetric_few(
+    xs: list[float], ys: list[float], centre: tuple[float, float], tol: float
+) -> bool:
+    """`symmetric` of the points (`xs`, `ys`) in plain floats."""
+    px = [x - centre[0] for x in xs]
+    py = [y - centre[1] for y in ys]
+    qx = [-v for v in px]
+    qy = [-v for v in py]
+    for ax, ay in zip(px, py, strict=True):
+        near = min(
+            (
+                math.sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
+                for bx, by in zip(qx, qy, strict=True)
+            ),
+            default=math.inf,
+        )
+        if not near < tol:
+            return False
+    return True
