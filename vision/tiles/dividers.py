@@ -160,15 +160,21 @@ def elongated(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.intp]
 
 
 def _run_length(
-    tile: NDArray[np.bool_], start: tuple[float, float], step: tuple[float, float], limit: int
+    tile: NDArray[np.bool_],
+    start: tuple[float, float],
+    step: tuple[float, float],
+    limit: int,
+    on: bool = True,
 ) -> int:
-    """Steps from `start` along unit vector `step` while on tile material, up to `limit`."""
+    """Steps from `start` along unit vector `step` while on tile material (`on`
+    False: while off it), up to `limit`."""
     (x, y), (ux, uy) = start, step
     h, w = tile.shape
     steps = np.arange(1, limit + 1, dtype=np.float64)
     xs = np.clip(np.rint(x + ux * steps).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(y + uy * steps).astype(np.intp), 0, h - 1)
-    off = np.flatnonzero(~tile[ys, xs])
+    seen = tile[ys, xs]
+    off = np.flatnonzero(~seen if on else seen)
     return int(off[0]) if off.size else limit
 
 
@@ -207,7 +213,7 @@ def _measure(
         sy = float(blobs.cy[i]) + sign * uy * half
         step = (sign * ux, sign * uy)
         # skip the divider's own dark end pixels before measuring
-        start = _run_length(~tile, (sx, sy), step, 4)
+        start = _run_length(tile, (sx, sy), step, 4, on=False)
         run = _run_length(tile, (sx + step[0] * start, sy + step[1] * start), step, limit)
         closed += 0.5 if run >= 2 else 0.0
         reach.append(float(start + run) if run < limit else np.inf)
