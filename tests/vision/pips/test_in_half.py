@@ -58,14 +58,16 @@ def test_in_half_finds_what_looking_at_every_mark_finds() -> None:
         for _ in range(40):
             angle = float(rng.uniform(0, 2 * np.pi))
             nx, ny = np.cos(angle), np.sin(angle)
+            cx, cy = (float(v) for v in rng.uniform(0, 1400, 2))
             t = TileHypothesis(
                 0,
-                *rng.uniform(0, 1400, 2),
+                cx,
+                cy,
                 -ny,
                 nx,
                 nx,
                 ny,
-                rng.uniform(10, 200),
+                float(rng.uniform(10, 200)),
                 1.0,
                 True,
                 False,
