@@ -38,7 +38,6 @@ __all__ = ["add_routes"]
 log = logging.getLogger(__name__)
 
 FRAME_WAIT_S = 5.0  # after the reply: the picture published just before it, on its way
-HISTORY_TIMEOUT_S = 15.0  # a long game's events make a large reply
 STATUS = {"broker": 503, "timeout": 504}
 OFFLINE = "The table is offline: its record of games can be asked once it is back."
 
@@ -57,7 +56,7 @@ def add_routes(app: web.Application, hub_key: web.AppKey[Hub], link_key: web.App
         if hub.view.status == "offline":  # said by the table (or its Last Will)
             return {"ok": False, "error": OFFLINE, "display_error": "broker"}
         return await hub.command(
-            command, request.app[link_key].publish_command, timeout=HISTORY_TIMEOUT_S
+            command, request.app[link_key].publish_command, timeout=hub.settings.history_timeout_s
         )
 
     async def games(request: web.Request) -> web.Response:

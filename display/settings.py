@@ -22,6 +22,9 @@ class DisplayServerSettings:
     """Where to find the broker, which table to show and where to serve the page.
 
     `language` None means: the table's own choice (`state.language`), else English.
+    `reply_timeout_s` is how long a command waits for the table's reply, and
+    `history_timeout_s` how long the History page's asks do (a long game's record is
+    a large reply).
     `mqtt_tls` None means plain MQTT; `https` None means the page is served over plain
     HTTP (else this server context, from `display.https.https_context`). `command_pin`
     None means the page's command buttons are open to anyone who can reach it; with a
@@ -41,6 +44,7 @@ class DisplayServerSettings:
     http_port: int = 8080
     language: str | None = None
     reply_timeout_s: float = 5.0
+    history_timeout_s: float = 15.0  # the History page's asks: a long game makes a large reply
     heartbeat_s: float = 5.0
     topic_prefix: str | None = None
     mqtt_tls: MqttTls | None = None
@@ -67,8 +71,8 @@ class DisplayServerSettings:
             raise SettingsError(problem)
         if self.language is not None and self.language not in LANGUAGES:
             raise SettingsError(f"language {self.language!r} is not one of {LANGUAGES}")
-        if self.reply_timeout_s <= 0 or self.heartbeat_s <= 0:
-            raise SettingsError("reply timeout and heartbeat must be positive seconds")
+        if min(self.reply_timeout_s, self.history_timeout_s, self.heartbeat_s) <= 0:
+            raise SettingsError("reply timeouts and heartbeat must be positive seconds")
         if self.topic_prefix is not None and not TOPIC_PREFIX.fullmatch(self.topic_prefix):
             raise SettingsError(
                 f"topic prefix {self.topic_prefix!r} is not valid: topic levels joined by '/', "

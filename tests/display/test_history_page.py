@@ -262,11 +262,11 @@ def test_the_tables_page_links_to_the_history(
 def test_a_table_that_does_not_answer_is_said(
     start_display: Callable[..., DisplayServer], page: Page
 ) -> None:
-    server = start_display(table="nobody")
+    server = start_display(table="nobody", history_timeout_s=2.0)
     page.goto(f"{server.url}/history")
     expect(page.locator("#history-message")).to_have_text("Asking the table…")
     expect(page.locator(".h-error")).to_contain_text(
-        "The table did not give its record: The table did not answer in time.", timeout=30_000
+        "The table did not give its record: The table did not answer in time.", timeout=10_000
     )
 
 

@@ -27,6 +27,7 @@ def test_the_password_is_never_in_the_repr() -> None:
         ({"table": "t1", "mqtt_port": 70000}, "mqtt port"),
         ({"table": "t1", "language": "fr"}, "language"),
         ({"table": "t1", "reply_timeout_s": 0}, "positive"),
+        ({"table": "t1", "history_timeout_s": -1.0}, "positive"),
         ({"table": "t1", "mqtt_password": "x"}, "needs an MQTT username"),
         ({"table": "t1", "topic_prefix": "domino/#"}, "topic prefix"),
         ({"table": "t1", "topic_prefix": "domino/t1/"}, "topic prefix"),

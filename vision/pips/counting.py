@@ -12,6 +12,8 @@ confidence rather than trusted.
 from __future__ import annotations
 
 import logging
+import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,17 +42,33 @@ class HalfReading:
     foreign: bool  # dark marks that are neither pips nor the divider
 
 
-def _local(
-    blobs: Blobs, tile: TileHypothesis, centre: tuple[float, float]
-) -> tuple[FloatPair, FloatPair]:
-    ox = blobs.cx - centre[0]
-    oy = blobs.cy - centre[1]
-    along = ox * tile.nx + oy * tile.ny  # along the tile
-    across = ox * tile.dx + oy * tile.dy
-    return along, across
-
-
 FloatPair = NDArray[np.float64]
+
+# The blobs' centres in order along x, for the last few `Blobs` looked at (known by
+# their `cx` array, which nothing changes in place): `in_half` on a frame's thousands
+# of marks looks only at those within its reach in x. Fewer marks than `_BY_X_FROM`:
+# every one is looked at.
+_BY_X: dict[int, tuple[FloatPair, NDArray[np.intp], FloatPair]] = {}
+_BY_X_KEPT = 8
+_BY_X_FROM = 256
+_BY_X_LOCK = threading.Lock()
+
+
+def _near_in_x(blobs: Blobs, x: float, reach: float) -> NDArray[np.intp]:
+    """Every blob whose centre lies within `reach` of `x` in x, in index order."""
+    cx = blobs.cx
+    with _BY_X_LOCK:
+        got = _BY_X.get(id(cx))
+        if got is None or got[0] is not cx:
+            order = np.argsort(cx, kind="stable")
+            got = (cx, order, cx[order])
+            while len(_BY_X) >= _BY_X_KEPT:
+                del _BY_X[next(iter(_BY_X))]
+            _BY_X[id(cx)] = got
+    _, order, xs = got
+    lo = int(np.searchsorted(xs, x - reach, side="left"))
+    hi = int(np.searchsorted(xs, x + reach, side="right"))
+    return np.sort(order[lo:hi])
 
 
 def in_half(
@@ -58,19 +76,32 @@ def in_half(
 ) -> NDArray[np.intp]:
     """Blobs whose centre lies in half `side` (0 = a, 1 = b) of the tile."""
     centre = tile.half_centres()[side]
-    along, across = _local(blobs, tile, centre)
     reach = cfg.half_reach * tile.width
+    idx: NDArray[np.intp] | None = None
+    det = abs(tile.nx * tile.dy - tile.ny * tile.dx)
+    if len(blobs) >= _BY_X_FROM and det > 1e-6:
+        # within `reach` along and across the tile, a centre lies within this in x
+        # (solved for x from the two), a pixel to spare for rounding
+        span = reach * (abs(tile.dy) + abs(tile.ny)) / det + 1.0
+        if np.isfinite(span):
+            idx = _near_in_x(blobs, centre[0], span)
+    ox = (blobs.cx if idx is None else blobs.cx[idx]) - centre[0]
+    oy = (blobs.cy if idx is None else blobs.cy[idx]) - centre[1]
+    along = ox * tile.nx + oy * tile.ny  # along the tile
+    across = ox * tile.dx + oy * tile.dy
     sign = -1.0 if side == 0 else 1.0
     # distance from the divider line, on this half's side
     from_divider = sign * along + tile.width / 2.0
     ok = (
-        (blobs.area > 0)
+        ((blobs.area if idx is None else blobs.area[idx]) > 0)
         & (np.abs(along) < reach)
         & (np.abs(across) < reach)
         & (from_divider > cfg.divider_clearance * tile.width)
     )
-    ok[0] = False
-    return np.flatnonzero(ok)
+    if idx is None:
+        ok[0] = False
+        return np.flatnonzero(ok)
+    return np.asarray(idx[ok & (idx != 0)], dtype=np.intp)
 
 
 def round_blobs(blobs: Blobs, cfg: PipSettings = PIPS) -> NDArray[np.bool_]:
@@ -146,43 +177,58 @@ def _own_pip(
     blobs: Blobs, idx: NDArray[np.intp], ref_area: float, cfg: PipSettings
 ) -> float | None:
     """The half's own pip area: its median round mark of a pip's size, or None."""
-    area = blobs.area[idx]
-    rel = area / ref_area
-    elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
-    ok = (rel >= cfg.own_range[0]) & (rel <= cfg.own_range[1]) & (elong <= cfg.max_round_elongation)
-    if not ok.any():
+    # in plain floats, as `_judge`: the same arithmetic as NumPy's, and a median as its
+    low, high = cfg.own_range
+    ref = float(ref_area)
+    if ref == 0:  # NumPy's a / 0 is inf or nan: no mark in range
         return None
-    own = float(np.median(area[ok]))
+    sizes = sorted(
+        a
+        for a, n, t in zip(
+            blobs.area[idx].tolist(), blobs.length[idx].tolist(), blobs.thickness[idx].tolist(),
+            strict=True,
+        )
+        if low <= a / ref <= high and n / max(t, 1e-6) <= cfg.max_round_elongation
+    )  # fmt: skip
+    if not sizes:
+        return None
+    mid = len(sizes) // 2
+    own = sizes[mid] if len(sizes) % 2 else (sizes[mid - 1] + sizes[mid]) / 2.0
     return own if abs(own / ref_area - 1.0) > cfg.own_apart else None
 
 
 def _pip_centres(
-    blobs: Blobs, idx: NDArray[np.intp], single: NDArray[np.bool_], merged: NDArray[np.int64]
-) -> NDArray[np.float64]:
-    """The centres of a half's pips: each single pip's, and k evenly along each chain
-    of k merged pips."""
-    pts = [np.column_stack([blobs.cx[idx[single]], blobs.cy[idx[single]]])]
-    for i, k in zip(idx[merged > 0], merged[merged > 0], strict=True):
-        step = float(blobs.length[i]) / float(k)
-        at = (np.arange(k, dtype=np.float64) - (k - 1) / 2.0) * step
-        pts.append(
-            np.column_stack([blobs.cx[i] + at * blobs.ux[i], blobs.cy[i] + at * blobs.uy[i]])
-        )
-    return np.concatenate(pts)
+    blobs: Blobs, idx: NDArray[np.intp], kinds: list[int]
+) -> tuple[list[float], list[float]]:
+    """The centres of a half's pips (x and y): each single pip's (kind 1), then k evenly
+    along each chain of k merged pips (kind k), in the order of `idx`."""
+    at = idx.tolist()
+    xs = [float(blobs.cx[i]) for i, k in zip(at, kinds, strict=True) if k == 1]
+    ys = [float(blobs.cy[i]) for i, k in zip(at, kinds, strict=True) if k == 1]
+    for i, k in zip(at, kinds, strict=True):
+        if k > 1:
+            step = float(blobs.length[i]) / float(k)
+            cx, cy, ux, uy = (float(v[i]) for v in (blobs.cx, blobs.cy, blobs.ux, blobs.uy))
+            for j in range(k):
+                along = (j - (k - 1) / 2.0) * step
+                xs.append(cx + along * ux)
+                ys.append(cy + along * uy)
+    return xs, ys
 
 
-def _on_grid(pts: NDArray[np.float64], tile: TileHypothesis, cfg: PipSettings) -> bool:
-    """Whether a half's single pips (image pixels) sit on its 3x3 grid as a standard
+def _on_grid(xs: list[float], ys: list[float], tile: TileHypothesis, cfg: PipSettings) -> bool:
+    """Whether a half's pips (image pixels) sit on its 3x3 grid as a standard
     layout does (`vision.pips.layouts`), about their own centroid: every standard
     layout is centred, and `symmetric` has checked it lies near the half's centre.
     Only layouts up to `PipSettings.grid_pips` are looked at (larger ones differ from
     set to set: two columns of four, lines of four)."""
-    n = len(pts)
+    n = len(xs)
     if n <= 1 or n > cfg.grid_pips:
         return True
-    rel = pts - pts.mean(axis=0)
-    along = rel[:, 0] * tile.nx + rel[:, 1] * tile.ny
-    across = rel[:, 0] * tile.dx + rel[:, 1] * tile.dy
+    mx, my = sum(xs) / n, sum(ys) / n
+    nx, ny, dx, dy = float(tile.nx), float(tile.ny), float(tile.dx), float(tile.dy)
+    along = [(x - mx) * nx + (y - my) * ny for x, y in zip(xs, ys, strict=True)]
+    across = [(x - mx) * dx + (y - my) * dy for x, y in zip(xs, ys, strict=True)]
     return grid_layout(along, across, tile.width, most=cfg.grid_pips) is not None
 
 
@@ -200,56 +246,105 @@ def _judge(
     """The half's marks `idx` judged against a pip of `ref_area`. The layout must be
     symmetric: its single pips, or with `whole_layout` its merged lines' centres too
     (a 12's columns of four merged are three lines about the half's centre)."""
-    area = blobs.area[idx]
-    elong = blobs.length[idx] / np.maximum(blobs.thickness[idx], 1e-6)
-    rel = area / ref_area
-    low, high = cfg.single_area
-    single = (rel >= low) & (rel <= high) & (elong <= cfg.max_round_elongation)
-    # a glossy pip whose highlight bites into its edge is a crescent: smaller than a
-    # pip and a little longer than round (the look `crescent`)
-    if trace is None or trace.on("crescent"):
-        crescent = (rel >= low) & (rel <= cfg.crescent_area) & (elong <= cfg.crescent_elongation)
-        if trace is not None:
-            trace.count("crescent", bool((crescent & ~single).any()))
-        single |= crescent
-    chain = np.zeros_like(single)
-    merged = np.zeros(idx.size, dtype=np.int64)
-    for k in (2, 3, 4):  # k pips merged in a row: k times the area, stretched to match
-        near_k = np.abs(rel - k) <= cfg.chain_area[k - 2]
-        fits = ~single & ~chain & near_k & (np.abs(elong - CHAIN[k]) <= cfg.chain_elongation)
-        merged[fits] = k
-        chain |= fits
-    double = chain
-    tiny = rel < cfg.tiny
-    # a dark region larger than a quarter of the half is the table showing through a
-    # gap, not a mark on this tile
-    backdrop = (area > cfg.backdrop * tile.width**2) | (blobs.length[idx] > tile.width)
-    foreign = ~(single | double | tiny | backdrop)
-    pips = int(single.sum() + merged.sum())
+    # Marks one by one in plain floats: a half holds a few, and the same arithmetic on
+    # each as NumPy's (the same operations in the same order) gives the same reading.
+    area = blobs.area[idx].tolist()
+    crescents = trace is None or trace.on("crescent")
+    kinds, bitten, small = _kinds(
+        area, blobs.length[idx].tolist(), blobs.thickness[idx].tolist(),
+        float(ref_area), float(tile.width), cfg, crescents=crescents,
+    )  # fmt: skip
+    if crescents and trace is not None:
+        trace.count("crescent", bitten)
+    foreign = -1 in kinds
+    double = any(k > 1 for k in kinds)
+    pips = sum(k for k in kinds if k > 0)
     confidence = 1.0
-    if foreign.any():
+    if foreign:
         confidence = cfg.foreign_confidence
-    elif (rel[~tiny & ~backdrop] < low).any():
+    elif small:
         confidence = cfg.small_confidence
-    if double.any():
+    if double:
         confidence = min(confidence, cfg.chain_confidence)
-    marks = single | double if whole_layout else single
-    pts = np.column_stack([blobs.cx[idx[marks]], blobs.cy[idx[marks]]])
     centre = tile.half_centres()[side]
-    judged = whole_layout or not double.any()
-    # a layout no domino has: not symmetric about the half's centre, or its single
-    # pips not on the half's grid
-    lopsided = judged and not symmetric(pts, centre, cfg.symmetry_tolerance * tile.width)
-    if not lopsided and not whole_layout:
-        lopsided = not _on_grid(_pip_centres(blobs, idx, single, merged), tile, cfg)
+    judged = whole_layout or not double
+    lopsided = False
+    if judged:
+        marks = [i for i, k in enumerate(kinds) if k == 1 or (whole_layout and k > 1)]
+        at = idx[marks] if marks else idx[:0]
+        xs, ys = blobs.cx[at].tolist(), blobs.cy[at].tolist()
+        lopsided = not _symmetric(xs, ys, centre, cfg.symmetry_tolerance * tile.width)
+    if not lopsided and not whole_layout and 1 < pips <= cfg.grid_pips:
+        lopsided = not _on_grid(*_pip_centres(blobs, idx, kinds), tile, cfg)
     if lopsided:
         confidence = min(confidence, cfg.lopsided_confidence)
     if pips > cfg.max_pips:
         confidence = min(confidence, cfg.too_many_confidence)
-    # pips should be alike: a much smaller or larger one is suspicious
-    if single.sum() >= 2:
-        a = area[single]
-        spread = float(a.max() / max(a.min(), 1.0))
+    singles = [a for a, k in zip(area, kinds, strict=True) if k == 1]
+    if len(singles) >= 2:
+        spread = float(max(singles) / max(min(singles), 1.0))
         if spread > cfg.spread:
             confidence = min(confidence, cfg.spread_confidence)
-    return HalfReading(pips, confidence, foreign=bool(foreign.any()))
+    return HalfReading(pips, confidence, foreign=foreign)
+
+
+def _kinds(
+    area: list[float],
+    length: list[float],
+    thickness: list[float],
+    ref_area: float,
+    width: float,
+    cfg: PipSettings,
+    *,
+    crescents: bool,
+) -> tuple[list[int], bool, bool]:
+    """What each mark of a half is: 1 a pip, k > 1 k pips merged in a row, 0 a speck or
+    the table showing through a gap, -1 foreign; whether a pip bitten by its highlight
+    (a crescent, when `crescents`) was taken, and whether a mark other than a speck or
+    the backdrop is smaller than a pip."""
+    low, high = cfg.single_area
+    backdrop_area = cfg.backdrop * width**2
+    kinds: list[int] = []
+    bitten = small = False
+    for a, n, t in zip(area, length, thickness, strict=True):
+        elong = n / max(t, 1e-6)
+        rel = a / ref_area if ref_area else (math.inf if a else math.nan)  # as NumPy's
+        kind = -1
+        if low <= rel <= high and elong <= cfg.max_round_elongation:
+            kind = 1
+        elif crescents and low <= rel <= cfg.crescent_area and elong <= cfg.crescent_elongation:
+            kind, bitten = 1, True
+        else:  # k pips merged in a row: k times the area, stretched to match
+            kind = next(
+                (
+                    k
+                    for k in (2, 3, 4)
+                    if abs(rel - k) <= cfg.chain_area[k - 2]
+                    and abs(elong - CHAIN[k]) <= cfg.chain_elongation
+                ),
+                -1,
+            )
+        # a dark region larger than a quarter of the half is the table showing through
+        # a gap, not a mark on this tile
+        speck, backdrop = rel < cfg.tiny, a > backdrop_area or n > width
+        if kind == -1 and (speck or backdrop):
+            kind = 0
+        small = small or (not speck and not backdrop and rel < low)
+        kinds.append(kind)
+    return kinds, bitten, small
+
+
+def _symmetric(xs: list[float], ys: list[float], centre: tuple[float, float], tol: float) -> bool:
+    """`symmetric` for a few points given as lists: the same sums in the same order."""
+    if len(xs) > 8:
+        return symmetric(np.column_stack([xs, ys]), centre, tol)
+    cx, cy = float(centre[0]), float(centre[1])
+    px = [x - cx for x in xs]
+    py = [y - cy for y in ys]
+    for x, y in zip(px, py, strict=True):
+        near = min(
+            math.sqrt((x + u) * (x + u) + (y + v) * (y + v)) for u, v in zip(px, py, strict=True)
+        )
+        if not near < tol:
+            return False
+    return True

@@ -10,6 +10,8 @@ sets); `grid_layout` reads a half's pips as one of these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -40,8 +42,8 @@ LAYOUTS: dict[int, tuple[frozenset[Place], ...]] = {
 
 
 def grid_layout(
-    x: NDArray[np.float64],
-    y: NDArray[np.float64],
+    x: Sequence[float] | NDArray[np.float64],
+    y: Sequence[float] | NDArray[np.float64],
     width: float,
     cfg: GridSettings = GRID,
     most: int = 6,
@@ -49,24 +51,33 @@ def grid_layout(
     """A half's pips (coordinates about its centre, along and across the tile, in
     pixels of a tile `width` wide) as a standard layout of at most `most` pips (a
     double-six set's 6): the count, the grid step and the places; None when they are
-    no standard layout."""
-    n = len(x)
+    no standard layout. (At most 7 points: read in plain floats.)"""
+    xs = [float(v) for v in x]
+    ys = [float(v) for v in y]
+    n = len(xs)
     if n == 0:
         return 0, cfg.grid * width, frozenset()
     if n > min(most, max(LAYOUTS)):
         return None
-    r = np.maximum(np.abs(x), np.abs(y))
-    outer = r[r > 0.1 * width]
-    step = float(np.median(outer)) if len(outer) else cfg.grid * width
+    outer = sorted(
+        r for a, b in zip(xs, ys, strict=True) if (r := max(abs(a), abs(b))) > 0.1 * width
+    )
+    if outer:
+        mid = len(outer) // 2
+        step = outer[mid] if len(outer) % 2 else (outer[mid - 1] + outer[mid]) / 2.0
+    else:
+        step = cfg.grid * width
     if not cfg.grid_range[0] * width <= step <= cfg.grid_range[1] * width:
         return None
-    gi = np.rint(x / step).astype(int)
-    gj = np.rint(y / step).astype(int)
-    if np.any(np.abs(gi) > 1) or np.any(np.abs(gj) > 1):
+    gi = [round(a / step) for a in xs]  # half to even, as np.rint
+    gj = [round(b / step) for b in ys]
+    if any(abs(i) > 1 for i in gi) or any(abs(j) > 1 for j in gj):
         return None
-    if np.any(np.hypot(x - gi * step, y - gj * step) > cfg.grid_tol * step):
+    off = np.hypot([a - i * step for a, i in zip(xs, gi, strict=True)],
+                   [b - j * step for b, j in zip(ys, gj, strict=True)])  # fmt: skip
+    if bool((off > cfg.grid_tol * step).any()):
         return None
-    places = frozenset(zip(gi.tolist(), gj.tolist(), strict=True))
+    places = frozenset(zip(gi, gj, strict=True))
     if len(places) != n or places not in LAYOUTS.get(n, ()):
         return None
-    return n, step, places
+    return n, float(step), places

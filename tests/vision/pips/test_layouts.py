@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.detector.test_detect_synthetic import LAYOUTS
-from vision.pips.counting import symmetric
+from vision.pips.counting import _symmetric, symmetric
 from vision.pips.layouts import LAYOUTS as SHARED
 from vision.pips.layouts import grid_layout
 
@@ -41,3 +43,20 @@ def test_the_grid_reader_refuses_what_no_layout_has() -> None:
     assert grid_layout(lopsided[:, 0], lopsided[:, 1], width) is None
     seven = np.array([(i * step, j * step) for i in (-1, 0, 1) for j in (-1, 1)] + [(0.0, 0.0)])
     assert grid_layout(seven[:, 0], seven[:, 1], width) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(-60.0, 60.0), st.floats(-60.0, 60.0)), min_size=0, max_size=12),
+    st.tuples(st.floats(-5.0, 5.0), st.floats(-5.0, 5.0)),
+    st.floats(0.1, 30.0),
+)
+def test_the_plain_float_symmetry_check_is_numpys(
+    points: list[tuple[float, float]], centre: tuple[float, float], tol: float
+) -> None:
+    """A half's few marks are judged in plain floats (`counting._judge`): the same sums
+    in the same order as `symmetric`'s arrays, so the same answer at every tolerance."""
+    mirrored = points + [(-x + 2 * centre[0], -y + 2 * centre[1]) for x, y in points[::2]]
+    xs, ys = [p[0] for p in mirrored], [p[1] for p in mirrored]
+    pts = np.array(mirrored, dtype=np.float64).reshape(-1, 2)
+    assert _symmetric(xs, ys, centre, tol) == symmetric(pts, centre, tol)
