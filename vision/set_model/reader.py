@@ -11,9 +11,11 @@ knowledge, after the detector:
   detector's number stands when the pip count or the set's halves agree with it;
   else, when the pip count and the set's halves agree on another number (the set's
   halves of it near, `near`, and the detector's number plainly further,
-  `reread`), the half is read as that number. A number the set has not is never
-  read: the two others decide, or the nearest of the set's halves when the model
-  holds every number (`complete`).
+  `reread`), the half is read as that number. When the two counts disagree with each
+  other too (a dense half's pips run together), the set's halves decide where they lie
+  `decisive` times nearer one number than any other (not a blank where both counts see
+  pips). A number the set has not is never read: the two others decide, or the
+  nearest of the set's halves when the model holds every number (`complete`).
 - **tiles of the set's look that the detector did not read are found**: where the
   frame has the faces' colour (nearer to it than to the table's), closed over the
   pips, and no tile read lies, a body of one tile's known size (or a row of them)
@@ -75,6 +77,8 @@ class SetReading:
     near: float = 0.75  # a half this near the set's halves of a number looks like it
     reread: float = 1.3  # the detector's number this much further: plainly not it
     clear: float = 1.1  # the nearest number this much nearer than the next
+    decisive: float = 3.0  # ... this much nearer: the set's halves decide a half whose
+    # two counts disagree with them and with each other
     face_near: float = 20.0  # Lab units: at most this far from the faces' colour ...
     face_share: float = 0.5  # ... and nearer than this share of the table's distance
     face_blur: float = 0.15  # of a tile's width: the colour is the median over as many
@@ -101,6 +105,7 @@ class SetReading:
                 "near": (0.05, 5.0),
                 "reread": (1.0, 10.0),
                 "clear": (1.0, 10.0),
+                "decisive": (1.0, 100.0),
                 "face_near": (1.0, 100.0),
                 "face_share": (0.05, 1.0),
                 "face_blur": (0.0, 1.0),
@@ -295,6 +300,18 @@ class SetReader:
             return _Half(read, True)
         if self._in_set(own) and self._like(near, own) and near.ratio(read) >= self.s.reread:
             return _Half(own, True)  # the pip count and the set's halves against the detector
+        if (
+            own != read
+            and self._in_set(near.value)
+            and self._like(near, near.value)
+            and near.margin >= self.s.decisive
+            and near.ratio(read) >= self.s.reread
+            and (near.value > 0 or min(read, own) == 0)
+        ):
+            # the two counts disagree with each other (pips run together in a dense half:
+            # eight counted nine and ten): the set's halves, far nearer one number than
+            # any other, decide; but a half where both counts see pips is no blank
+            return _Half(near.value, True)
         if not self._in_set(read):
             if self._in_set(own) and near.value == own:
                 return _Half(own, True)
