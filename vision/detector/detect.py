@@ -275,7 +275,9 @@ class Coarser:
     read wider than `ScaleSettings.wide` (a close-up's tiles are too large for the
     search's pixel sizes), or it read none with pips surely (they may be too large to
     be seen) and is not `confident`; a coarser reading is kept when it is as good and
-    its tiles are clearly larger (`scales.larger`)."""
+    its tiles are clearly larger (`scales.larger`). Not when the caller knows the
+    tile width and it is no wider than `ScaleSettings.wide`: the frame's own scale is
+    the tiles' (a wider one is `CloseUp`'s)."""
 
     name: str = "coarser"
     grain: Grain = Grain.FRAME
@@ -284,7 +286,7 @@ class Coarser:
 
     def applies(self, view: FrameView, found: Found) -> bool:
         s = view.s
-        if found.scale != 1.0:
+        if found.scale != 1.0 or 0.0 < view.tile_px <= s.scales.wide:
             return False
         wide = found.width > s.scales.wide and bool(found.tiles)
         # a tile read surely with pips says the search's sizes suit the frame (a blank

@@ -227,7 +227,10 @@ def _thin(mask: NDArray[np.uint8], pip: float, cfg: SearchSettings) -> NDArray[n
 def _without(
     planes: Planes, lines: Blobs, dividers: list[TileHypothesis], max_area: float
 ) -> Blobs:
-    """The pip-contrast marks with the pixels of `dividers` (found in `lines`) removed."""
+    """The pip-contrast marks with the pixels of `dividers` (found in `lines`) removed
+    (none: the pip-contrast marks as they were, not labelled again)."""
+    if not dividers:
+        return planes.blobs
     marks = planes.marks.copy()
     chosen = np.zeros(len(lines), dtype=np.uint8)
     chosen[[c.blob for c in dividers]] = 1

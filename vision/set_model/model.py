@@ -51,6 +51,10 @@ __all__ = [
 
 MODEL_FILE: Final = "set.json"
 VERSION: Final = 2
+# the enrolment mat cuts each half with the half centres a tile's width apart (its
+# slots are read straight, `vision.enrolment.mat_read`): the reader cuts a frame's
+# halves alike (`SetReader.cut`)
+MAT_CUT: Final = 1.0
 CORRECTED_PER_NUMBER: Final = 4  # corrected crops kept per number (the newest)
 SHEET_COLUMNS: Final = 16
 Colour = tuple[float, float, float]  # B, G, R
@@ -118,6 +122,7 @@ class SetModel:
             face=self.face_bgr if self.halves else None,
             pip_share=self.pip_share,
             shape=shape,
+            cut=MAT_CUT if self.source == "mat" else None,
             settings=settings,
         )
 

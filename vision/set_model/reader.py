@@ -11,9 +11,11 @@ knowledge, after the detector:
   detector's number stands when the pip count or the set's halves agree with it;
   else, when the pip count and the set's halves agree on another number (the set's
   halves of it near, `near`, and the detector's number plainly further,
-  `reread`), the half is read as that number. A number the set has not is never
-  read: the two others decide, or the nearest of the set's halves when the model
-  holds every number (`complete`).
+  `reread`), the half is read as that number. When the two counts disagree with each
+  other too (a dense half's pips run together), the set's halves decide where they lie
+  `decisive` times nearer one number than any other (not a blank where both counts see
+  pips). A number the set has not is never read: the two others decide, or the
+  nearest of the set's halves when the model holds every number (`complete`).
 - **tiles of the set's look that the detector did not read are found**: where the
   frame has the faces' colour (nearer to it than to the table's), closed over the
   pips, and no tile read lies, a body of one tile's known size (or a row of them)
@@ -29,7 +31,10 @@ knowledge, after the detector:
   explained.
 - **a tile read off its known length** (its half centres further than `off_size` from
   a quarter of the set's tile length from its centre) has its halves read where the
-  known length puts them.
+  known length puts them; **a tile whose halves do not read alike three ways** is read
+  again at the known length and moved across (`aside`), and lies where its halves
+  read alike (`_placed`). A set enrolled from the mat is compared cut as the mat cut
+  its halves (`cut`).
 
 What a half's checks decided is kept for the next frame (`remember`): tiles lie
 still between plays, so each frame reads again only what is new.
@@ -72,6 +77,8 @@ class SetReading:
     near: float = 0.75  # a half this near the set's halves of a number looks like it
     reread: float = 1.3  # the detector's number this much further: plainly not it
     clear: float = 1.1  # the nearest number this much nearer than the next
+    decisive: float = 3.0  # ... this much nearer: the set's halves decide a half whose
+    # two counts disagree with them and with each other
     face_near: float = 20.0  # Lab units: at most this far from the faces' colour ...
     face_share: float = 0.5  # ... and nearer than this share of the table's distance
     face_blur: float = 0.15  # of a tile's width: the colour is the median over as many
@@ -98,6 +105,7 @@ class SetReading:
                 "near": (0.05, 5.0),
                 "reread": (1.0, 10.0),
                 "clear": (1.0, 10.0),
+                "decisive": (1.0, 100.0),
                 "face_near": (1.0, 100.0),
                 "face_share": (0.05, 1.0),
                 "face_blur": (0.0, 1.0),
@@ -133,6 +141,7 @@ class Found:
 class _Half:
     number: int
     agreed: bool  # two of the three ways read `number`
+    sure: bool = False  # the pip count and the set's halves both read `number`
 
 
 class SetReader:
@@ -142,7 +151,9 @@ class SetReader:
     halves hold every number (an enrolled set), so a number without any is none of
     the set's; `face`: the faces' colour (BGR; None: tiles are not looked for by it);
     `pip_share`: a pip's diameter over the tile's width (None: measured on the crops);
-    `shape`: the tile's length over its width."""
+    `shape`: the tile's length over its width; `cut`: how far apart, over the tile's
+    width, the half centres lay where the set's halves were cut (None: as the tiles
+    read, or found at the known length, lie)."""
 
     def __init__(
         self,
@@ -154,6 +165,7 @@ class SetReader:
         face: Colour | None = None,
         pip_share: float | None = None,
         shape: float = 2.0,
+        cut: float | None = None,
         settings: SetReading = SET_READING,
     ) -> None:
         self.matcher = matcher
@@ -161,13 +173,14 @@ class SetReader:
         self.complete = complete
         self.face = face
         self.shape = shape
+        self.cut = cut
         self.s = settings
         self.contrast = matcher.contrast
         share = pip_share if pip_share else pip_share_of(crops, matcher.contrast)
         self.pip_share = share if share else 0.2
         self.apart = _apart(matcher, crops)
-        self._seen: dict[Key, tuple[int, int, bool]] = {}
-        self._now: dict[Key, tuple[int, int, bool]] = {}
+        self._seen: dict[Key, tuple[int, int, bool, tuple[Point, Point]]] = {}
+        self._now: dict[Key, tuple[int, int, bool, tuple[Point, Point]]] = {}
         # what a body's reading gave, by its place: kept for the next frame as `_seen`
         self._bodies_seen: dict[Key, FoundTile | None] = {}
         self._bodies_now: dict[Key, FoundTile | None] = {}
@@ -207,35 +220,65 @@ class SetReader:
         key = (round(xa), round(ya), round(xb), round(yb), *tile.pips)
         kept = self._seen.get(key)
         if kept is None:
-            px = _sized(tile.px, self._length, self.s.off_size)
-            a, b = (self._half(image, tile.pips, px, side) for side in (0, 1))
-            if not (a.agreed and b.agreed) and self._length > 0:
-                # read off its place across (a tile hemmed in on every side, a spinner,
-                # is read a few pixels aside): the halves where the tile lies moved
-                # across by `aside` of its width each way, when both read alike there
-                step = self.s.aside * self._length / self.shape
-                for moved in (_across(px, step), _across(px, -step)):
-                    a2, b2 = (self._half(image, tile.pips, moved, side) for side in (0, 1))
-                    if a2.agreed and b2.agreed:
-                        a, b = a2, b2
-                        break
-            kept = (a.number, b.number, a.agreed and b.agreed)
+            kept = self._placed(image, tile)
         self._now[key] = kept
-        a_n, b_n, agreed = kept
+        a_n, b_n, agreed, at = kept
         confidence = max(tile.confidence, self.s.sure) if agreed else tile.confidence
-        if (a_n, b_n) == tile.pips and confidence == tile.confidence:
+        if (a_n, b_n) == tile.pips and confidence == tile.confidence and at == tile.px:
             return tile
-        return replace(tile, pips=(a_n, b_n), confidence=confidence)
+        return replace(tile, pips=(a_n, b_n), px=at, confidence=confidence)
+
+    def _placed(self, image: U8, tile: FoundTile) -> tuple[int, int, bool, tuple[Point, Point]]:
+        """A tile's numbers, whether both halves read alike two ways, and where its
+        halves lie: read where the detector put them (at the known length when that is
+        further than `off_size` off); when a half's pip count or the set's halves
+        there do not both say its number, read again at the known length and moved
+        across by `aside` of its width each way (a tile hemmed in on every side, a
+        spinner, is read a few pixels aside; the detector measures a tile a few pixels
+        short by its pips, and a corner pip then falls off the half). The first place
+        whose halves all read alike three ways is where the tile lies; else the
+        first whose halves read alike two ways; else the first."""
+        px = _sized(tile.px, self._length, self.s.off_size)
+        first = self._halves(image, tile.pips, px)
+        if all(h.sure for h in first) or self._length <= 0:
+            return _kept(first, px, tile.px)
+        sized = _sized(tile.px, self._length, 0.0)
+        step = self.s.aside * self._length / self.shape
+        places = [_across(sized, step), _across(sized, -step)]
+        if math.dist(sized[0], px[0]) >= 1.0:
+            places.insert(0, sized)
+        read = [(first, px)]
+        for place in places:
+            halves = self._halves(image, tile.pips, place)
+            if all(h.sure for h in halves):
+                return _kept(halves, place, tile.px)
+            read.append((halves, place))
+        halves, place = next(((h, p) for h, p in read if all(x.agreed for x in h)), (first, px))
+        return _kept(halves, place, tile.px)
+
+    def _halves(
+        self, image: U8, pips: tuple[int, int], px: tuple[Point, Point]
+    ) -> tuple[_Half, _Half]:
+        return self._half(image, pips, px, 0), self._half(image, pips, px, 1)
 
     def _half(self, image: U8, pips: tuple[int, int], px: tuple[Point, Point], side: int) -> _Half:
         here, there = px[side], px[1 - side]
         read = pips[side]
         near, own = self._look(image, here, there)
-        return self._vote(read, own, near)
+        half = self._vote(read, own, near)
+        if half.agreed and own == half.number and near.value == half.number:
+            return replace(half, sure=True)
+        return half
 
     def _look(self, image: U8, here: Point, there: Point) -> tuple[Nearest, int]:
-        side = min(COUNT_SIDE, max(CROP // 2, round(math.dist(here, there))))
+        apart = math.dist(here, there)
+        side = min(COUNT_SIDE, max(CROP // 2, round(apart)))
         own = count_pips(crop_half(image, here, there, side), self.contrast, self.pip_share)
+        if self.cut is not None and self._length > 0 and apart > 0:
+            # cut as the set's halves were: their half centres `cut` of a tile's width
+            # apart (a crop a few per cent wider or narrower moves a six's corner pips)
+            k = self.cut * self._length / self.shape / apart
+            there = (here[0] + (there[0] - here[0]) * k, here[1] + (there[1] - here[1]) * k)
         return self.matcher.nearest(crop_half(image, here, there)), own
 
     def _like(self, near: Nearest, number: int) -> bool:
@@ -257,6 +300,18 @@ class SetReader:
             return _Half(read, True)
         if self._in_set(own) and self._like(near, own) and near.ratio(read) >= self.s.reread:
             return _Half(own, True)  # the pip count and the set's halves against the detector
+        if (
+            own != read
+            and self._in_set(near.value)
+            and self._like(near, near.value)
+            and near.margin >= self.s.decisive
+            and near.ratio(read) >= self.s.reread
+            and (near.value > 0 or min(read, own) == 0)
+        ):
+            # the two counts disagree with each other (pips run together in a dense half:
+            # eight counted nine and ten): the set's halves, far nearer one number than
+            # any other, decide; but a half where both counts see pips is no blank
+            return _Half(near.value, True)
         if not self._in_set(read):
             if self._in_set(own) and near.value == own:
                 return _Half(own, True)
@@ -488,6 +543,17 @@ class SetReader:
         )
         foot = rows[side - max(2, side // 6) :]
         return float(foot.max()) >= self.s.divider * self.contrast
+
+
+def _kept(
+    halves: tuple[_Half, _Half], place: tuple[Point, Point], px: tuple[Point, Point]
+) -> tuple[int, int, bool, tuple[Point, Point]]:
+    """What a tile's reading keeps: its numbers, whether both halves read alike two
+    ways, and its half centres (`place`, where they were read, when they read so: a
+    tile read off its known length is no reading; else the detector's, `px`)."""
+    a, b = halves
+    agreed = a.agreed and b.agreed
+    return a.number, b.number, agreed, place if agreed else px
 
 
 def _apart(matcher: HalfMatcher, crops: Sequence[tuple[int, U8]]) -> float:

@@ -90,6 +90,18 @@ def _pin_line(blobs: Blobs, i: int, cfg: DividerSettings) -> tuple[float, float,
     if min(sides) < max(2.0, cfg.pin_arm_share * sum(sides)):
         return None
     arms = sum(sides) / (extent / 2.0)
+    head = across[~outer]
+    wide = float(head.max() - head.min() + 1.0) if head.size else 0.0
+    # a line's length from its second moments, as a plain line's (`find_blobs`), but
+    # over its arms alone: along a uniform line's outer halves the mean square
+    # distance from its middle is 7/48 of its length squared
+    length = float(np.sqrt(48.0 / 7.0 * float(np.mean(along[outer] ** 2)) + 1.0))
+    if (
+        arms > cfg.pin_arms * float(blobs.thickness[i])
+        or wide > cfg.pin_head * extent
+        or length < cfg.min_elongation * arms
+    ):
+        return None  # ruled out before the arms' own line is measured
     # the arms' own line (a head off the line's middle tilts the blob's axis a
     # little): thin about it, and the head on it (the corner of an L is not)
     pts = np.stack([dx[outer], dy[outer]])
@@ -100,18 +112,7 @@ def _pin_line(blobs: Blobs, i: int, cfg: DividerSettings) -> tuple[float, float,
     if (~outer).any():
         centre = np.array([dx[~outer].mean(), dy[~outer].mean()])
         off = float(abs((centre - pts.mean(axis=1)) @ normal))
-    head = across[~outer]
-    wide = float(head.max() - head.min() + 1.0) if head.size else 0.0
-    # a line's length from its second moments, as a plain line's (`find_blobs`), but
-    # over its arms alone: along a uniform line's outer halves the mean square
-    # distance from its middle is 7/48 of its length squared
-    length = float(np.sqrt(48.0 / 7.0 * float(np.mean(along[outer] ** 2)) + 1.0))
-    if (
-        arms <= cfg.pin_arms * float(blobs.thickness[i])
-        and max(straight, 2.0 * off) <= cfg.pin_straight * extent
-        and wide <= cfg.pin_head * extent
-        and length >= cfg.min_elongation * arms
-    ):
+    if max(straight, 2.0 * off) <= cfg.pin_straight * extent:
         return length, arms, middle
     return None
 
@@ -159,15 +160,21 @@ def elongated(blobs: Blobs, cfg: DividerSettings = DIVIDERS) -> NDArray[np.intp]
 
 
 def _run_length(
-    tile: NDArray[np.bool_], start: tuple[float, float], step: tuple[float, float], limit: int
+    tile: NDArray[np.bool_],
+    start: tuple[float, float],
+    step: tuple[float, float],
+    limit: int,
+    on: bool = True,
 ) -> int:
-    """Steps from `start` along unit vector `step` while on tile material, up to `limit`."""
+    """Steps from `start` along unit vector `step` while on tile material (`on`
+    False: while off it), up to `limit`."""
     (x, y), (ux, uy) = start, step
     h, w = tile.shape
     steps = np.arange(1, limit + 1, dtype=np.float64)
     xs = np.clip(np.rint(x + ux * steps).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(y + uy * steps).astype(np.intp), 0, h - 1)
-    off = np.flatnonzero(~tile[ys, xs])
+    seen = tile[ys, xs]
+    off = np.flatnonzero(~seen if on else seen)
     return int(off[0]) if off.size else limit
 
 
@@ -206,7 +213,7 @@ def _measure(
         sy = float(blobs.cy[i]) + sign * uy * half
         step = (sign * ux, sign * uy)
         # skip the divider's own dark end pixels before measuring
-        start = _run_length(~tile, (sx, sy), step, 4)
+        start = _run_length(tile, (sx, sy), step, 4, on=False)
         run = _run_length(tile, (sx + step[0] * start, sy + step[1] * start), step, limit)
         closed += 0.5 if run >= 2 else 0.0
         reach.append(float(start + run) if run < limit else np.inf)

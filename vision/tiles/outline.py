@@ -40,17 +40,15 @@ def outlined(
     """
     darker = clear = faint = 0
     steps: list[float] = []  # how many edge steps each darker side stands out by
-    for along, across in ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5)):
-        outside, inside = (
-            _side_level(img, t, along, across, cfg.outside, cfg),
-            _side_level(img, t, along, across, -cfg.inside, cfg),
-        )
+    levels = _side_levels(img, t, cfg)
+    for (along, across), level in zip(SIDES, levels, strict=True):
+        outside, inside = float(level[0]), float(level[1])
         step = _step(inside, cfg)
         if outside < inside - step or (lighter_table and outside > inside + step):
             darker += 1
             steps.append(abs(inside - outside) / step)
             continue
-        beyond = [outside, *(_side_level(img, t, along, across, b, cfg) for b in cfg.rim)]
+        beyond = [outside, *(float(v) for v in level[2:])]
         edge = inside - min(beyond)
         clear += edge > step
         shows = max(edge, max(beyond) - inside) > cfg.faint_edge * step
@@ -68,40 +66,33 @@ def _step(face: float, cfg: OutlineSettings) -> float:
     return max(cfg.step_min, cfg.step_share * face)
 
 
-def _side_level(
-    img: NDArray[np.uint8],
-    t: TileHypothesis,
-    along: float,
-    across: float,
-    beyond: float,
-    cfg: OutlineSettings,
-) -> float:
-    """The median grey level on the line `beyond` tile widths past the side of `t`
-    at (`along`, `across`) (an end: along = +-1; a long side: across = +-0.5),
-    negative inside it."""
-    return float(np.median(_side_values(img, t, along, across, beyond, cfg)))
+# a tile's sides: (along, across) of each side's middle, in tile widths (an end:
+# along = +-1; a long side: across = +-0.5)
+SIDES = ((-1.0, 0.0), (1.0, 0.0), (0.0, -0.5), (0.0, 0.5))
 
 
-def _side_values(
-    img: NDArray[np.uint8],
-    t: TileHypothesis,
-    along: float,
-    across: float,
-    beyond: float,
-    cfg: OutlineSettings,
-) -> NDArray[np.uint8]:
-    """The grey levels at `OutlineSettings.side_points` points on the line `beyond`
-    tile widths past the side of `t` at (`along`, `across`)."""
+def _side_levels(
+    img: NDArray[np.uint8], t: TileHypothesis, cfg: OutlineSettings
+) -> NDArray[np.float64]:
+    """For each side of `t` (`SIDES`), the median grey level on each of the lines
+    `OutlineSettings.outside`, -`inside` and every `rim` tile widths past it
+    (negative: inside), sampled at `side_points` points over +-`side_reach` widths
+    along it: one row per side, one column per line, all sampled at once."""
     h, w = img.shape
     steps = np.linspace(-cfg.side_reach, cfg.side_reach, cfg.side_points)
-    reach = 1.0 + beyond / max(abs(along), 0.5)
-    u = along * reach + (steps * 2.0 if along == 0 else 0.0)
-    v = across * reach + (0.0 if along == 0 else steps)
-    xs = t.cx + (u * t.nx + v * t.dx) * t.width
-    ys = t.cy + (u * t.ny + v * t.dy) * t.width
-    xi = np.clip(np.rint(xs).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(ys).astype(np.intp), 0, h - 1)
-    return np.asarray(img[yi, xi], dtype=np.uint8)
+    beyond = np.array([cfg.outside, -cfg.inside, *cfg.rim], dtype=np.float64)
+    xs: list[NDArray[np.float64]] = []
+    ys: list[NDArray[np.float64]] = []
+    for along, across in SIDES:
+        reach = (1.0 + beyond / max(abs(along), 0.5))[:, None]
+        u = along * reach + (steps * 2.0 if along == 0 else 0.0)
+        v = across * reach + (0.0 if along == 0 else steps)
+        shape = (beyond.size, steps.size)
+        xs.append(np.broadcast_to(t.cx + (u * t.nx + v * t.dx) * t.width, shape))
+        ys.append(np.broadcast_to(t.cy + (u * t.ny + v * t.dy) * t.width, shape))
+    xi = np.clip(np.rint(np.stack(xs)).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(np.stack(ys)).astype(np.intp), 0, h - 1)
+    return np.asarray(np.median(img[yi, xi], axis=2), dtype=np.float64)
 
 
 def _against(

@@ -8,9 +8,16 @@ off their place:
   told from the cloth by colour; the blank gives the detector no pip): found by its
   divider;
 - a double-twelve's 10-10 spinner with a tile on each of its four sides, which the
-  detector reads a few pixels aside.
+  detector reads a few pixels aside;
+- a double-twelve's 8 whose pips run together beside a neighbour's (the detector
+  counts 9, the set's pip count 10): the set's halves, far nearer the 8s than any
+  other number, decide;
+- a wooden chain's end: a 6-0 whose six lies at the table's left (its corner pips
+  matched against the set's sixes as the mat cut them), and a 4-3 the detector
+  measures a few pixels short by its pips (read at its place, a 2-2).
 
-Each time, a still frame's reading is whole and in place."""
+Each time, a still frame's reading is whole and in place; in the whole game's frames of
+the dense halves, the tiles pinned are read right."""
 
 from __future__ import annotations
 
@@ -20,7 +27,9 @@ import pytest
 
 from benchmarks.enrolled_games import _holds, enrolled, looks
 from engine.surface import SeenTile
+from tablesim.camera import SimSource
 from tablesim.render import Camera, Scene, render_frame
+from tablesim.scenes import sim_whole_game
 from vision import Step
 from vision.frames import Frame
 
@@ -89,3 +98,61 @@ def test_a_spinner_hemmed_in_on_four_sides_is_read(tmp_path: Path) -> None:
         SeenTile(10, 2, 450.0, 342.0, 450.0, 370.0),
     )
     _check(_read("coloured pips, double-twelve, wood", tiles, tmp_path, seed=0), tiles)
+
+
+@pytest.mark.slow  # an enrolment from the mat, and a whole game's frames rendered
+def test_a_dense_half_the_counts_disagree_on_is_read_by_the_sets_halves(tmp_path: Path) -> None:
+    # the double-twelve's whole game as `benchmarks.enrolled_games` plays it (seed 0): in
+    # scene 22 the 8-4 beside a 9-8, in scene 50 the 8-1 laid against a 12-8, 8 to 8;
+    # each 8 was read 9 by the detector and another number by the set's pip count
+    name = "coloured pips, double-twelve, wood"
+    look = next(lk for lk in looks() if lk.name == name)
+    game = sim_whole_game(look.rules, look.seats, 0, tile_mm=look.style.tile_set.size_mm)
+    source = SimSource(game, fps=10.0, pace_s=0.6, style=look.style, seed=0)
+    still: dict[int, Frame] = {}
+    while (frame := source.read()) is not None and source.last is not None:
+        if source.last.scene_index > 50:
+            break
+        if not source.last.truth.hand_visible:
+            still[source.last.scene_index] = frame
+    pipeline = enrolled(look, tmp_path)
+    for scene, pips in ((22, (8, 4)), (50, (8, 1))):
+        tile = next(t for t in game.scenes[scene] if {t.a, t.b} == set(pips))
+        at = 10.0 * scene
+        pipeline.step(Frame(still[scene].image * 0, at))  # the scene moved
+        for k in range(3):
+            step = pipeline.step(Frame(still[scene].image, at + (k + 1) / 10))
+        assert step.reading is not None
+        read = [(t.a, t.b) for t in step.reading.tiles]
+        assert _holds(step.reading, tile), f"scene {scene}: {pips} missed; read {read}"
+
+
+def _wooden(*tiles: tuple[int, int, float, float, float, float]) -> tuple[SeenTile, ...]:
+    return tuple(SeenTile(a, b, xa, ya, xb, yb) for a, b, xa, ya, xb, yb in tiles)
+
+
+# two moments of a wooden game (seed 0 of `benchmarks.enrolled_games`): a 6-0 laid at
+# the chain's left end, and a 4-3 at its right end
+SIX_BLANK = _wooden(
+    (6, 6, 450, 288, 450, 312), (6, 1, 474, 300, 498, 300), (6, 4, 426, 300, 402, 300),
+    (4, 2, 378, 300, 354, 300), (4, 1, 546, 300, 522, 300), (2, 0, 330, 300, 306, 300),
+    (4, 0, 258, 300, 282, 300), (4, 4, 570, 288, 570, 312), (5, 4, 210, 300, 234, 300),
+    (5, 0, 186, 300, 162, 300), (6, 0, 114, 300, 138, 300),
+)  # fmt: skip
+FOUR_THREE = _wooden(
+    (6, 6, 450, 288, 450, 312), (6, 5, 474, 300, 498, 300), (5, 4, 522, 300, 546, 300),
+    (4, 2, 570, 300, 594, 300), (2, 0, 618, 300, 642, 300), (5, 0, 690, 300, 666, 300),
+    (5, 3, 714, 300, 738, 300), (4, 3, 786, 300, 762, 300),
+)  # fmt: skip
+
+
+@pytest.mark.slow  # an enrolment from the mat
+@pytest.mark.parametrize(
+    ("tiles", "seed"),
+    [(SIX_BLANK, 0), (FOUR_THREE, 1), (FOUR_THREE, 7)],
+    ids=["six-blank", "four-three", "four-three-five-three"],
+)
+def test_a_wooden_chains_end_is_read(
+    tiles: tuple[SeenTile, ...], seed: int, tmp_path: Path
+) -> None:
+    _check(_read("wooden", tiles, tmp_path, seed=seed), tiles)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.tiles.dark_marks import Tone, find_blobs, tone_image
-from vision.tiles.dividers import TileHypothesis, overlap, suppress
+from vision.tiles.dividers import TileHypothesis, _run_length, overlap, suppress
 
 
 def _tile(cx: float, cy: float, vertical: bool = False, score: float = 1.0) -> TileHypothesis:
@@ -52,3 +52,18 @@ def test_tones_make_tiles_bright_and_marks_dark() -> None:
     wood_burnt_pip = np.array([[[90, 150, 210], [30, 45, 70]]], np.uint8)
     grey = tone_image(wood_burnt_pip, Tone.GREY)
     assert grey[0, 0] > grey[0, 1] + 80
+
+
+def test_run_length_off_the_material_is_the_run_on_its_inverse() -> None:
+    """Stepping while off the tile material (`on=False`) is stepping while on the
+    material's inverse: the same steps, without inverting the whole image."""
+    rng = np.random.default_rng(23)
+    for _ in range(300):
+        tile = rng.random((40, 50)) < rng.uniform(0.1, 0.9)
+        start = (float(rng.uniform(-5, 55)), float(rng.uniform(-5, 45)))
+        angle = float(rng.uniform(0, 2 * np.pi))
+        step = (float(np.cos(angle)), float(np.sin(angle)))
+        limit = int(rng.integers(1, 30))
+        assert _run_length(tile, start, step, limit, on=False) == _run_length(
+            ~tile, start, step, limit
+        )
